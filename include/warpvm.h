@@ -1,0 +1,125 @@
+/*
+ * warpvm.h — the public C API of warpvm, a SIMT virtual GPU that runs PTX on the CPU with
+ * NVIDIA's warp semantics.
+ *
+ * Everything hangs off a `wv_vm` handle: modules, device memory, statistics and the last error
+ * message. There is no global state, so any number of vms may live in one process (one thread
+ * per vm at a time). Every call that can fail returns a wv_status; wv_last_error() then says why
+ * in one line (for PTX errors "FILE:LINE:COL: error: ...", for device faults a report naming
+ * kernel, block, thread, PTX line and address).
+ */
+#ifndef WARPVM_H
+#define WARPVM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+#define WARPVM_VERSION "0.1.0"
+
+typedef struct wv_vm wv_vm;
+typedef struct wv_module wv_module;
+typedef struct wv_kernel wv_kernel;
+typedef uint64_t wv_devptr; /* a device (global) address */
+
+typedef enum wv_status {
+  WV_OK = 0,
+  WV_ERR_INVALID = 1,     /* bad argument to an API call */
+  WV_ERR_PARSE = 2,       /* malformed PTX */
+  WV_ERR_UNSUPPORTED = 3, /* valid PTX that warpvm does not run (message names instruction and line) */
+  WV_ERR_NOT_FOUND = 4,   /* no such kernel / symbol */
+  WV_ERR_NOMEM = 5,       /* host or device memory exhausted */
+  WV_ERR_IO = 6,          /* file could not be read */
+  WV_ERR_FAULT = 7,       /* device fault: out of bounds, misaligned, illegal address */
+  WV_ERR_TRAP = 8,        /* trap / brkpt executed */
+  WV_ERR_DEADLOCK = 9,    /* barrier or collective that can never complete */
+  WV_ERR_WATCHDOG = 10,   /* max_steps exceeded */
+  WV_ERR_LAUNCH = 11,     /* bad launch configuration (block too big, too much shared memory) */
+} wv_status;
+
+typedef struct wv_dim3 {
+  uint32_t x, y, z;
+} wv_dim3;
+
+/* Where device printf output goes: called once per printf with the formatted text. */
+typedef void (*wv_output_fn)(void *user, const char *text, size_t len);
+
+typedef struct wv_config {
+  uint64_t max_steps;        /* watchdog: warp instructions per launch, 0 = unlimited */
+  wv_output_fn printf_out;   /* NULL = write to stdout */
+  void *printf_user;
+} wv_config;
+
+/* Counters of the last launches since wv_stats_reset (or creation). */
+typedef struct wv_stats {
+  uint64_t launches;
+  uint64_t warp_instructions;   /* instructions issued, counted once per warp (or warp fragment) */
+  uint64_t thread_instructions; /* sum over issued instructions of the active lanes */
+  uint64_t divergent_branches;  /* branches whose active lanes went both ways */
+  uint64_t reconvergences;      /* convergence points where split paths merged again */
+  uint64_t barriers;            /* CTA barrier completions */
+  uint64_t collectives;         /* shfl/vote/match/redux/bar.warp.sync executions */
+  uint64_t collective_undefined;/* collectives with undefined-on-hardware inputs (see docs) */
+  uint64_t global_loads, global_stores, shared_loads, shared_stores, local_loads, local_stores;
+  uint64_t atomics;
+  uint64_t ctas;                /* CTAs run */
+  double kernel_seconds;        /* wall time inside launches */
+} wv_stats;
+
+/* A kernel parameter as the PTX declares it. */
+typedef struct wv_param_info {
+  const char *name;
+  const char *type;  /* "u64", "b32", "b8" (for byte arrays), ... */
+  uint32_t size;     /* bytes */
+  uint32_t align;    /* bytes */
+  uint32_t offset;   /* byte offset in the packed parameter buffer */
+} wv_param_info;
+
+/* vm */
+wv_vm *wv_create(const wv_config *cfg); /* cfg may be NULL; returns NULL only if out of memory */
+void wv_destroy(wv_vm *vm);
+const char *wv_last_error(const wv_vm *vm);
+const char *wv_status_name(wv_status s);
+
+/* modules (owned by the vm; freed with it or by wv_module_unload) */
+wv_status wv_module_load_file(wv_vm *vm, const char *path, wv_module **out);
+wv_status wv_module_load_string(wv_vm *vm, const char *ptx, size_t len, const char *name,
+                                wv_module **out);
+void wv_module_unload(wv_module *m);
+uint32_t wv_module_kernel_count(const wv_module *m);
+const wv_kernel *wv_module_kernel_at(const wv_module *m, uint32_t i);
+
+/* kernels */
+wv_status wv_kernel_get(const wv_module *m, const char *name, const wv_kernel **out);
+const char *wv_kernel_name(const wv_kernel *k);
+uint32_t wv_kernel_param_count(const wv_kernel *k);
+wv_param_info wv_kernel_param(const wv_kernel *k, uint32_t i);
+uint32_t wv_kernel_static_shared(const wv_kernel *k); /* bytes of static .shared it uses */
+
+/* device memory */
+wv_status wv_malloc(wv_vm *vm, size_t bytes, wv_devptr *out);
+wv_status wv_free(wv_vm *vm, wv_devptr p);
+wv_status wv_memset(wv_vm *vm, wv_devptr dst, int value, size_t bytes);
+wv_status wv_memcpy_htod(wv_vm *vm, wv_devptr dst, const void *src, size_t bytes);
+wv_status wv_memcpy_dtoh(wv_vm *vm, void *dst, wv_devptr src, size_t bytes);
+wv_status wv_memcpy_dtod(wv_vm *vm, wv_devptr dst, wv_devptr src, size_t bytes);
+/* Address of a module-scope .global/.const variable, and its size. */
+wv_status wv_module_symbol(const wv_module *m, const char *name, wv_devptr *addr, size_t *bytes);
+
+/*
+ * Launch and run to completion. args[i] points at the value of parameter i (as cuLaunchKernel).
+ * shared_bytes is the dynamic shared memory size.
+ */
+wv_status wv_launch(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block,
+                    uint32_t shared_bytes, void **args);
+
+void wv_get_stats(const wv_vm *vm, wv_stats *out);
+void wv_stats_reset(wv_vm *vm);
+
+#ifdef __cplusplus
+}
+#endif
+#endif

@@ -1,0 +1,18 @@
+#!/usr/bin/env bash
+# demo.sh — build warpvm and run the reference texts' shuffle examples on the virtual GPU.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+bash scripts/setup.sh
+cmake -S . -B build -DCMAKE_BUILD_TYPE=Release >/dev/null
+cmake --build build -j"$(nproc)" >/dev/null
+W=build/warpvm
+K=tests/kernels
+echo "== __shfl_sync(0xffffffff, value, 3, 16): every lane gets lane 3's value of its 16-lane segment"
+$W run examples/shuffle.ptx --kernel bcast_width16 --block 32 --arg buf:128 --print 0:s32 | tr '\n' ' '; echo
+echo "== __shfl_down_sync(0xffffffff, value, 3, 16): the top 3 lanes of each segment keep their own value"
+$W run examples/shuffle.ptx --kernel down3_width16 --block 32 --arg buf:128 --print 0:s32 | tr '\n' ' '; echo
+echo "== scan4: __shfl_down_sync(0xff, val, offset, 8) on 2 blocks of 8 threads, with device printf"
+$W run examples/shuffle.ptx --kernel scan4 --grid 2 --block 8 | sort -V | head -8
+echo "== the same kernel with --stats"
+$W run examples/shuffle.ptx --kernel tree_reduce --block 32 --arg buf:128:iota32 --print 0:u32 --stats 2>&1 | head -1
+$W run examples/shuffle.ptx --kernel tree_reduce --block 32 --arg buf:128:iota32 --stats 2>&1 >/dev/null | sed 's/^/   /'

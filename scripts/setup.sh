@@ -1,0 +1,15 @@
+#!/usr/bin/env bash
+# setup.sh — install what building and testing warpvm needs, from Debian packages only.
+# Safe to run again: it installs only what is missing. Needs root (or sudo) when something is.
+set -euo pipefail
+need=()
+command -v cmake >/dev/null 2>&1 || need+=(cmake)
+command -v cc >/dev/null 2>&1 || need+=(gcc)
+command -v make >/dev/null 2>&1 || need+=(make)
+[ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
+if [ ${#need[@]} -gt 0 ]; then
+  echo "setup: installing ${need[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi

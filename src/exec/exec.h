@@ -1,0 +1,157 @@
+/*
+ * exec.h — the executor's state and the contract between the scheduler (sched.c) and the
+ * instruction handlers (h_*.c): frames, warps, lane groups, CTAs, the per-launch context, the
+ * lane-loop macros and address translation.
+ *
+ * Registers are structure-of-arrays: a slot is 32 consecutive uint64_t, one per lane, so a
+ * full-mask handler is one tight loop. Lanes of a warp that have diverged form groups
+ * (disjoint masks, each with its own pc); groups that split at a branch wait for each other at
+ * a convergence barrier placed at the branch's immediate post-dominator, as Volta's BSSY/BSYNC do.
+ */
+#ifndef WV_EXEC_H
+#define WV_EXEC_H
+
+#include <stdint.h>
+#include <string.h>
+
+#include "ir/ir.h"
+
+#define WV_WARP 32
+#define WV_MAX_BARRIERS 16
+
+/* ---- lane loops ---- */
+#define WV_FOR_LANES(m, l, ...)                                                          \
+  do {                                                                                   \
+    uint32_t m_ = (m);                                                                   \
+    if (m_ == 0xffffffffu) {                                                             \
+      for (int l = 0; l < WV_WARP; l++) { __VA_ARGS__; }                                 \
+    } else {                                                                             \
+      for (; m_; m_ &= m_ - 1) { int l = __builtin_ctz(m_); __VA_ARGS__; }               \
+    }                                                                                    \
+  } while (0)
+
+/* ---- frames: one activation of a function for the lanes of one or more groups ---- */
+typedef struct wv_frame {
+  struct wv_frame *parent;
+  const wv_func *fn;
+  uint32_t ret_pc;          /* pc in the parent to continue at */
+  const wv_insn *call;      /* the parent's call instruction (return value mapping) */
+  uint32_t refs;            /* groups using this frame */
+  uint32_t local_base;      /* local-space offset of this activation's depot */
+  uint64_t *regs;           /* fn->nregs * 32 */
+  uint32_t *preds;          /* fn->npreds masks */
+  uint8_t *params;          /* fn->param_size * 32, lane-major */
+  struct wv_frame *next_free;
+} wv_frame;
+
+/* A convergence barrier: the lanes that split at one branch meet again at rpc. */
+typedef struct wv_cbar {
+  uint32_t rpc;             /* instruction index or WV_RPC_EXIT */
+  wv_frame *frame;          /* activation it belongs to */
+  uint32_t members;         /* lanes expected */
+  uint32_t arrived;         /* lanes waiting at rpc */
+  uint32_t refs;
+  struct wv_cbar *parent;
+  struct wv_cbar *next_free;
+} wv_cbar;
+
+typedef enum wv_gstate {
+  WV_G_RUN = 0,   /* runnable */
+  WV_G_CBAR,      /* waiting at its convergence barrier */
+  WV_G_BAR,       /* waiting at a CTA barrier */
+  WV_G_COLL,      /* waiting for the other members of a warp collective */
+} wv_gstate;
+
+typedef struct wv_group {
+  uint32_t mask;
+  uint32_t pc;
+  uint8_t state;
+  uint8_t bar_id;           /* WV_G_BAR: which barrier */
+  wv_frame *frame;
+  wv_cbar *cbar;            /* innermost convergence barrier, NULL if none */
+  uint64_t seq;             /* creation order: the newest runnable group runs first */
+} wv_group;
+
+typedef struct wv_warp {
+  uint32_t id;              /* warp index in the CTA */
+  uint32_t exists;          /* lanes that are threads of the block (partial last warp) */
+  uint32_t exited;          /* lanes that have exited */
+  wv_group groups[2 * WV_WARP]; /* ≤ 32 live (disjoint masks) plus dropped slots awaiting compaction */
+  uint32_t ngroups;
+  uint64_t *specials;       /* WV_SP_COUNT * 32 */
+  uint8_t *local;           /* per-lane local memory: lane l at local + l * local_cap */
+  uint32_t local_cap;
+  uint32_t local_top;       /* bytes in use (same depth for all lanes of a frame chain) */
+  int done;
+} wv_warp;
+
+typedef struct wv_ctabar {
+  uint32_t arrived;         /* threads arrived */
+  uint32_t expected;        /* 0 = all non-exited threads of the CTA */
+  uint32_t red_popc;        /* bar.red accumulators */
+  uint32_t red_and, red_or;
+  int red_any;              /* a bar.red arrived */
+} wv_ctabar;
+
+typedef struct wv_cta {
+  uint32_t ctaid[3];
+  uint32_t nthreads, nwarps;
+  uint32_t live_threads;    /* not exited */
+  wv_warp *warps;
+  uint8_t *shared;
+  uint32_t shared_size;
+  wv_ctabar bars[WV_MAX_BARRIERS];
+} wv_cta;
+
+/* One device fault, reported as one message. */
+typedef struct wv_fault {
+  wv_status status;
+  char what[160];           /* "out-of-bounds global load of 4 bytes" */
+  uint64_t addr;
+  int has_addr;
+  int lane;
+} wv_fault;
+
+struct wv_vm;
+
+/* The per-launch execution context handed to handlers. */
+typedef struct wv_exec {
+  uint64_t *bank[3];        /* slot banks: frame regs, function constants, warp specials */
+  uint32_t *preds;          /* current frame's predicates */
+  wv_frame *frame;
+  const wv_func *fn;
+  wv_warp *warp;
+  wv_cta *cta;
+  struct wv_vm *vm;
+  const uint8_t *kparams;   /* kernel parameter buffer */
+  uint32_t kparam_size;
+  uint32_t block[3], grid[3];
+  uint32_t dyn_shared;
+  uint32_t cur_mask;        /* the running group's lanes (activemask) */
+  uint32_t cur_pc;
+  wv_fault fault;
+  /* counters local to the launch, folded into the vm's stats at the end */
+  uint64_t n_gld, n_gst, n_sld, n_sst, n_lld, n_lst, n_atom, n_coll, n_coll_undef;
+} wv_exec;
+
+#define WV_R(x, s) ((x)->bank[WV_SLOT_BANK(s)] + (size_t)WV_SLOT_INDEX(s) * WV_WARP)
+
+/* ---- memory (mem.c) ---- */
+/* Translate one lane's access to a host pointer, checking bounds and alignment; on failure
+ * records the fault in x and returns NULL. `align` is the required alignment in bytes. */
+uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint32_t align,
+                      int lane, int write);
+/* Resolve a generic address to its space and space address. */
+int wv_mem_classify(uint64_t generic, uint64_t *space_addr);
+/* Read a NUL-terminated string from a generic address (printf %s); returns length or -1. */
+int wv_mem_read_cstr(wv_exec *x, uint64_t generic, int lane, char *buf, size_t cap);
+
+int wv_fault_set(wv_exec *x, wv_status st, int lane, int has_addr, uint64_t addr, const char *fmt,
+                 ...) __attribute__((format(printf, 6, 7)));
+
+
+
+/* ---- builtins (rt/builtins.c) ---- */
+int wv_builtin_call(wv_exec *x, const wv_insn *call, uint32_t mask);
+
+#endif

@@ -1,0 +1,865 @@
+/*
+ * fpmath.c — warpvm's scalar PTX float and conversion semantics (see fpmath.h for the contract).
+ *
+ * Owns: directed-rounding IEEE arithmetic (fesetround around one volatile operation), the f64 NaN
+ * policy, min/max/testp, the approximate SFU functions, and every cvt through one software
+ * rounding engine (round_pack) that never depends on the host's conversion instructions.
+ * Built with -frounding-math (CMakeLists.txt), so the compiler neither folds nor moves float
+ * operations across the fesetround() calls; the volatile temporaries make that doubly sure.
+ */
+#include "exec/fpmath.h"
+
+#include <fenv.h>
+#include <float.h>
+#include <limits.h>
+
+/* NaN priority of fma.f64 when several operands are NaN (measured on sm_90; see gold run). */
+#define WV_FP__FMA_NAN_ORDER c, b, a
+
+#if defined(__clang__) /* GCC relies on -frounding-math and ignores (warns on) the pragma */
+#pragma STDC FENV_ACCESS ON
+#endif
+
+/* ============================================================================================
+ * Rounding-mode switching
+ * ============================================================================================ */
+
+static int host_mode(wv_fp_rnd r) {
+  switch (r) {
+  case WV_FP_RZ: return FE_TOWARDZERO;
+  case WV_FP_RM: return FE_DOWNWARD;
+  case WV_FP_RP: return FE_UPWARD;
+  default: return FE_TONEAREST; /* RN, and RNA which only cvt uses (handled in software) */
+  }
+}
+
+/* Enter `r` for one operation; returns the mode to restore. */
+static int mode_enter(wv_fp_rnd r) {
+  int old = fegetround();
+  int want = host_mode(r);
+  if (old != want) fesetround(want);
+  return old;
+}
+static void mode_leave(int old, wv_fp_rnd r) {
+  if (old != host_mode(r)) fesetround(old);
+}
+
+/* Each helper performs exactly one IEEE operation in mode `r`. The operands are read from and
+ * the result written to volatile objects between the two fesetround() calls, so the operation
+ * cannot be hoisted, sunk or constant-folded out of the rounding-mode window. */
+static float op32(int op, float a, float b, float c, wv_fp_rnd r) {
+  int old = mode_enter(r);
+  volatile float va = a, vb = b, vc = c, vr;
+  switch (op) {
+  case WV_FP__ADD: vr = va + vb; break;
+  case WV_FP__SUB: vr = va - vb; break;
+  case WV_FP__MUL: vr = va * vb; break;
+  case WV_FP__FMA: vr = fmaf(va, vb, vc); break;
+  case WV_FP__DIV: vr = va / vb; break;
+  case WV_FP__SQRT: vr = sqrtf(va); break; /* callers never pass a negative: no errno */
+  default: vr = 1.0f / va; break;          /* RCP */
+  }
+  mode_leave(old, r);
+  return vr;
+}
+
+static double op64(int op, double a, double b, double c, wv_fp_rnd r) {
+  int old = mode_enter(r);
+  volatile double va = a, vb = b, vc = c, vr;
+  switch (op) {
+  case WV_FP__ADD: vr = va + vb; break;
+  case WV_FP__SUB: vr = va - vb; break;
+  case WV_FP__MUL: vr = va * vb; break;
+  case WV_FP__FMA: vr = fma(va, vb, vc); break;
+  case WV_FP__DIV: vr = va / vb; break;
+  case WV_FP__SQRT: vr = sqrt(va); break;
+  default: vr = 1.0 / va; break;
+  }
+  mode_leave(old, r);
+  return vr;
+}
+
+/* ============================================================================================
+ * IEEE arithmetic
+ * ============================================================================================ */
+
+/* .sat (§9.7.3.3): clamp to [0.0, 1.0], NaN → +0.0. -0.0 becomes +0.0 as well. */
+static uint32_t sat32(uint32_t r) {
+  if (wv_fp_isnan32(r) || (r & 0x80000000u)) return 0;
+  if (r > 0x3f800000u) return 0x3f800000u;
+  return r;
+}
+static uint64_t sat64(uint64_t r) {
+  if (wv_fp_isnan64(r) || (r >> 63)) return 0;
+  if (r > 0x3ff0000000000000ull) return 0x3ff0000000000000ull;
+  return r;
+}
+static uint32_t sat16(uint32_t r, int ebits, int mbits) { /* f16 / bf16 */
+  uint32_t sign = 1u << (ebits + mbits), inf = ((1u << ebits) - 1) << mbits;
+  uint32_t one = ((1u << (ebits - 1)) - 1) << mbits;
+  if ((r & (sign - 1)) > inf || (r & sign)) return 0;
+  return r > one ? one : r;
+}
+
+/*
+ * .ftz tininess. The GPU decides "subnormal result" on the value rounded with an unbounded
+ * exponent (tininess after rounding, before denormalisation): e.g. mul.rn.ftz(1-2^-24, 2^-126)
+ * = 2^-126(1-2^-24) is tiny and flushes to 0, although gradual-underflow rounding would give
+ * exactly 2^-126 (measured on sm_90). The IEEE result can only disagree when it is exactly
+ * ±2^-126; then we redo the operation scaled by 2^64 (exact, and far from underflow) in the same
+ * mode and look at the magnitude. add/sub results that close to 2^-126 are always exact.
+ */
+static int tiny_unbounded(int op, uint32_t a, uint32_t b, uint32_t c, wv_fp_rnd rnd) {
+  const float two64 = 18446744073709551616.0f;
+  float fa = wv_fp_f32(a), fb = wv_fp_f32(b), fc = wv_fp_f32(c), r;
+  switch (op) {
+  case WV_FP__MUL: /* one factor is ≤ 2^-63 in magnitude: scale that one */
+    if (fabsf(fa) <= fabsf(fb)) r = op32(op, fa * two64, fb, 0, rnd);
+    else r = op32(op, fa, fb * two64, 0, rnd);
+    break;
+  case WV_FP__DIV: r = op32(op, fa * two64, fb, 0, rnd); break; /* |a| ≤ 4 here */
+  case WV_FP__RCP: r = op32(WV_FP__DIV, two64, fa, 0, rnd); break;
+  case WV_FP__FMA: /* |c| < 2^64 and one factor ≤ 2^33 whenever a*b+c ≈ 2^-126 */
+    if (fabsf(fa) <= fabsf(fb)) r = op32(op, fa * two64, fb, fc * two64, rnd);
+    else r = op32(op, fa, fb * two64, fc * two64, rnd);
+    break;
+  default: return 0;
+  }
+  return fabsf(r) < 0x1p-62f;
+}
+
+uint32_t wv_fp__arith_f32(int op, uint32_t a, uint32_t b, uint32_t c, wv_fp_rnd rnd,
+                          unsigned flags) {
+  if (flags & WV_FP_FTZ) {
+    a = wv_fp_flush32(a);
+    b = wv_fp_flush32(b);
+    c = wv_fp_flush32(c);
+  }
+  if (rnd == WV_FP_RNA) rnd = WV_FP_RN;
+  uint32_t res;
+  if (op == WV_FP__SQRT && (a & 0x80000000u) && (a & 0x7fffffffu) != 0) {
+    res = WV_FP_F32_NAN; /* sqrt of a negative (or of a NaN with the sign set) */
+  } else {
+    float r = op32(op, wv_fp_f32(a), wv_fp_f32(b), wv_fp_f32(c), rnd);
+    res = wv_fp__canon32(r);
+  }
+  if (flags & WV_FP_FTZ) {
+    res = wv_fp_flush32(res);
+    if ((res & 0x7fffffffu) == 0x00800000u && tiny_unbounded(op, a, b, c, rnd))
+      res &= 0x80000000u;
+  }
+  if (flags & WV_FP_SAT) res = sat32(res);
+  return res;
+}
+
+/*
+ * The f64 NaN rule (one place; see fpmath.h). Measured on sm_90: a NaN operand comes back with
+ * its quiet bit set, sign and payload kept; when several operands are NaN the hardware picks by
+ * operation, so callers pass the operands in priority order (add/sub/mul/min/max: b before a;
+ * div: a before b; fma: see wv_fp__arith_f64). NaNs made from numbers are WV_FP_F64_NAN.
+ */
+uint64_t wv_fp__f64_nan(uint64_t p0, uint64_t p1, uint64_t p2, int nargs) {
+#if WV_FP_F64_NAN_PROPAGATE
+  const uint64_t in[3] = {p0, p1, p2};
+  for (int i = 0; i < nargs && i < 3; i++)
+    if (wv_fp_isnan64(in[i])) return in[i] | 0x0008000000000000ull;
+#else
+  (void)p0; (void)p1; (void)p2; (void)nargs;
+#endif
+  return WV_FP_F64_NAN;
+}
+
+uint64_t wv_fp__arith_f64(int op, uint64_t a, uint64_t b, uint64_t c, wv_fp_rnd rnd) {
+  if (rnd == WV_FP_RNA) rnd = WV_FP_RN;
+  if (op == WV_FP__SQRT && !wv_fp_isnan64(a) && (a >> 63) && (a << 1) != 0)
+    return WV_FP_F64_NAN;
+  double r = op64(op, wv_fp_f64(a), wv_fp_f64(b), wv_fp_f64(c), rnd);
+  if (r == r) return wv_fp_b64(r);
+  switch (op) {
+  case WV_FP__ADD:
+  case WV_FP__SUB:
+  case WV_FP__MUL: return wv_fp__f64_nan(b, a, 0, 2);
+  case WV_FP__DIV: return wv_fp__f64_nan(a, b, 0, 2);
+  case WV_FP__FMA: return wv_fp__f64_nan(WV_FP__FMA_NAN_ORDER, 3);
+  default: return wv_fp__f64_nan(a, 0, 0, 1);
+  }
+}
+
+/* ============================================================================================
+ * min / max / testp
+ * ============================================================================================ */
+
+/* Monotone key over non-NaN patterns: -inf < ... < -0 < +0 < ... < +inf (§9.7.3.11 note). */
+static uint32_t key32(uint32_t x) { return (x & 0x80000000u) ? ~x : (x | 0x80000000u); }
+static uint64_t key64(uint64_t x) {
+  return (x >> 63) ? ~x : (x | 0x8000000000000000ull);
+}
+
+static uint32_t minmax32(uint32_t a, uint32_t b, unsigned flags, int is_max) {
+  if (flags & WV_FP_FTZ) {
+    a = wv_fp_flush32(a);
+    b = wv_fp_flush32(b);
+  }
+  uint32_t xs = (a ^ b) & 0x80000000u;
+  if (flags & WV_FP_ABS) {
+    a &= 0x7fffffffu;
+    b &= 0x7fffffffu;
+  }
+  int an = wv_fp_isnan32(a), bn = wv_fp_isnan32(b);
+  uint32_t r;
+  if (an || bn) {
+    if ((an && bn) || (flags & WV_FP_NANPROP)) return WV_FP_F32_NAN; /* .xorsign ignored on NaN */
+    r = an ? b : a;
+  } else {
+    int a_less = key32(a) < key32(b);
+    r = (a_less != is_max) ? a : b;
+  }
+  if ((flags & WV_FP_XORSIGN) && (flags & WV_FP_ABS)) r = (r & 0x7fffffffu) | xs;
+  return r;
+}
+uint32_t wv_fp_min_f32(uint32_t a, uint32_t b, unsigned flags) { return minmax32(a, b, flags, 0); }
+uint32_t wv_fp_max_f32(uint32_t a, uint32_t b, unsigned flags) { return minmax32(a, b, flags, 1); }
+
+static uint64_t minmax64(uint64_t a, uint64_t b, int is_max) {
+  int an = wv_fp_isnan64(a), bn = wv_fp_isnan64(b);
+  if (an && bn) return wv_fp__f64_nan(b, a, 0, 2); /* measured: b's NaN, quieted */
+  if (an) return b;
+  if (bn) return a;
+  int a_less = key64(a) < key64(b);
+  return (a_less != is_max) ? a : b;
+}
+uint64_t wv_fp_min_f64(uint64_t a, uint64_t b) { return minmax64(a, b, 0); }
+uint64_t wv_fp_max_f64(uint64_t a, uint64_t b) { return minmax64(a, b, 1); }
+
+static int testp(uint64_t exp, uint64_t expmax, uint64_t mant, wv_fp_testp op) {
+  int nan = exp == expmax && mant != 0, inf = exp == expmax && mant == 0;
+  switch (op) {
+  case WV_FP_TEST_FINITE: return exp != expmax;
+  case WV_FP_TEST_INFINITE: return inf;
+  case WV_FP_TEST_NUMBER: return !nan;
+  case WV_FP_TEST_NOTANUMBER: return nan;
+  case WV_FP_TEST_NORMAL: return (exp != 0 && exp != expmax) || (exp == 0 && mant == 0);
+  case WV_FP_TEST_SUBNORMAL: return exp == 0 && mant != 0;
+  }
+  return 0;
+}
+int wv_fp_testp_f32(uint32_t a, wv_fp_testp op) {
+  return testp((a >> 23) & 0xff, 0xff, a & 0x7fffffu, op);
+}
+int wv_fp_testp_f64(uint64_t a, wv_fp_testp op) {
+  return testp((a >> 52) & 0x7ff, 0x7ff, a & 0xfffffffffffffull, op);
+}
+
+/* ============================================================================================
+ * The rounding engine: sign * (sig / 2^63) * 2^e → a binary format, in any mode, exactly.
+ * ============================================================================================ */
+
+typedef struct fmt {
+  int mbits, ebits; /* stored mantissa bits, exponent bits */
+} fmt;
+static const fmt FMT_F16 = {10, 5}, FMT_BF16 = {7, 8}, FMT_TF32 = {10, 8}, FMT_F32 = {23, 8},
+                 FMT_F64 = {52, 11};
+
+static int clz64(uint64_t x) { return x ? __builtin_clzll(x) : 64; }
+
+/* `sig` has bit 63 set (or is 0 with sticky 0: zero); `e` is the exponent of bit 63; `sticky`
+ * says nonzero bits lie below sig. Returns the format's bit pattern (sign at bit mbits+ebits). */
+static uint64_t round_pack(int sign, int e, uint64_t sig, int sticky, fmt f, wv_fp_rnd rnd) {
+  const int bias = (1 << (f.ebits - 1)) - 1, emin = 1 - bias, emax = bias;
+  const uint64_t sbit = (uint64_t)(sign != 0) << (f.mbits + f.ebits);
+  const uint64_t inf = (uint64_t)((1 << f.ebits) - 1) << f.mbits;
+  const uint64_t maxfin = inf - 1;
+  if (sig == 0 && !sticky) return sbit;
+  if (e > emax) goto overflow;
+  {
+    int sh = 63 - f.mbits + (e < emin ? emin - e : 0); /* bits dropped; >= 11 */
+    uint64_t keep;
+    int above, tie, inexact;
+    if (sh >= 65) { /* below half of the smallest subnormal */
+      keep = 0, above = 0, tie = 0, inexact = 1;
+    } else if (sh == 64) { /* the leading bit is the round bit */
+      uint64_t rest = sig << 1;
+      keep = 0, above = rest != 0 || sticky, tie = !above, inexact = 1;
+    } else {
+      uint64_t r = sig & ((1ull << sh) - 1), half = 1ull << (sh - 1);
+      keep = sig >> sh;
+      above = r > half || (r == half && sticky);
+      tie = r == half && !sticky;
+      inexact = r != 0 || sticky;
+    }
+    int inc = 0;
+    switch (rnd) {
+    case WV_FP_RN: inc = above || (tie && (keep & 1)); break;
+    case WV_FP_RNA: inc = above || tie; break;
+    case WV_FP_RZ: inc = 0; break;
+    case WV_FP_RM: inc = inexact && sign; break;
+    case WV_FP_RP: inc = inexact && !sign; break;
+    }
+    keep += (uint64_t)inc;
+    /* Normal: keep carries the hidden bit, so adding it to (e-emin)<<mbits yields the biased
+     * exponent; a rounding carry ripples into the exponent (and up to inf) by itself. */
+    uint64_t bits = e < emin ? keep : ((uint64_t)(e - emin) << f.mbits) + keep;
+    if (bits >= inf) goto overflow;
+    return sbit | bits;
+  }
+overflow:;
+  int to_inf = rnd == WV_FP_RN || rnd == WV_FP_RNA || (rnd == WV_FP_RP && !sign) ||
+               (rnd == WV_FP_RM && sign);
+  return sbit | (to_inf ? inf : maxfin);
+}
+
+/* Decoded finite value: sign * sig/2^63 * 2^e (sig normalized, or 0 for zero). */
+typedef struct dec {
+  int sign, e;
+  uint64_t sig;
+} dec;
+
+static dec decode_f64(uint64_t b) {
+  dec d = {(int)(b >> 63), 0, 0};
+  int ex = (int)((b >> 52) & 0x7ff);
+  uint64_t m = b & 0xfffffffffffffull;
+  if (ex == 0) {
+    if (m == 0) return d;
+    int lz = clz64(m);
+    d.sig = m << lz;
+    d.e = (63 - lz) - 1074;
+  } else {
+    d.sig = (m | 0x10000000000000ull) << 11;
+    d.e = ex - 1023;
+  }
+  return d;
+}
+
+/* Small formats (f16, bf16, f32, tf32-as-f32) widen exactly into f64 bits. NaN/inf handled by
+ * the caller; this only sees finite values. */
+static uint64_t small_to_f64_bits(uint32_t b, fmt f) {
+  int sign = (b >> (f.mbits + f.ebits)) & 1;
+  int ex = (int)((b >> f.mbits) & ((1u << f.ebits) - 1));
+  uint64_t m = b & ((1u << f.mbits) - 1);
+  int bias = (1 << (f.ebits - 1)) - 1;
+  uint64_t s = (uint64_t)sign << 63;
+  if (ex == 0) {
+    if (m == 0) return s;
+    int lz = clz64(m);
+    int e = (63 - lz) - (bias - 1) - f.mbits; /* exponent of the leading bit */
+    uint64_t frac = (m << (lz + 1)) >> 12;    /* bits below the leading one, in 52 */
+    return s | ((uint64_t)(e + 1023) << 52) | frac;
+  }
+  return s | ((uint64_t)(ex - bias + 1023) << 52) | (m << (52 - f.mbits));
+}
+
+/* ============================================================================================
+ * cvt
+ * ============================================================================================ */
+
+static int is_int(wv_fp_type t) { return t <= WV_FP_S64; }
+static int is_signed(wv_fp_type t) { return t >= WV_FP_S8 && t <= WV_FP_S64; }
+static int int_bits(wv_fp_type t) { return 8 << ((int)t & 3); }
+static fmt type_fmt(wv_fp_type t) {
+  switch (t) {
+  case WV_FP_F16: return FMT_F16;
+  case WV_FP_BF16: return FMT_BF16;
+  case WV_FP_TF32: return FMT_TF32;
+  case WV_FP_F32: return FMT_F32;
+  default: return FMT_F64;
+  }
+}
+
+/* A float source, classified. */
+typedef struct fsrc {
+  int nan, inf, sign;
+  uint64_t f64; /* the exact value as f64 bits (finite values only) */
+} fsrc;
+
+static fsrc read_float(uint64_t bits, wv_fp_type src, unsigned flags) {
+  fsrc s = {0, 0, 0, 0};
+  if (src == WV_FP_F64) {
+    s.sign = (int)(bits >> 63);
+    s.nan = wv_fp_isnan64(bits);
+    s.inf = (bits << 1) == 0xffe0000000000000ull;
+    s.f64 = bits;
+    return s;
+  }
+  fmt f = src == WV_FP_TF32 ? FMT_F32 : type_fmt(src); /* tf32 lives in an f32 pattern */
+  uint32_t b = (uint32_t)bits & (uint32_t)((1ull << (1 + f.ebits + f.mbits)) - 1);
+  if (src == WV_FP_F32 && (flags & WV_FP_FTZ)) b = wv_fp_flush32(b);
+  uint32_t expmask = ((1u << f.ebits) - 1) << f.mbits, mmask = (1u << f.mbits) - 1;
+  s.sign = (b >> (f.mbits + f.ebits)) & 1;
+  s.nan = (b & expmask) == expmask && (b & mmask) != 0;
+  s.inf = (b & expmask) == expmask && (b & mmask) == 0;
+  if (!s.nan && !s.inf) s.f64 = small_to_f64_bits(b, f);
+  return s;
+}
+
+/* Round a finite decoded value to an integer magnitude; *big when it is ≥ 2^64. */
+static uint64_t round_int_mag(dec d, wv_fp_rnd rnd, int *big) {
+  *big = 0;
+  if (d.sig == 0) return 0;
+  if (d.e >= 64) {
+    *big = 1;
+    return 0;
+  }
+  uint64_t ip, frac; /* frac: the fraction as a 64-bit binary fixed point */
+  int sticky = 0;
+  if (d.e < 0) {
+    ip = 0;
+    if (d.e == -1) frac = d.sig;
+    else if (d.e >= -64) frac = d.sig >> (-1 - d.e), sticky = (d.sig << (65 + d.e)) != 0;
+    else frac = 0, sticky = 1;
+  } else if (d.e == 63) {
+    ip = d.sig, frac = 0;
+  } else {
+    ip = d.sig >> (63 - d.e);
+    frac = d.sig << (d.e + 1);
+  }
+  const uint64_t half = 1ull << 63;
+  int above = frac > half || (frac == half && sticky), tie = frac == half && !sticky;
+  int inexact = frac != 0 || sticky, inc = 0;
+  switch (rnd) {
+  case WV_FP_RN: inc = above || (tie && (ip & 1)); break;
+  case WV_FP_RNA: inc = above || tie; break;
+  case WV_FP_RZ: break;
+  case WV_FP_RM: inc = inexact && d.sign; break;
+  case WV_FP_RP: inc = inexact && !d.sign; break;
+  }
+  if (inc && ip == UINT64_MAX) {
+    *big = 1;
+    return 0;
+  }
+  return ip + (uint64_t)inc;
+}
+
+/* Integer (sign, magnitude, too-big) → clamped destination, sign/zero extended to 64 bits. */
+static uint64_t clamp_int(int neg, uint64_t mag, int big, wv_fp_type dst) {
+  int n = int_bits(dst);
+  if (is_signed(dst)) {
+    uint64_t maxpos = (1ull << (n - 1)) - 1; /* n ≤ 64: 1ull << 63 is fine */
+    if (neg) {
+      if (big || mag > maxpos + 1) return (uint64_t)0 - (maxpos + 1); /* MIN, sign-extended */
+      return (uint64_t)0 - mag;
+    }
+    if (big || mag > maxpos) return maxpos;
+    return mag;
+  }
+  uint64_t maxu = n == 64 ? UINT64_MAX : (1ull << n) - 1;
+  if (neg) return 0;
+  if (big || mag > maxu) return maxu;
+  return mag;
+}
+
+/* NaN → integer (measured on sm_90): the 32-bit F2I path (f16/bf16/f32 source, destination of at
+ * most 32 bits) gives 0; the f64 and 64-bit paths give the destination's sign-bit pattern
+ * (0x80, 0x8000, 0x80000000, 0x8000000000000000), sign-extended for signed destinations. */
+static uint64_t nan_to_int(wv_fp_type src, wv_fp_type dst) {
+  int n = int_bits(dst);
+  if (src != WV_FP_F64 && n <= 32) return 0;
+  uint64_t v = 1ull << (n - 1);
+  if (is_signed(dst) && n < 64) v |= ~((1ull << n) - 1);
+  return v;
+}
+
+static uint64_t float_to_int(fsrc s, wv_fp_type src, wv_fp_type dst, wv_fp_rnd rnd) {
+  if (s.nan) return nan_to_int(src, dst);
+  if (s.inf) return clamp_int(s.sign, 0, 1, dst);
+  int big;
+  uint64_t mag = round_int_mag(decode_f64(s.f64), rnd, &big);
+  return clamp_int(s.sign && (mag || big), mag, big, dst);
+}
+
+/* Post-processing of a float result in format f (bits): .relu, .satfinite, .sat, .ftz. */
+static uint64_t float_post(uint64_t r, wv_fp_type dst, unsigned flags) {
+  fmt f = type_fmt(dst);
+  if (dst == WV_FP_TF32) f = FMT_F32;
+  const uint64_t sbit = 1ull << (f.mbits + f.ebits);
+  const uint64_t inf = (uint64_t)((1 << f.ebits) - 1) << f.mbits;
+  int nan = (r & (sbit - 1)) > inf;
+  if ((flags & WV_FP_RELU) && !nan && (r & sbit)) r = 0;
+  if ((flags & WV_FP_SATFINITE) && !nan && (r & (sbit - 1)) == inf) {
+    r = (r & sbit) | (inf - 1);
+    if (dst == WV_FP_TF32) r &= ~(uint64_t)0x1fff; /* largest tf32 value */
+  }
+  if (dst == WV_FP_F32 && (flags & WV_FP_FTZ)) r = wv_fp_flush32((uint32_t)r);
+  if (flags & WV_FP_SAT) {
+    switch (dst) {
+    case WV_FP_F64: r = sat64(r); break;
+    case WV_FP_F16: r = sat16((uint32_t)r, 5, 10); break;
+    case WV_FP_BF16: r = sat16((uint32_t)r, 8, 7); break;
+    default: r = sat32((uint32_t)r); break;
+    }
+  }
+  return r;
+}
+
+/*
+ * NaN through cvt (all measured on sm_90):
+ *   f64 → f32/f16/bf16: IEEE narrowing — sign kept, quiet bit set, top payload bits kept;
+ *   f16/f32 → f16/f32/bf16 (incl. same-type rounding): the canonical NaN (0x7fff / 0x7fffffff);
+ *   bf16 → f32: a plain 16-bit shift (even a signalling NaN stays as it is);
+ *   f16/bf16/f32 → f64: IEEE widening (sign kept, quieted, payload shifted up); with .ftz an f32
+ *   NaN is canonicalised first (ptxas emits FMUL.FTZ x,1 before the F2F) → 0x7fffffffe0000000;
+ *   f64 → f64 (cvt.rni.f64.f64): the input, quieted;
+ *   f32 → tf32: .rna keeps the pattern with the low 13 bits cleared (a NaN whose payload lies
+ *   only there becomes inf!); .rn/.rz give 0x7fffe000.
+ */
+static uint64_t cvt_nan(uint64_t bits, wv_fp_type dst, wv_fp_type src, wv_fp_rnd rnd,
+                        unsigned flags) {
+  if (src == WV_FP_F32 && (flags & WV_FP_FTZ)) bits = WV_FP_F32_NAN;
+  if (src == WV_FP_TF32) src = WV_FP_F32;
+  if (dst == WV_FP_TF32) return rnd == WV_FP_RNA ? (bits & 0xffffe000u) : 0x7fffe000u;
+  if (src == WV_FP_F64) {
+    uint64_t sg = bits >> 63, m = bits & 0xfffffffffffffull;
+    switch (dst) {
+    case WV_FP_F64: return bits | 0x0008000000000000ull;
+    case WV_FP_F32: return (sg << 31) | 0x7fc00000u | (m >> 29);
+    case WV_FP_F16: return (sg << 15) | 0x7e00u | (m >> 42);
+    default: return (sg << 15) | 0x7fc0u | (m >> 45); /* bf16 */
+    }
+  }
+  if (dst == WV_FP_F64) {
+    fmt sf = type_fmt(src);
+    uint64_t sg = (bits >> (sf.mbits + sf.ebits)) & 1, m = bits & ((1ull << sf.mbits) - 1);
+    return (sg << 63) | 0x7ff8000000000000ull | (m << (52 - sf.mbits));
+  }
+  if (src == WV_FP_BF16 && dst == WV_FP_F32) return (bits & 0xffffu) << 16;
+  return dst == WV_FP_F32 ? WV_FP_F32_NAN : 0x7fffu; /* f32 / f16 / bf16 canonical */
+}
+
+/* Round-to-integral of a finite decoded value, same format (exact: |v| < 2^53 when rounded). */
+static uint64_t rint_bits(uint64_t f64bits, wv_fp_rnd rnd) {
+  dec d = decode_f64(f64bits);
+  if (d.sig == 0 || d.e >= 52) return f64bits; /* zero, or already integral */
+  int big;
+  uint64_t mag = round_int_mag(d, rnd, &big);
+  if (mag == 0) return f64bits & 0x8000000000000000ull; /* ±0 keeps the sign */
+  int lz = clz64(mag);
+  return round_pack(d.sign, 63 - lz, mag << lz, 0, FMT_F64, WV_FP_RN);
+}
+
+uint64_t wv_fp_cvt(uint64_t bits, wv_fp_type dst, wv_fp_type src, wv_fp_rnd rnd, unsigned flags) {
+  /* ---- integer source ---- */
+  if (is_int(src)) {
+    int n = int_bits(src);
+    uint64_t v = n == 64 ? bits : bits & ((1ull << n) - 1);
+    int neg = 0;
+    uint64_t mag = v;
+    if (is_signed(src) && n < 64 && (v >> (n - 1))) v |= ~((1ull << n) - 1); /* sign-extend */
+    if (is_signed(src) && (v >> 63)) neg = 1, mag = (uint64_t)0 - v;
+    if (is_int(dst)) {
+      if (flags & WV_FP_SAT) return clamp_int(neg, mag, 0, dst);
+      int m = int_bits(dst);
+      uint64_t t = m == 64 ? v : v & ((1ull << m) - 1); /* chop / extend */
+      if (is_signed(dst) && m < 64 && (t >> (m - 1))) t |= ~((1ull << m) - 1);
+      return t;
+    }
+    fmt f = type_fmt(dst);
+    uint64_t r;
+    if (mag == 0) {
+      r = 0;
+    } else {
+      int lz = clz64(mag);
+      r = round_pack(neg, 63 - lz, mag << lz, 0, f, rnd);
+    }
+    if (dst == WV_FP_TF32) r <<= 13; /* a tf32 is an f32 pattern with 13 zero low bits */
+    return float_post(r, dst, flags);
+  }
+
+  /* ---- float source ---- */
+  fsrc s = read_float(bits, src, flags);
+  if (is_int(dst)) return float_to_int(s, src, dst, rnd);
+
+  fmt f = type_fmt(dst);
+  uint64_t r;
+  if (s.nan) return float_post(cvt_nan(bits, dst, src, rnd, flags), dst, flags);
+  if (s.inf) {
+    uint64_t inf = (uint64_t)((1 << f.ebits) - 1) << f.mbits;
+    r = ((uint64_t)s.sign << (f.mbits + f.ebits)) | inf;
+    if (dst == WV_FP_TF32) r <<= 13;
+    return float_post(r, dst, flags);
+  }
+  uint64_t v = s.f64;
+  if (flags & WV_FP_INTRND) v = rint_bits(v, rnd);
+  if (dst == WV_FP_F64) {
+    r = v;
+  } else {
+    dec d = decode_f64(v);
+    r = round_pack(d.sign, d.e, d.sig, 0, f, rnd);
+    if (dst == WV_FP_TF32) r <<= 13;
+  }
+  return float_post(r, dst, flags);
+}
+
+/* ---- typed fast paths ---- */
+
+uint32_t wv_fp_cvt_f32_f64(uint64_t a, wv_fp_rnd rnd, unsigned flags) {
+  return (uint32_t)wv_fp_cvt(a, WV_FP_F32, WV_FP_F64, rnd, flags);
+}
+uint64_t wv_fp_cvt_f64_f32(uint32_t a, unsigned flags) {
+  return wv_fp_cvt(a, WV_FP_F64, WV_FP_F32, WV_FP_RN, flags);
+}
+uint32_t wv_fp_cvt_f16_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags) {
+  return (uint32_t)wv_fp_cvt(a, WV_FP_F16, WV_FP_F32, rnd, flags);
+}
+uint32_t wv_fp_cvt_f32_f16(uint32_t h, unsigned flags) {
+  return (uint32_t)wv_fp_cvt(h, WV_FP_F32, WV_FP_F16, WV_FP_RN, flags);
+}
+uint32_t wv_fp_cvt_bf16_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags) {
+  return (uint32_t)wv_fp_cvt(a, WV_FP_BF16, WV_FP_F32, rnd, flags);
+}
+uint32_t wv_fp_cvt_f32_bf16(uint32_t h, unsigned flags) {
+  return (uint32_t)wv_fp_cvt(h, WV_FP_F32, WV_FP_BF16, WV_FP_RN, flags);
+}
+int32_t wv_fp_cvt_s32_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags) {
+  return (int32_t)(uint32_t)wv_fp_cvt(a, WV_FP_S32, WV_FP_F32, rnd, flags);
+}
+uint32_t wv_fp_cvt_u32_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags) {
+  return (uint32_t)wv_fp_cvt(a, WV_FP_U32, WV_FP_F32, rnd, flags);
+}
+int64_t wv_fp_cvt_s64_f64(uint64_t a, wv_fp_rnd rnd) {
+  uint64_t u = wv_fp_cvt(a, WV_FP_S64, WV_FP_F64, rnd, 0);
+  int64_t v;
+  memcpy(&v, &u, 8);
+  return v;
+}
+uint64_t wv_fp_cvt_u64_f64(uint64_t a, wv_fp_rnd rnd) {
+  return wv_fp_cvt(a, WV_FP_U64, WV_FP_F64, rnd, 0);
+}
+uint32_t wv_fp_cvt_f32_s64(int64_t v, wv_fp_rnd rnd) {
+  uint64_t u;
+  memcpy(&u, &v, 8);
+  return (uint32_t)wv_fp_cvt(u, WV_FP_F32, WV_FP_S64, rnd, 0);
+}
+uint32_t wv_fp_cvt_f32_u64(uint64_t v, wv_fp_rnd rnd) {
+  return (uint32_t)wv_fp_cvt(v, WV_FP_F32, WV_FP_U64, rnd, 0);
+}
+uint64_t wv_fp_cvt_f64_s64(int64_t v, wv_fp_rnd rnd) {
+  uint64_t u;
+  memcpy(&u, &v, 8);
+  return wv_fp_cvt(u, WV_FP_F64, WV_FP_S64, rnd, 0);
+}
+uint64_t wv_fp_cvt_f64_u64(uint64_t v, wv_fp_rnd rnd) {
+  return wv_fp_cvt(v, WV_FP_F64, WV_FP_U64, rnd, 0);
+}
+uint32_t wv_fp_rint_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags) {
+  return (uint32_t)wv_fp_cvt(a, WV_FP_F32, WV_FP_F32, rnd, flags | WV_FP_INTRND);
+}
+uint64_t wv_fp_rint_f64(uint64_t a, wv_fp_rnd rnd) {
+  return wv_fp_cvt(a, WV_FP_F64, WV_FP_F64, rnd, WV_FP_INTRND);
+}
+
+/* ============================================================================================
+ * Approximate (SFU) functions
+ *
+ * ptxas lowers every .approx instruction to one MUFU (multi-function unit) operation plus, for
+ * the non-.ftz forms, a fixed scaling sequence (read off sm_90 SASS, see each function). The
+ * sequences are reproduced exactly here with IEEE f32 operations. The MUFU cores themselves are
+ * table-driven interpolators whose tables are not public; each core_* below returns the exact
+ * function rounded as the unit rounds (to nearest, or toward zero for LG2), with the unit's
+ * special cases and its flush-to-zero of subnormal inputs and outputs. Against the H200 the
+ * cores agree bit for bit on 60–98% of inputs and are otherwise 1 (rarely 2) ulp away
+ * (README numbers in fpmath.h).
+ * ============================================================================================ */
+
+static uint32_t f32_of_ld(long double x) { return wv_fp_b32((float)x); } /* RN, Annex F */
+static uint32_t fmul_rn(uint32_t a, uint32_t b, unsigned ftz) {
+  return wv_fp_mul_f32(a, b, WV_FP_RN, ftz);
+}
+#define F32_ONE 0x3f800000u
+#define F32_2P24 0x4b800000u  /* 16777216 */
+#define F32_2PM12 0x39800000u /* 2^-12 */
+#define F32_4096 0x45800000u
+#define F32_QUARTER 0x3e800000u
+#define F32_MINNORM 0x00800000u /* 2^-126 */
+#define F32_2P126 0x7e800000u
+
+/* |x| < 2^-126 (zero and subnormals; not NaN): FSETP.GEU |x|, 1.17549435e-38 false. */
+static int below_minnorm(uint32_t x) { return (x & 0x7fffffffu) < F32_MINNORM; }
+
+static uint32_t core_rcp(uint32_t x) { /* MUFU.RCP */
+  x = wv_fp_flush32(x);
+  if (wv_fp_isnan32(x)) return WV_FP_F32_NAN;
+  uint32_t s = x & 0x80000000u, m = x & 0x7fffffffu;
+  if (m == 0) return s | 0x7f800000u; /* ±0 → ±inf */
+  if (m == 0x7f800000u) return s;     /* ±inf → ±0 */
+  /* 1/x via double is correctly rounded (53 ≥ 2*24+2); a subnormal result flushes. */
+  return wv_fp_flush32(wv_fp_b32((float)(1.0 / (double)wv_fp_f32(x))));
+}
+static uint32_t core_rsq(uint32_t x) { /* MUFU.RSQ */
+  x = wv_fp_flush32(x);
+  if (wv_fp_isnan32(x)) return WV_FP_F32_NAN;
+  uint32_t s = x & 0x80000000u, m = x & 0x7fffffffu;
+  if (m == 0) return s | 0x7f800000u; /* ±0 → ±inf */
+  if (s) return WV_FP_F32_NAN;        /* -normal, -inf → NaN */
+  if (m == 0x7f800000u) return 0;     /* +inf → +0 */
+  return f32_of_ld(1.0L / sqrtl((long double)wv_fp_f32(x)));
+}
+static uint32_t core_sqrt(uint32_t x) { /* MUFU.SQRT */
+  x = wv_fp_flush32(x);
+  if (wv_fp_isnan32(x)) return WV_FP_F32_NAN;
+  if ((x & 0x7fffffffu) == 0) return x;      /* ±0 → ±0 */
+  if (x & 0x80000000u) return WV_FP_F32_NAN; /* negative → NaN */
+  return wv_fp_b32(sqrtf(wv_fp_f32(x)));     /* +inf → +inf */
+}
+static uint32_t core_ex2(uint32_t x) { /* MUFU.EX2 */
+  x = wv_fp_flush32(x);
+  if (wv_fp_isnan32(x)) return WV_FP_F32_NAN;
+  float f = wv_fp_f32(x);
+  if (f >= 128.0f) return 0x7f800000u; /* includes +inf */
+  if (f < -126.0f) return 0;           /* result below 2^-126 flushes; includes -inf */
+  return f32_of_ld(exp2l((long double)f));
+}
+/* MUFU.LG2: lg2(m·2^e) = e + lg2(m) formed in fixed point and converted to float toward zero.
+ * Model fitted to the H200 (98% bit-exact vs 50% for a correctly rounded log2): the fraction is
+ * lg2(m) rounded up to 2^-24, a negative sum loses one unit (one's-complement negation), and
+ * the conversion truncates. This also reproduces lg2(0.5) = -0.99999988 and lg2(2^-126) =
+ * -125.99999 exactly as the hardware gives them. */
+static uint32_t core_lg2(uint32_t x) {
+  x = wv_fp_flush32(x);
+  if (wv_fp_isnan32(x)) return WV_FP_F32_NAN;
+  if ((x & 0x7fffffffu) == 0) return 0xff800000u; /* ±0 → -inf */
+  if (x & 0x80000000u) return WV_FP_F32_NAN;      /* negative → NaN */
+  if (x == 0x7f800000u) return x;                 /* +inf → +inf */
+  int e = (int)((x >> 23) & 0xff) - 127;
+  long double m = 1.0L + (long double)(x & 0x7fffffu) * 0x1p-23L;
+  long double l = ceill(log2l(m) * 0x1p24L); /* 0 ≤ l ≤ 2^24 */
+  int64_t fx = (int64_t)e * (1 << 24) + (int64_t)l;
+  if (fx < 0) fx += 1;
+  if (fx == 0) return 0;
+  int neg = fx < 0;
+  uint64_t mag = (uint64_t)(neg ? -fx : fx); /* |value| * 2^24, < 2^32 */
+  int lz = clz64(mag);
+  return (uint32_t)round_pack(neg, (63 - lz) - 24, mag << lz, 0, FMT_F32, WV_FP_RZ);
+}
+/* MUFU.SIN / MUFU.COS take t = x/(2pi) (already scaled by the caller) and return sin(2pi t). */
+static const long double WV_TWO_PI = 6.283185307179586476925286766559005768L;
+static uint32_t core_sincos(uint32_t t, int is_cos) {
+  t = wv_fp_flush32(t);
+  if (wv_fp_isnan32(t) || (t & 0x7fffffffu) == 0x7f800000u) return WV_FP_F32_NAN;
+  if ((t & 0x7fffffffu) == 0) return is_cos ? F32_ONE : t; /* sin(±0)=±0, cos(±0)=1 */
+  float tf = wv_fp_f32(t);
+  float fr = tf - rintf(tf); /* exact: the fraction of a float, in [-0.5, 0.5] */
+  long double ang = WV_TWO_PI * (long double)fr;
+  uint32_t r = wv_fp_flush32(f32_of_ld(is_cos ? cosl(ang) : sinl(ang)));
+  if (!is_cos && (r & 0x7fffffffu) == 0) r = t & 0x80000000u;
+  return r;
+}
+static uint32_t core_tanh(uint32_t x) { /* MUFU.TANH: subnormals pass through (ISA note) */
+  if (wv_fp_isnan32(x)) return WV_FP_F32_NAN;
+  if ((x & 0x7fffffffu) == 0x7f800000u) return (x & 0x80000000u) | F32_ONE;
+  return f32_of_ld(tanhl((long double)wv_fp_f32(x)));
+}
+
+/* rcp.approx.ftz.f32: MUFU.RCP. rcp.approx.f32: s = |a|<2^-126 ? 2^24 : |a|>2^126 ? 1/4 : 1;
+ * d = s * RCP(a*s). */
+uint32_t wv_fp_rcp_approx_f32(uint32_t a, unsigned flags) {
+  if (flags & WV_FP_FTZ) return core_rcp(a);
+  uint32_t m = a & 0x7fffffffu;
+  uint32_t sc = below_minnorm(a) ? F32_2P24 : (m > F32_2P126 && m <= 0x7f800000u) ? F32_QUARTER : F32_ONE;
+  return fmul_rn(sc, core_rcp(fmul_rn(a, sc, 0)), 0);
+}
+
+/* The f64 forms (§9.7.3.14, §9.7.3.17) use MUFU.RCP64H / MUFU.RSQ64H on the upper word. On the
+ * H200 their 20 result mantissa bits are exactly the top 20 bits of the f32 MUFU.RCP / MUFU.RSQ
+ * of the same mantissa (verified exhaustively over [1,2) and [1,4)); the exponent is handled
+ * separately, so every double exponent works and results below 2^-1022 flush. */
+static uint64_t hi64_core(uint64_t a, int rsq) {
+  uint64_t hi = a >> 32, s = hi & 0x80000000u;
+  uint64_t ex = (hi >> 20) & 0x7ff;
+  if (ex == 0x7ff) {
+    if (hi & 0xfffff) return WV_FP_RCP64H_NAN;
+    if (rsq) return s ? WV_FP_RCP64H_NAN : 0; /* -inf → NaN, +inf → +0 */
+    return s << 32;                           /* ±inf → ±0 */
+  }
+  if (ex == 0) return (s | 0x7ff00000u) << 32; /* ±0, ±subnormal → ±inf */
+  if (rsq && s) return WV_FP_RCP64H_NAN;
+  int e = (int)ex - 1023;
+  uint32_t mant = (uint32_t)(hi & 0xfffff) << 3;
+  int odd = rsq ? (e & 1) : 0;
+  uint32_t xf = ((uint32_t)(127 + odd) << 23) | mant; /* in [1,2) or, for rsq, [1,4) */
+  uint32_t y = rsq ? core_rsq(xf) : core_rcp(xf);        /* in (0.5, 1] */
+  int ey = (int)((y >> 23) & 0xff) - 127;
+  int er = rsq ? ey - (e - odd) / 2 : ey - e;
+  if (er < -1022) return s << 32; /* flushes */
+  uint64_t r = s | ((uint64_t)(er + 1023) << 20) | ((y & 0x7fffffu) >> 3);
+  return r << 32;
+}
+uint64_t wv_fp_rcp_approx_ftz_f64(uint64_t a) { return hi64_core(a, 0); }
+uint64_t wv_fp_rsqrt_approx_ftz_f64(uint64_t a) { return hi64_core(a, 1); }
+
+/* rsqrt.approx.f64 (no .ftz): y0 = RSQ64H(x), then one refinement (sm_90 SASS):
+ *   e = fma(x, -(y0*y0), 1);  y = fma(fma(e, 0.375, 0.5), y0*e, y0).
+ * Zero, subnormal, negative, inf and NaN inputs take the slow path; subnormals are scaled. */
+uint64_t wv_fp_rsqrt_approx_f64(uint64_t a) {
+  if (wv_fp_isnan64(a)) return wv_fp__f64_nan(a, 0, 0, 1);
+  uint64_t s = a & 0x8000000000000000ull, m = a & ~0x8000000000000000ull;
+  if (m == 0) return s | 0x7ff0000000000000ull;
+  if (s) return WV_FP_F64_NAN;
+  if (m == 0x7ff0000000000000ull) return 0;
+  int scaled = m < 0x0010000000000000ull;
+  double x = wv_fp_f64(a);
+  if (scaled) x *= 0x1p54; /* exact */
+  double y0 = wv_fp_f64(hi64_core(wv_fp_b64(x), 1));
+  double e = fma(x, -(y0 * y0), 1.0);
+  double y = fma(fma(e, 0.375, 0.5), y0 * e, y0);
+  if (scaled) y *= 0x1p27;
+  return wv_fp_b64(y);
+}
+
+/* sqrt.approx: ftz = MUFU.SQRT; otherwise |a|<2^-126 → SQRT(a*2^24) * 2^-12. */
+uint32_t wv_fp_sqrt_approx_f32(uint32_t a, unsigned flags) {
+  if ((flags & WV_FP_FTZ) || !below_minnorm(a)) return core_sqrt(a);
+  return fmul_rn(core_sqrt(fmul_rn(a, F32_2P24, 0)), F32_2PM12, 0);
+}
+/* rsqrt.approx: ftz = MUFU.RSQ; otherwise |a|<2^-126 → RSQ(a*2^24) * 4096. */
+uint32_t wv_fp_rsqrt_approx_f32(uint32_t a, unsigned flags) {
+  if ((flags & WV_FP_FTZ) || !below_minnorm(a)) return core_rsq(a);
+  return fmul_rn(core_rsq(fmul_rn(a, F32_2P24, 0)), F32_4096, 0);
+}
+/* ex2.approx: ftz = MUFU.EX2; otherwise a < -126 → e = EX2(a/2), d = e*e (gradual underflow). */
+uint32_t wv_fp_ex2_approx_f32(uint32_t a, unsigned flags) {
+  if ((flags & WV_FP_FTZ) || wv_fp_isnan32(a) || !(wv_fp_f32(a) < -126.0f)) return core_ex2(a);
+  uint32_t e = core_ex2(fmul_rn(a, 0x3f000000u, 0));
+  return fmul_rn(e, e, 0);
+}
+/* lg2.approx: ftz = MUFU.LG2; otherwise |a|<2^-126 → LG2(a*2^24) - 24. */
+uint32_t wv_fp_lg2_approx_f32(uint32_t a, unsigned flags) {
+  if ((flags & WV_FP_FTZ) || !below_minnorm(a)) return core_lg2(a);
+  return wv_fp_add_f32(core_lg2(fmul_rn(a, F32_2P24, 0)), 0xc1c00000u /* -24 */, WV_FP_RN, 0);
+}
+/* sin/cos.approx (.ftz or not, same code): t = a * 0.15915494 (1/2pi as f32) rounded toward
+ * zero, then MUFU.SIN/COS. */
+uint32_t wv_fp_sin_approx_f32(uint32_t a, unsigned flags) {
+  (void)flags;
+  return core_sincos(wv_fp_mul_f32(a, 0x3e22f983u, WV_FP_RZ, 0), 0);
+}
+uint32_t wv_fp_cos_approx_f32(uint32_t a, unsigned flags) {
+  (void)flags;
+  return core_sincos(wv_fp_mul_f32(a, 0x3e22f983u, WV_FP_RZ, 0), 1);
+}
+uint32_t wv_fp_tanh_approx_f32(uint32_t a) { return core_tanh(a); }
+
+/* div.approx.ftz: d = a * RCP(b) (FMUL.FTZ). div.approx: if |b| < 2^-126 both are scaled by
+ * 2^24 first; d = RCP(b) * a. For 2^126 < |b| the reciprocal flushes to 0 (ISA §9.7.3.8). */
+uint32_t wv_fp_div_approx_f32(uint32_t a, uint32_t b, unsigned flags) {
+  if (flags & WV_FP_FTZ) return fmul_rn(a, core_rcp(b), WV_FP_FTZ);
+  if (below_minnorm(b)) {
+    b = fmul_rn(b, F32_2P24, 0);
+    a = fmul_rn(a, F32_2P24, 0);
+  }
+  return fmul_rn(core_rcp(b), a, 0);
+}
+/* div.full: |b| > 2^126 → a, b scaled by 1/4; (no .ftz) |b| < 2^-126 → both scaled by 2^24
+ * (both tests on the original b); d = RCP(b) * a. */
+uint32_t wv_fp_div_full_f32(uint32_t a, uint32_t b, unsigned flags) {
+  unsigned ftz = flags & WV_FP_FTZ;
+  uint32_t bb = ftz ? wv_fp_flush32(b) : b, m = bb & 0x7fffffffu;
+  int big = m > F32_2P126 && m <= 0x7f800000u, small = !ftz && below_minnorm(b);
+  if (big) {
+    b = fmul_rn(b, F32_QUARTER, ftz);
+    a = fmul_rn(a, F32_QUARTER, ftz);
+  }
+  if (small) {
+    b = fmul_rn(b, F32_2P24, 0);
+    a = fmul_rn(a, F32_2P24, 0);
+  }
+  return fmul_rn(core_rcp(b), a, ftz);
+}

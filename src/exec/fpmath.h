@@ -1,0 +1,363 @@
+/*
+ * fpmath.h — warpvm's scalar numeric semantics: every PTX floating-point instruction and every
+ * cvt the executor needs, one lane at a time, bit-exact with NVIDIA hardware where the hardware
+ * is exactly specified (IEEE-rounded ops, conversions, comparisons, min/max, testp) and as close
+ * as we can get where it is not (the .approx "SFU" functions; bounds documented below).
+ *
+ * Owned here: src/exec/fpmath.h, src/exec/fpmath.c (built with -frounding-math).
+ * References are to the PTX ISA 9.x: §9.7.3 floating-point instructions, §9.7.4 set/setp
+ * comparison operators, §9.7.9.21 cvt, §6.5 type conversion, and the CUDA C Programming Guide
+ * "Floating-Point Standard" appendix (NaN encoding, float→int clamping).
+ *
+ * ---------------------------------------------------------------------------------------------
+ * Conventions
+ *  - Values travel as raw bit patterns: uint32_t for .f32, uint64_t for .f64, the low 16 bits of
+ *    a uint32_t for .f16/.bf16. NaN payloads therefore survive the call boundary untouched.
+ *    Comparisons alone take float/double (payloads cannot change a predicate).
+ *  - Every function is pure and thread-safe. Operations with a directed rounding mode
+ *    (.rz/.rm/.rp) switch the calling thread's rounding mode with fesetround() around the one
+ *    IEEE operation and restore it before returning; the rounding mode is per-thread state, so
+ *    lanes on other threads are not affected. IEEE exception *flags* (inexact, invalid, ...) may be
+ *    raised as a side effect; warpvm never reads them.
+ *  - The caller's thread must run in the default FP environment: round-to-nearest, and on x86
+ *    MXCSR FTZ/DAZ off. The round-to-nearest fast paths in this header rely on it. .ftz is
+ *    implemented in software through the WV_FP_FTZ flag: the caller never sets FTZ itself.
+ *  - errno is never touched (domain/range cases are handled before libm is called).
+ *
+ * NaN policy (PTX §9.7.3 intro; CUDA Programming Guide, Floating-Point Standard):
+ *  - Every .f32 arithmetic result that is NaN is the canonical NaN WV_FP_F32_NAN (0x7fffffff),
+ *    whatever the inputs' payloads. This includes cvt to .f32, min/max with two NaNs, .NaN
+ *    min/max, and the approx functions.
+ *  - .f64: PTX says "NaN payloads are supported for double-precision instructions". The policy is
+ *    one switch, WV_FP_F64_NAN_PROPAGATE (see fpmath.c for the exact rule): when 1, an f64 op with
+ *    a NaN operand returns that operand's NaN (the first NaN operand in a, b, c order) made quiet;
+ *    a NaN created from non-NaN operands (inf-inf, 0*inf, 0/0, sqrt(-x)) is WV_FP_F64_NAN. When
+ *    0, every f64 NaN result is WV_FP_F64_NAN. Both can be overridden with -D at build time.
+ *  - rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64 return 0x7fffffff00000000 for NaN (ISA text).
+ *  - neg/abs/copysign are pure sign-bit operations (NaN payload kept, sign flipped/cleared).
+ * ---------------------------------------------------------------------------------------------
+ */
+#ifndef WV_EXEC_FPMATH_H
+#define WV_EXEC_FPMATH_H
+
+#include <math.h>
+#include <stdint.h>
+#include <string.h>
+
+#ifdef __cplusplus
+extern "C" {
+#endif
+
+/* ---- configuration ------------------------------------------------------------------------- */
+
+#define WV_FP_F32_NAN 0x7fffffffu /* NVIDIA's canonical single-precision NaN */
+#ifndef WV_FP_F64_NAN
+#define WV_FP_F64_NAN 0xfff8000000000000ull /* default double NaN (the switch for the lead) */
+#endif
+#ifndef WV_FP_F64_NAN_PROPAGATE
+#define WV_FP_F64_NAN_PROPAGATE 1 /* 1: f64 ops pass an input NaN's payload through (quieted) */
+#endif
+#define WV_FP_F16_NAN 0x7fffu  /* canonical half NaN produced by cvt to .f16 */
+#define WV_FP_BF16_NAN 0x7fffu /* canonical bfloat16 NaN produced by cvt to .bf16 */
+#define WV_FP_RCP64H_NAN 0x7fffffff00000000ull /* rcp/rsqrt.approx.ftz.f64 NaN (ISA §9.7.3.14) */
+
+/* ---- modes and flags ----------------------------------------------------------------------- */
+
+/* IEEE rounding modifiers .rn .rz .rm .rp, plus .rna (nearest, ties away; cvt to tf32 only).
+ * For cvt the integer-rounding forms .rni/.rzi/.rmi/.rpi are the same four modes with
+ * WV_FP_INTRND set in the flags (needed only for float→same-float rounding to an integral). */
+typedef enum wv_fp_rnd {
+  WV_FP_RN = 0,
+  WV_FP_RZ = 1,
+  WV_FP_RM = 2,
+  WV_FP_RP = 3,
+  WV_FP_RNA = 4,
+} wv_fp_rnd;
+
+enum {
+  WV_FP_FTZ = 1u << 0,       /* .ftz: flush f32 subnormal inputs and results to signed zero */
+  WV_FP_SAT = 1u << 1,       /* .sat: float result clamped to [0,1], NaN→+0; integer cvt clamps */
+  WV_FP_NANPROP = 1u << 2,   /* min/max .NaN: any NaN input gives the canonical NaN */
+  WV_FP_ABS = 1u << 3,       /* min/max .abs */
+  WV_FP_XORSIGN = 1u << 4,   /* min/max .xorsign (with .abs) */
+  WV_FP_RELU = 1u << 5,      /* cvt .relu (f16/bf16/tf32 destinations): negative → +0 */
+  WV_FP_SATFINITE = 1u << 6, /* cvt .satfinite: ±inf/overflow → ±MAX finite, NaN stays NaN */
+  WV_FP_INTRND = 1u << 7,    /* cvt .rni/.rzi/.rmi/.rpi on float→float: round to integral */
+};
+
+/* ---- bit helpers --------------------------------------------------------------------------- */
+
+static inline float wv_fp_f32(uint32_t u) { float f; memcpy(&f, &u, 4); return f; }
+static inline double wv_fp_f64(uint64_t u) { double d; memcpy(&d, &u, 8); return d; }
+static inline uint32_t wv_fp_b32(float f) { uint32_t u; memcpy(&u, &f, 4); return u; }
+static inline uint64_t wv_fp_b64(double d) { uint64_t u; memcpy(&u, &d, 8); return u; }
+
+static inline int wv_fp_isnan32(uint32_t a) { return (a & 0x7fffffffu) > 0x7f800000u; }
+static inline int wv_fp_isnan64(uint64_t a) {
+  return (a & 0x7fffffffffffffffull) > 0x7ff0000000000000ull;
+}
+static inline int wv_fp_issub32(uint32_t a) {
+  return (a & 0x7f800000u) == 0 && (a & 0x007fffffu) != 0;
+}
+/* .ftz on one f32 value: a subnormal becomes a zero of the same sign. */
+static inline uint32_t wv_fp_flush32(uint32_t a) {
+  return wv_fp_issub32(a) ? (a & 0x80000000u) : a;
+}
+
+/* ---- slow paths (fpmath.c) ----------------------------------------------------------------- */
+
+uint32_t wv_fp__arith_f32(int op, uint32_t a, uint32_t b, uint32_t c, wv_fp_rnd rnd, unsigned flags);
+uint64_t wv_fp__arith_f64(int op, uint64_t a, uint64_t b, uint64_t c, wv_fp_rnd rnd);
+uint64_t wv_fp__f64_nan(uint64_t a, uint64_t b, uint64_t c, int nargs);
+enum { WV_FP__ADD, WV_FP__SUB, WV_FP__MUL, WV_FP__FMA, WV_FP__DIV, WV_FP__SQRT, WV_FP__RCP };
+
+/* ---- IEEE-rounded arithmetic: add sub mul fma(=mad) div sqrt rcp (§9.7.3.3–9.7.3.15) ------- */
+/* f32: flags WV_FP_FTZ, WV_FP_SAT (sat on add/sub/mul/fma only in PTX, accepted on all).
+ * f64: no flags (PTX has none). RN + no flags is inline; the rest goes to fpmath.c. */
+
+static inline uint32_t wv_fp__canon32(float r) {
+  return r != r ? WV_FP_F32_NAN : wv_fp_b32(r);
+}
+
+static inline uint32_t wv_fp_add_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
+  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) + wv_fp_f32(b));
+  return wv_fp__arith_f32(WV_FP__ADD, a, b, 0, rnd, flags);
+}
+static inline uint32_t wv_fp_sub_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
+  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) - wv_fp_f32(b));
+  return wv_fp__arith_f32(WV_FP__SUB, a, b, 0, rnd, flags);
+}
+static inline uint32_t wv_fp_mul_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
+  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) * wv_fp_f32(b));
+  return wv_fp__arith_f32(WV_FP__MUL, a, b, 0, rnd, flags);
+}
+/* fma.f32 and mad.rnd.f32 (sm_20+ they are the same instruction). */
+static inline uint32_t wv_fp_fma_f32(uint32_t a, uint32_t b, uint32_t c, wv_fp_rnd rnd,
+                                     unsigned flags) {
+  return wv_fp__arith_f32(WV_FP__FMA, a, b, c, rnd, flags);
+}
+static inline uint32_t wv_fp_div_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
+  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) / wv_fp_f32(b));
+  return wv_fp__arith_f32(WV_FP__DIV, a, b, 0, rnd, flags);
+}
+static inline uint32_t wv_fp_sqrt_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags) {
+  return wv_fp__arith_f32(WV_FP__SQRT, a, 0, 0, rnd, flags);
+}
+/* rcp.rnd.f32: correctly rounded 1/a. */
+static inline uint32_t wv_fp_rcp_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags) {
+  return wv_fp__arith_f32(WV_FP__RCP, a, 0, 0, rnd, flags);
+}
+
+/* p0, p1: the operands in the hardware's NaN priority order (add/sub/mul: b then a). */
+static inline uint64_t wv_fp__res64(double r, uint64_t p0, uint64_t p1, uint64_t p2, int n) {
+  return r != r ? wv_fp__f64_nan(p0, p1, p2, n) : wv_fp_b64(r);
+}
+static inline uint64_t wv_fp_add_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
+  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) + wv_fp_f64(b), b, a, 0, 2);
+  return wv_fp__arith_f64(WV_FP__ADD, a, b, 0, rnd);
+}
+static inline uint64_t wv_fp_sub_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
+  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) - wv_fp_f64(b), b, a, 0, 2);
+  return wv_fp__arith_f64(WV_FP__SUB, a, b, 0, rnd);
+}
+static inline uint64_t wv_fp_mul_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
+  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) * wv_fp_f64(b), b, a, 0, 2);
+  return wv_fp__arith_f64(WV_FP__MUL, a, b, 0, rnd);
+}
+/* fma.f64 == mad.f64 (§9.7.3.7). */
+static inline uint64_t wv_fp_fma_f64(uint64_t a, uint64_t b, uint64_t c, wv_fp_rnd rnd) {
+  return wv_fp__arith_f64(WV_FP__FMA, a, b, c, rnd);
+}
+static inline uint64_t wv_fp_div_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
+  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) / wv_fp_f64(b), a, b, 0, 2);
+  return wv_fp__arith_f64(WV_FP__DIV, a, b, 0, rnd);
+}
+static inline uint64_t wv_fp_sqrt_f64(uint64_t a, wv_fp_rnd rnd) {
+  return wv_fp__arith_f64(WV_FP__SQRT, a, 0, 0, rnd);
+}
+static inline uint64_t wv_fp_rcp_f64(uint64_t a, wv_fp_rnd rnd) {
+  return wv_fp__arith_f64(WV_FP__RCP, a, 0, 0, rnd);
+}
+
+/* ---- sign operations, min/max, testp (§9.7.3.1, .2, .9–.12) ------------------------------- */
+
+/* abs/neg. ptxas emits them as FADD |a|,-0 / -a,-0 and DADD -0,-a, so (measured on sm_90):
+ * numbers get the sign bit cleared/flipped (±0 included, subnormals kept unless .ftz);
+ * an f32 NaN becomes the canonical NaN; an f64 NaN is only quieted (sign and payload kept —
+ * the CUDA guide's "passed through unchanged"). flags: WV_FP_FTZ (f32 only). */
+static inline uint32_t wv_fp_abs_f32(uint32_t a, unsigned flags) {
+  if (wv_fp_isnan32(a)) return WV_FP_F32_NAN;
+  if (flags & WV_FP_FTZ) a = wv_fp_flush32(a);
+  return a & 0x7fffffffu;
+}
+static inline uint32_t wv_fp_neg_f32(uint32_t a, unsigned flags) {
+  if (wv_fp_isnan32(a)) return WV_FP_F32_NAN;
+  if (flags & WV_FP_FTZ) a = wv_fp_flush32(a);
+  return a ^ 0x80000000u;
+}
+static inline uint64_t wv_fp_abs_f64(uint64_t a) {
+  return wv_fp_isnan64(a) ? a | 0x0008000000000000ull : a & 0x7fffffffffffffffull;
+}
+static inline uint64_t wv_fp_neg_f64(uint64_t a) {
+  return wv_fp_isnan64(a) ? a | 0x0008000000000000ull : a ^ 0x8000000000000000ull;
+}
+/* copysign.type d, a, b: d = b with the sign bit of a (note the operand order, §9.7.3.2). */
+static inline uint32_t wv_fp_copysign_f32(uint32_t a, uint32_t b) {
+  return (b & 0x7fffffffu) | (a & 0x80000000u);
+}
+static inline uint64_t wv_fp_copysign_f64(uint64_t a, uint64_t b) {
+  return (b & 0x7fffffffffffffffull) | (a & 0x8000000000000000ull);
+}
+
+/* min/max (§9.7.3.11/12): NaN-ignoring unless WV_FP_NANPROP; both NaN → canonical NaN;
+ * -0 < +0. f32 flags: WV_FP_FTZ, WV_FP_NANPROP, WV_FP_ABS, WV_FP_XORSIGN (needs ABS). */
+uint32_t wv_fp_min_f32(uint32_t a, uint32_t b, unsigned flags);
+uint32_t wv_fp_max_f32(uint32_t a, uint32_t b, unsigned flags);
+uint64_t wv_fp_min_f64(uint64_t a, uint64_t b);
+uint64_t wv_fp_max_f64(uint64_t a, uint64_t b);
+
+typedef enum wv_fp_testp {
+  WV_FP_TEST_FINITE,     /* not inf, not NaN */
+  WV_FP_TEST_INFINITE,   /* ±inf */
+  WV_FP_TEST_NUMBER,     /* not NaN */
+  WV_FP_TEST_NOTANUMBER, /* NaN */
+  WV_FP_TEST_NORMAL,     /* normal number; ±0 count as normal (ISA §9.7.3.1 "special case") */
+  WV_FP_TEST_SUBNORMAL,  /* subnormal (zero excluded) */
+} wv_fp_testp;
+int wv_fp_testp_f32(uint32_t a, wv_fp_testp op);
+int wv_fp_testp_f64(uint64_t a, wv_fp_testp op);
+
+/* ---- comparisons for set/setp/selp-style predicates (§9.7.4, "Floating Point Comparison") ---- */
+/* Ordered ops (eq ne lt le gt ge) are false if either input is NaN — ne included. Unordered ops
+ * (equ neu ltu leu gtu geu) are true if either is NaN. num: both not NaN; nan: either NaN.
+ * .ftz on setp: flush the f32 inputs with wv_fp_flush32 before calling. */
+typedef enum wv_fp_cmpop {
+  WV_FP_EQ, WV_FP_NE, WV_FP_LT, WV_FP_LE, WV_FP_GT, WV_FP_GE,
+  WV_FP_EQU, WV_FP_NEU, WV_FP_LTU, WV_FP_LEU, WV_FP_GTU, WV_FP_GEU,
+  WV_FP_NUM, WV_FP_NAN,
+} wv_fp_cmpop;
+
+static inline int wv_fp_cmp_f64(double a, double b, wv_fp_cmpop op) {
+  int un = (a != a) || (b != b);
+  switch (op) {
+  case WV_FP_EQ: return !un && a == b;
+  case WV_FP_NE: return !un && a != b;
+  case WV_FP_LT: return !un && a < b;
+  case WV_FP_LE: return !un && a <= b;
+  case WV_FP_GT: return !un && a > b;
+  case WV_FP_GE: return !un && a >= b;
+  case WV_FP_EQU: return un || a == b;
+  case WV_FP_NEU: return un || a != b;
+  case WV_FP_LTU: return un || a < b;
+  case WV_FP_LEU: return un || a <= b;
+  case WV_FP_GTU: return un || a > b;
+  case WV_FP_GEU: return un || a >= b;
+  case WV_FP_NUM: return !un;
+  case WV_FP_NAN: return un;
+  }
+  return 0;
+}
+/* Every float is exactly a double, so the f32 compare is the f64 compare of the widened values. */
+static inline int wv_fp_cmp_f32(float a, float b, wv_fp_cmpop op) {
+  return wv_fp_cmp_f64((double)a, (double)b, op);
+}
+
+/* ---- approximate ("SFU") functions (§9.7.3.8, .13–.22) ------------------------------------ */
+/* flags: WV_FP_FTZ where PTX has .ftz. Special cases follow the ISA tables exactly (see
+ * fpmath.c). Error bounds of *this implementation* against the exact function, each checked by
+ * tests/unit/test_fpmath.c over a sweep (the ISA's hardware bound in brackets):
+ *   rcp.approx.f32            correctly rounded: ≤0.5 ulp                     [1 ulp]
+ *   rcp.approx.ftz.f64        1/x of the upper word, rounded to 20 mantissa bits
+ *                             (rel. err ≤ 2^-21)                              [gross approximation]
+ *   sqrt.approx.f32           correctly rounded: ≤0.5 ulp                     [rel 2^-23]
+ *   rsqrt.approx.f32          ≤0.501 ulp (rel ≤ 2^-23.9)                      [rel 2^-22.9]
+ *   rsqrt.approx.f64          ≤1 ulp                                           [-]
+ *   rsqrt.approx.ftz.f64      1/sqrt of the upper word, rounded to 20 bits      [-]
+ *   ex2.approx(.ftz).f32      ≤0.501 ulp                                       [2 ulp]
+ *   lg2.approx(.ftz).f32      ≤0.501 ulp; abs err ≤ 2^-24 on (0.5,2)          [abs 2^-22 / rel 2^-22]
+ *   sin/cos.approx(.ftz).f32  argument first multiplied by 1/(2pi) in f32 with
+ *                             round-toward-zero as the SFU path does; then exact
+ *                             sin(2pi*t) rounded: abs err ≤ 2^-22.5 on [-2pi,2pi],
+ *                             ≤ 2^-15.5 on [-100pi,100pi]                       [2^-20.5 / 2^-14.7]
+ *   tanh.approx.f32           ≤0.501 ulp (rel ≤ 2^-23.9)                       [rel 2^-11]
+ *   div.approx(.ftz).f32      a * rcp.approx.ftz(b) (RN product): ≤1.5 ulp for
+ *                             |b| in [2^-126, 2^126]; for |b| > 2^126 the
+ *                             reciprocal flushes, giving ±0 (or NaN for a=inf)  [2 ulp]
+ *   div.full(.ftz).f32        ≤1.5 ulp over the full range                    [2 ulp]
+ * Hardware SFU results are not exactly reproducible from public documentation; these functions
+ * are within the ISA bounds, so anything verified against hardware with the ISA tolerance passes.
+ */
+uint32_t wv_fp_rcp_approx_f32(uint32_t a, unsigned flags);
+uint64_t wv_fp_rcp_approx_ftz_f64(uint64_t a);
+uint32_t wv_fp_sqrt_approx_f32(uint32_t a, unsigned flags);
+uint32_t wv_fp_rsqrt_approx_f32(uint32_t a, unsigned flags);
+uint64_t wv_fp_rsqrt_approx_f64(uint64_t a);
+uint64_t wv_fp_rsqrt_approx_ftz_f64(uint64_t a);
+uint32_t wv_fp_ex2_approx_f32(uint32_t a, unsigned flags);
+uint32_t wv_fp_lg2_approx_f32(uint32_t a, unsigned flags);
+uint32_t wv_fp_sin_approx_f32(uint32_t a, unsigned flags);
+uint32_t wv_fp_cos_approx_f32(uint32_t a, unsigned flags);
+uint32_t wv_fp_tanh_approx_f32(uint32_t a);
+uint32_t wv_fp_div_approx_f32(uint32_t a, uint32_t b, unsigned flags);
+uint32_t wv_fp_div_full_f32(uint32_t a, uint32_t b, unsigned flags);
+
+/* ---- cvt (§9.7.9.21, §6.5) ----------------------------------------------------------------- */
+
+typedef enum wv_fp_type {
+  WV_FP_U8, WV_FP_U16, WV_FP_U32, WV_FP_U64,
+  WV_FP_S8, WV_FP_S16, WV_FP_S32, WV_FP_S64,
+  WV_FP_F16, WV_FP_BF16, WV_FP_TF32, WV_FP_F32, WV_FP_F64,
+} wv_fp_type;
+
+/*
+ * uint64_t wv_fp_cvt(bits, dst, src, rnd, flags)
+ *
+ * `bits` holds the source in its low bits (only the source width is read: an .s8 source is the
+ * low 8 bits, sign-extended here). The result comes back in the low bits: integers sign-extended
+ * (signed dst) or zero-extended (unsigned dst) to 64 bits, so the caller can truncate to any
+ * register width; f16/bf16 as 16 bits; f32/tf32 as 32 bits; f64 as 64.
+ *
+ * rnd: the rounding modifier. For float→int it is the integer rounding (.rni=RN, .rzi=RZ,
+ * .rmi=RM, .rpi=RP). For int→float and narrowing float→float it is .rn/.rz/.rm/.rp (.rna for
+ * tf32). For float→same-float add WV_FP_INTRND to round to an integral value (cvt.rni.f32.f32);
+ * without it a same-type cvt only applies .ftz/.sat. Ignored where the conversion is exact.
+ *
+ * Semantics:
+ *  - int→int: truncation ("chop"), sign or zero extension by the source type; WV_FP_SAT clamps
+ *    to the destination range instead.
+ *  - int→float: exactly rounded in every mode, 64-bit sources included.
+ *  - float→int: rounded per rnd, then clamped to [MIN, MAX] of the destination (PTX float→int
+ *    always saturates; .sat is redundant); NaN → 0; ±inf → MIN/MAX. .ftz flushes an f32 subnormal
+ *    source first (so cvt.rmi.ftz.s32.f32(-tiny) = 0, not -1).
+ *  - float→float: exactly rounded; NaN → canonical NaN of the destination (f32/f16/bf16) or,
+ *    for f64 destinations, per the f64 NaN policy; .ftz flushes an f32 source and an f32 result;
+ *    .sat clamps a float result to [0,1] with NaN→+0; .relu maps negative results (and -0) to +0;
+ *    .satfinite clamps ±inf to ±MAX (f16/bf16/tf32); tf32 results are f32 patterns with the
+ *    low 13 mantissa bits zero.
+ */
+uint64_t wv_fp_cvt(uint64_t bits, wv_fp_type dst, wv_fp_type src, wv_fp_rnd rnd, unsigned flags);
+
+/* Typed fast paths (same semantics as wv_fp_cvt). */
+uint32_t wv_fp_cvt_f32_f64(uint64_t a, wv_fp_rnd rnd, unsigned flags); /* cvt.rnd{.ftz}{.sat}.f32.f64 */
+uint64_t wv_fp_cvt_f64_f32(uint32_t a, unsigned flags);                /* cvt{.ftz}{.sat}.f64.f32 */
+uint32_t wv_fp_cvt_f16_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags); /* low 16 bits */
+uint32_t wv_fp_cvt_f32_f16(uint32_t h, unsigned flags);
+uint32_t wv_fp_cvt_bf16_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags);
+uint32_t wv_fp_cvt_f32_bf16(uint32_t h, unsigned flags);
+int32_t wv_fp_cvt_s32_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags);
+uint32_t wv_fp_cvt_u32_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags);
+int64_t wv_fp_cvt_s64_f64(uint64_t a, wv_fp_rnd rnd);
+uint64_t wv_fp_cvt_u64_f64(uint64_t a, wv_fp_rnd rnd);
+uint32_t wv_fp_cvt_f32_s64(int64_t v, wv_fp_rnd rnd);
+uint32_t wv_fp_cvt_f32_u64(uint64_t v, wv_fp_rnd rnd);
+uint64_t wv_fp_cvt_f64_s64(int64_t v, wv_fp_rnd rnd);
+uint64_t wv_fp_cvt_f64_u64(uint64_t v, wv_fp_rnd rnd);
+/* Round to an integral value in the same format: cvt.rni/rzi/rmi/rpi.f32.f32 and .f64.f64. */
+uint32_t wv_fp_rint_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags);
+uint64_t wv_fp_rint_f64(uint64_t a, wv_fp_rnd rnd);
+
+#ifdef __cplusplus
+}
+#endif
+
+#endif

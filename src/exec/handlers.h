@@ -1,0 +1,40 @@
+/*
+ * handlers.h — how the decoder picks a handler: one lookup function per instruction family
+ * (h_int.c, h_float.c, h_cvt.c, h_mem.c, h_bits.c, h_warp.c), each mapping an opcode, a variant
+ * and a type to a specialised handler, or NULL when that combination is unsupported.
+ */
+#ifndef WV_HANDLERS_H
+#define WV_HANDLERS_H
+
+#include "exec/exec.h"
+
+/* Variants of an opcode that select a different handler. */
+enum {
+  WV_V_NONE = 0,
+  WV_V_LO, WV_V_HI, WV_V_WIDE, /* mul/mad */
+  WV_V_CC,                     /* add.cc/sub.cc */
+  WV_V_SAT,                    /* add.sat/sub.sat .s32 */
+};
+
+wv_handler wv_h_int(int op, int variant, wv_type t);
+wv_handler wv_h_float(int op, wv_type t, const wv_insn *in); /* reads rnd/ftz/sat/mode from in */
+wv_handler wv_h_cvt(wv_type dst, wv_type src, const wv_insn *in);
+wv_handler wv_h_setp(int op, wv_type t);                      /* SETP/SET/SELP/SLCT */
+wv_handler wv_h_bits(int op, wv_type t, const wv_insn *in);   /* lop3 bfe bfi prmt shf fns dp4a dp2a */
+wv_handler wv_h_mov(int kind, wv_type t);                     /* see WV_MOV_* */
+wv_handler wv_h_mem(int op, const wv_insn *in);               /* ld/st/atom/red/cvta/isspacep */
+wv_handler wv_h_special(int which);                           /* %clock etc. */
+
+enum { WV_MOV_REG = 0, WV_MOV_PRED, WV_MOV_PACK, WV_MOV_UNPACK, WV_MOV_PRED_FROM_REG };
+enum { WV_DYN_CLOCK = 0, WV_DYN_CLOCK64, WV_DYN_GLOBALTIMER };
+/* float instruction modes (in->mode) */
+enum { WV_FM_APPROX = 1, WV_FM_FULL = 2, WV_FM_NAN = 4 };
+/* address flags (in->addrf) */
+enum { WV_AF_ADDR32 = 1, WV_AF_LOCALBASE = 2 };
+
+int wv_h_activemask(wv_exec *x, const wv_insn *in, uint32_t m);
+int wv_h_local_addr(wv_exec *x, const wv_insn *in, uint32_t m);
+
+int wv_h_nop(wv_exec *x, const wv_insn *in, uint32_t m);
+
+#endif

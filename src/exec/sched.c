@@ -1,0 +1,833 @@
+/*
+ * sched.c — the SIMT scheduler: runs a launch CTA by CTA, interleaves the warps of a CTA,
+ * and inside a warp runs lane groups (threads at one pc) with Volta-style independent thread
+ * scheduling:
+ *   - a branch that splits a group places a convergence barrier at its immediate
+ *     post-dominator (cfg.c); the halves run one after the other and merge when every
+ *     non-exited member has arrived (as BSSY/BSYNC do), so __activemask() matches hardware;
+ *   - a group that blocks (CTA barrier, a .sync collective waiting for lanes on another path,
+ *     a convergence barrier) lets the warp's other groups run, so ITS-correct code never
+ *     deadlocks here; a time slice keeps spin-waits across warps and groups live;
+ *   - if nothing can run, a collective whose members never arrive runs with the lanes present
+ *     (counted as undefined behaviour), and otherwise the launch fails with a deadlock report.
+ * Plain instructions go straight to their handler; control, barriers and collectives come here.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <time.h>
+
+#include "exec/exec.h"
+#include "exec/handlers.h"
+#include "exec/warp.h"
+#include "rt/vm_internal.h"
+
+#define SLICE 1024            /* warp instructions a group runs before others get a turn */
+#define MAX_LOCAL_PER_THREAD (512u * 1024u)
+
+enum { R_BLOCKED = 1, R_SLICE, R_FAULT, R_DONE };
+
+typedef struct sched {
+  wv_exec x;
+  const wv_irmod *mod;
+  wv_frame **free_frames;     /* per function index */
+  wv_cbar *free_cbars;
+  uint64_t seq;
+  uint64_t steps, max_steps;
+  uint64_t warp_insns, thread_insns, divergent, reconv, barriers;
+} sched;
+
+/* ---------------- frames ---------------- */
+
+static uint32_t fn_index(const sched *s, const wv_func *fn) { return (uint32_t)(fn - s->mod->funcs); }
+
+static wv_frame *frame_new(sched *s, const wv_func *fn) {
+  uint32_t fi = fn_index(s, fn);
+  wv_frame *f = s->free_frames[fi];
+  if (f) {
+    s->free_frames[fi] = f->next_free;
+  } else {
+    size_t regs = (size_t)fn->nregs * WV_WARP * 8, preds = (size_t)(fn->npreds + 1) * 4;
+    size_t params = (size_t)fn->param_size * WV_WARP;
+    f = calloc(1, sizeof *f + regs + preds + params + 16);
+    if (!f) return NULL;
+    uint8_t *p = (uint8_t *)(f + 1);
+    f->regs = (uint64_t *)(void *)p;
+    f->preds = (uint32_t *)(void *)(p + regs);
+    f->params = p + regs + preds;
+  }
+  f->fn = fn;
+  f->parent = NULL;
+  f->refs = 1;
+  f->call = NULL;
+  f->next_free = NULL;
+  return f;
+}
+
+static void frame_release(sched *s, wv_frame *f) {
+  while (f && --f->refs == 0) {
+    wv_frame *p = f->parent;
+    uint32_t fi = fn_index(s, f->fn);
+    f->next_free = s->free_frames[fi];
+    s->free_frames[fi] = f;
+    f = p;
+  }
+}
+
+/* ---------------- convergence barriers ---------------- */
+
+static wv_cbar *cbar_new(sched *s, uint32_t rpc, wv_frame *fr, uint32_t members, wv_cbar *parent) {
+  wv_cbar *c = s->free_cbars;
+  if (c) s->free_cbars = c->next_free;
+  else if (!(c = malloc(sizeof *c))) return NULL;
+  *c = (wv_cbar){.rpc = rpc, .frame = fr, .members = members, .refs = 1, .parent = parent};
+  if (parent) parent->refs++;
+  return c;
+}
+
+static void cbar_release(sched *s, wv_cbar *c) {
+  while (c && --c->refs == 0) {
+    wv_cbar *p = c->parent;
+    c->next_free = s->free_cbars;
+    s->free_cbars = c;
+    c = p;
+  }
+}
+
+/* ---------------- groups ---------------- */
+
+static wv_group *group_add(sched *s, wv_warp *w, uint32_t mask, uint32_t pc, wv_frame *fr, wv_cbar *cb) {
+  wv_group *g = NULL;
+  for (uint32_t i = 0; i < w->ngroups && !g; i++) /* reuse a dropped slot */
+    if (!w->groups[i].mask && !w->groups[i].frame) g = &w->groups[i];
+  if (!g) g = &w->groups[w->ngroups++]; /* live groups have disjoint masks: at most 32 */
+  *g = (wv_group){.mask = mask, .pc = pc, .state = WV_G_RUN, .frame = fr, .cbar = cb, .seq = ++s->seq};
+  if (fr) fr->refs++;
+  if (cb) cb->refs++;
+  return g;
+}
+
+static void group_drop(sched *s, wv_group *g) {
+  frame_release(s, g->frame);
+  cbar_release(s, g->cbar);
+  g->frame = NULL;
+  g->cbar = NULL;
+  g->mask = 0;
+}
+
+static void warp_compact(wv_warp *w) {
+  uint32_t j = 0;
+  for (uint32_t i = 0; i < w->ngroups; i++)
+    if (w->groups[i].mask) w->groups[j++] = w->groups[i];
+  w->ngroups = j;
+  w->done = j == 0;
+}
+
+/* Runnable groups at the same place with the same barriers are one group again. */
+static void warp_merge(sched *s, wv_warp *w) {
+  for (uint32_t i = 0; i < w->ngroups; i++) {
+    wv_group *a = &w->groups[i];
+    if (!a->mask || a->state != WV_G_RUN) continue;
+    for (uint32_t j = i + 1; j < w->ngroups; j++) {
+      wv_group *b = &w->groups[j];
+      if (b->mask && b->state == WV_G_RUN && b->pc == a->pc && b->frame == a->frame && b->cbar == a->cbar) {
+        a->mask |= b->mask;
+        if (b->seq > a->seq) a->seq = b->seq;
+        group_drop(s, b);
+      }
+    }
+  }
+  warp_compact(w);
+}
+
+/* ---------------- exits and barrier completion ---------------- */
+
+static void check_cbars(sched *s, wv_warp *w);
+static void check_ctabar(sched *s, wv_cta *cta, uint32_t id);
+
+static void threads_exit(sched *s, wv_warp *w, wv_group *g, uint32_t m) {
+  w->exited |= m;
+  g->mask &= ~m;
+  s->x.cta->live_threads -= (uint32_t)__builtin_popcount(m);
+  if (!g->mask) group_drop(s, g);
+  check_cbars(s, w);
+  for (uint32_t id = 0; id < WV_MAX_BARRIERS; id++)
+    if (s->x.cta->bars[id].arrived) check_ctabar(s, s->x.cta, id);
+}
+
+static void do_return(sched *s, wv_warp *w, wv_group *g);
+
+/* Release a convergence barrier whose live members have all arrived. */
+static void cbar_try_release(sched *s, wv_warp *w, wv_cbar *cb) {
+  uint32_t live = cb->members & ~w->exited;
+  if (live & ~cb->arrived) return;
+  uint32_t mask = 0, pc = 0;
+  for (uint32_t i = 0; i < w->ngroups; i++) {
+    wv_group *g = &w->groups[i];
+    if (g->mask && g->state == WV_G_CBAR && g->cbar == cb) {
+      mask |= g->mask;
+      pc = g->pc;
+    }
+  }
+  if (!mask) return;
+  cb->refs++; /* keep it alive while the waiting groups go */
+  /* the merged group takes its references before the waiting groups drop theirs */
+  wv_group *m = group_add(s, w, mask, cb->rpc == WV_RPC_EXIT ? pc : cb->rpc, cb->frame, cb->parent);
+  for (uint32_t i = 0; i < w->ngroups; i++) {
+    wv_group *g = &w->groups[i];
+    if (g->mask && g->state == WV_G_CBAR && g->cbar == cb) group_drop(s, g);
+  }
+  cb->arrived = 0;
+  cbar_release(s, cb);
+  s->reconv++;
+  if (cb->rpc == WV_RPC_EXIT) do_return(s, w, m);
+}
+
+static void check_cbars(sched *s, wv_warp *w) {
+  for (int again = 1; again;) {
+    again = 0;
+    for (uint32_t i = 0; i < w->ngroups; i++) {
+      wv_group *g = &w->groups[i];
+      if (g->mask && g->state == WV_G_CBAR) {
+        uint32_t before = w->ngroups;
+        wv_cbar *cb = g->cbar;
+        cbar_try_release(s, w, cb);
+        if (w->ngroups != before || !g->mask) { again = 1; break; }
+      }
+    }
+  }
+}
+
+static void arrive_cbar(sched *s, wv_warp *w, wv_group *g) {
+  g->state = WV_G_CBAR;
+  g->cbar->arrived |= g->mask;
+  cbar_try_release(s, w, g->cbar);
+}
+
+/* ---------------- CTA barriers ---------------- */
+
+static void check_ctabar(sched *s, wv_cta *cta, uint32_t id) {
+  wv_ctabar *b = &cta->bars[id];
+  uint32_t need = b->expected ? b->expected : cta->live_threads;
+  if (b->arrived < need) return;
+  wv_ctabar done = *b;
+  memset(b, 0, sizeof *b);
+  s->barriers++;
+  for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+    wv_warp *w = &cta->warps[wi];
+    for (uint32_t i = 0; i < w->ngroups; i++) {
+      wv_group *g = &w->groups[i];
+      if (!g->mask || g->state != WV_G_BAR || g->bar_id != id) continue;
+      const wv_insn *in = &g->frame->fn->code[g->pc];
+      if (in->mode == WV_BAR_RED && done.red_any) { /* bar.red: every waiting thread gets the result */
+        uint64_t v = in->boolop == WV_BOOL_AND ? (done.red_and ? 1 : 0)
+                     : in->boolop == WV_BOOL_OR  ? (done.red_or ? 1 : 0) : done.red_popc;
+        if (in->boolop == WV_BOOL_NONE) {
+          uint64_t *D = g->frame->regs + (size_t)WV_SLOT_INDEX(in->d[0]) * WV_WARP;
+          WV_FOR_LANES(g->mask, l, { D[l] = v; });
+        } else {
+          uint32_t *P = &g->frame->preds[in->d[0]];
+          *P = v ? (*P | g->mask) : (*P & ~g->mask);
+        }
+      }
+      g->state = WV_G_RUN;
+      g->pc++;
+    }
+    warp_merge(s, w);
+  }
+}
+
+/* ---------------- control instructions ---------------- */
+
+static uint32_t read_u32(sched *s, uint32_t slot, uint32_t m) {
+  const uint64_t *v = WV_R(&s->x, slot);
+  return (uint32_t)v[m ? __builtin_ctz(m) : 0];
+}
+
+/* Split lanes `m` of g off into a new group at pc `pc`; g keeps the rest. */
+static wv_group *split(sched *s, wv_warp *w, wv_group *g, uint32_t m, uint32_t pc) {
+  g->mask &= ~m;
+  return group_add(s, w, m, pc, g->frame, g->cbar);
+}
+
+/* Reuse the innermost barrier if it already waits at rpc in this frame, else open one. */
+static int diverge_cbar(sched *s, wv_group *g, uint32_t rpc) {
+  if (rpc == WV_RPC_NONE) return 0;
+  if (g->cbar && g->cbar->rpc == rpc && g->cbar->frame == g->frame) return 0;
+  wv_cbar *c = cbar_new(s, rpc, g->frame, g->mask, g->cbar);
+  if (!c) return -1;
+  cbar_release(s, g->cbar); /* the group's reference moves to the child, which holds its parent */
+  g->cbar = c;
+  return 0;
+}
+
+static int ensure_local(sched *s, wv_warp *w, uint32_t need) {
+  if (need <= w->local_cap) return 0;
+  if (need > MAX_LOCAL_PER_THREAD)
+    return wv_fault_set(&s->x, WV_ERR_FAULT, -1, 0, 0, "stack overflow: %u bytes of local memory per thread", need);
+  uint32_t cap = w->local_cap ? w->local_cap : 1024;
+  while (cap < need) cap *= 2;
+  uint8_t *nl = calloc(WV_WARP, cap);
+  if (!nl) return wv_fault_set(&s->x, WV_ERR_NOMEM, -1, 0, 0, "out of host memory for local memory");
+  for (int l = 0; l < WV_WARP && w->local; l++) memcpy(nl + (size_t)l * cap, w->local + (size_t)l * w->local_cap, w->local_cap);
+  free(w->local);
+  w->local = nl;
+  w->local_cap = cap;
+  return 0;
+}
+
+static int do_call(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
+  const wv_func *callee = &s->mod->funcs[in->target];
+  const wv_callinfo *ci = in->aux;
+  wv_frame *cf = g->frame;
+  uint32_t base = (cf->local_base + cf->fn->local_size + 15u) & ~15u;
+  if (callee->local_align > 16) base = (base + callee->local_align - 1) & ~(callee->local_align - 1);
+  if (ensure_local(s, w, base + callee->local_size)) return -1;
+  if (base + callee->local_size > w->local_top) w->local_top = base + callee->local_size;
+  wv_frame *nf = frame_new(s, callee);
+  if (!nf) return wv_fault_set(&s->x, WV_ERR_NOMEM, -1, 0, 0, "out of host memory for a call frame");
+  nf->parent = cf; /* g's reference to cf becomes nf's */
+  nf->ret_pc = g->pc + 1;
+  nf->call = in;
+  nf->local_base = base;
+  uint32_t cps = cf->fn->param_size, ps = callee->param_size;
+  for (uint32_t i = 0; i < ci->nargs && i < callee->nparams; i++) {
+    uint32_t n = ci->arg_size[i] < callee->params[i].size ? ci->arg_size[i] : callee->params[i].size;
+    WV_FOR_LANES(g->mask, l, {
+      memcpy(nf->params + (size_t)l * ps + callee->params[i].offset, cf->params + (size_t)l * cps + ci->arg_off[i], n);
+    });
+  }
+  g->frame = nf;
+  g->pc = 0;
+  return 0;
+}
+
+static void do_return(sched *s, wv_warp *w, wv_group *g) {
+  wv_frame *f = g->frame;
+  if (!f->parent) { /* returning from the kernel: the threads exit */
+    threads_exit(s, w, g, g->mask);
+    return;
+  }
+  wv_frame *pf = f->parent;
+  const wv_callinfo *ci = f->call->aux;
+  uint32_t cps = pf->fn->param_size, ps = f->fn->param_size;
+  for (uint32_t i = 0; i < ci->nrets && i < f->fn->nrets; i++) {
+    uint32_t n = ci->ret_size[i] < f->fn->rets[i].size ? ci->ret_size[i] : f->fn->rets[i].size;
+    WV_FOR_LANES(g->mask, l, {
+      memcpy(pf->params + (size_t)l * cps + ci->ret_off[i], f->params + (size_t)l * ps + f->fn->rets[i].offset, n);
+    });
+  }
+  pf->refs++;
+  g->frame = pf;
+  g->pc = f->ret_pc;
+  frame_release(s, f);
+}
+
+/* ---------------- collectives ---------------- */
+
+/* Run the collective that the COLL-waiting groups `sel` (a lane mask of waiting groups) execute. */
+static int run_collective(sched *s, wv_warp *w, uint32_t lanes, int forced) {
+  wv_coll c;
+  memset(&c, 0, sizeof c);
+  const wv_insn *rep = NULL;
+  /* gather from each group's own frame and instruction */
+  for (uint32_t i = 0; i < w->ngroups; i++) {
+    wv_group *g = &w->groups[i];
+    if (!g->mask || g->state != WV_G_COLL || !(g->mask & lanes)) continue;
+    const wv_insn *in = &g->frame->fn->code[g->pc];
+    if (!rep) rep = in;
+    wv_warp_bind(&s->x, w, g->frame);
+    wv_coll_gather(&s->x, in, g->mask, &c, rep == in);
+  }
+  if (!rep) return 0;
+  c.exists = w->exists & ~w->exited;
+  if (forced) s->x.n_coll_undef++;
+  wv_coll_compute(&s->x, rep, lanes, &c);
+  for (uint32_t i = 0; i < w->ngroups; i++) {
+    wv_group *g = &w->groups[i];
+    if (!g->mask || g->state != WV_G_COLL || !(g->mask & lanes)) continue;
+    const wv_insn *in = &g->frame->fn->code[g->pc];
+    wv_warp_bind(&s->x, w, g->frame);
+    wv_coll_scatter(&s->x, in, g->mask, &c);
+    g->state = WV_G_RUN;
+    g->pc++;
+  }
+  s->x.n_coll++;
+  warp_merge(s, w);
+  return 1;
+}
+
+/* Lanes named by a waiting group's membermask that are still alive. */
+static uint32_t coll_need(sched *s, wv_warp *w, wv_group *g) {
+  const wv_insn *in = &g->frame->fn->code[g->pc];
+  wv_warp_bind(&s->x, w, g->frame);
+  return wv_coll_members(&s->x, in, g->mask) & w->exists & ~w->exited;
+}
+
+/* Run every collective whose members are all waiting at a matching instruction. */
+static int try_collectives(sched *s, wv_warp *w) {
+  int ran = 0;
+  for (uint32_t i = 0; i < w->ngroups; i++) {
+    wv_group *g = &w->groups[i];
+    if (!g->mask || g->state != WV_G_COLL) continue;
+    uint32_t need = coll_need(s, w, g) | g->mask, have = 0;
+    const wv_insn *gi = &g->frame->fn->code[g->pc];
+    for (uint32_t j = 0; j < w->ngroups; j++) {
+      wv_group *h = &w->groups[j];
+      if (!h->mask || h->state != WV_G_COLL || !(h->mask & need)) continue;
+      const wv_insn *hi = &h->frame->fn->code[h->pc];
+      if (hi->op == gi->op && hi->mode == gi->mode) have |= h->mask;
+    }
+    if ((need & ~have) == 0) {
+      ran |= run_collective(s, w, have, 0);
+      i = (uint32_t)-1; /* groups changed: rescan */
+    }
+  }
+  return ran;
+}
+
+/* ---------------- the group loop ---------------- */
+
+static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_t m) {
+  wv_exec *x = &s->x;
+  switch (in->ctl) {
+  case WV_CTL_BRA: {
+    uint32_t nt = g->mask & ~m;
+    if (!m) { g->pc++; return 0; }
+    if (!nt) { g->pc = in->target; return 0; }
+    s->divergent++;
+    if (diverge_cbar(s, g, in->rpc)) return R_FAULT;
+    split(s, w, g, m, in->target);
+    g->pc++;
+    g->seq = ++s->seq; /* the fall-through path runs first */
+    return 0;
+  }
+  case WV_CTL_CALL:
+    if (m != g->mask) { /* a predicated call: the other lanes skip it */
+      if (!m) { g->pc++; return 0; }
+      split(s, w, g, g->mask & ~m, g->pc + 1);
+    }
+    if (in->aux && ((const wv_callinfo *)in->aux)->builtin) {
+      if (wv_builtin_call(x, in, m)) return R_FAULT;
+      g->pc++;
+      return 0;
+    }
+    return do_call(s, w, g, in) ? R_FAULT : 0;
+  case WV_CTL_EXIT:
+    if (!m) { g->pc++; return 0; }
+    threads_exit(s, w, g, m);
+    if (!g->mask) return R_DONE;
+    g->pc++;
+    return 0;
+  case WV_CTL_RET: {
+    if (!m) { g->pc++; return 0; }
+    if (!g->frame->parent) { /* kernel return = exit */
+      threads_exit(s, w, g, m);
+      if (!g->mask) return R_DONE;
+      g->pc++;
+      return 0;
+    }
+    if (m != g->mask) { /* some lanes return: they wait for the others at the function's end */
+      if (diverge_cbar(s, g, WV_RPC_EXIT)) return R_FAULT;
+      wv_group *r = split(s, w, g, g->mask & ~m, g->pc + 1);
+      r->seq = ++s->seq;
+    }
+    if (g->cbar && g->cbar->rpc == WV_RPC_EXIT && g->cbar->frame == g->frame) {
+      arrive_cbar(s, w, g);
+      return R_BLOCKED;
+    }
+    do_return(s, w, g);
+    return 0;
+  }
+  case WV_CTL_TRAP:
+    if (!m) { g->pc++; return 0; }
+    wv_fault_set(x, WV_ERR_TRAP, __builtin_ctz(m), 0, 0, "%s executed", in->op == WV_OP_BRKPT ? "brkpt" : "trap");
+    return R_FAULT;
+  case WV_CTL_BAR: {
+    if (m != g->mask) {
+      if (!m) { g->pc++; return 0; }
+      split(s, w, g, g->mask & ~m, g->pc + 1);
+    }
+    uint32_t id = read_u32(s, in->a, m) & 15u;
+    uint32_t cnt = in->b != WV_NOSLOT ? read_u32(s, in->b, m) : 0;
+    wv_ctabar *b = &x->cta->bars[id];
+    if (cnt) b->expected = cnt;
+    b->arrived += (uint32_t)__builtin_popcount(m);
+    if (in->mode == WV_BAR_RED) {
+      uint32_t p = x->preds[in->c];
+      if (in->neg_c) p = ~p;
+      p &= m;
+      if (!b->red_any) { b->red_and = 1; b->red_or = 0; }
+      b->red_any = 1;
+      b->red_popc += (uint32_t)__builtin_popcount(p);
+      if (p != m) b->red_and = 0;
+      if (p) b->red_or = 1;
+    }
+    if (in->mode == WV_BAR_ARRIVE) {
+      g->pc++;
+      check_ctabar(s, x->cta, id);
+      return 0;
+    }
+    g->state = WV_G_BAR;
+    g->bar_id = (uint8_t)id;
+    check_ctabar(s, x->cta, id);
+    return R_BLOCKED;
+  }
+  case WV_CTL_COLL: {
+    if (m != g->mask) {
+      if (!m) { g->pc++; return 0; }
+      split(s, w, g, g->mask & ~m, g->pc + 1);
+    }
+    g->state = WV_G_COLL;
+    uint32_t need = wv_coll_members(x, in, m) & w->exists & ~w->exited;
+    if ((need & ~m) == 0) { /* every member is here: run it now */
+      if ((m & ~need) && in->op != WV_OP_ACTIVEMASK) x->n_coll_undef++; /* a lane outside membermask */
+      run_collective(s, w, m, 0);
+      return x->fault.status ? R_FAULT : R_BLOCKED; /* groups may have merged: reload */
+    }
+    try_collectives(s, w);
+    return R_BLOCKED;
+  }
+  default:
+    return 0;
+  }
+}
+
+static int run_group(sched *s, wv_warp *w, wv_group *g, int64_t *budget) {
+  wv_exec *x = &s->x;
+  for (;;) {
+    wv_warp_bind(x, w, g->frame);
+    const wv_insn *code = g->frame->fn->code;
+    uint32_t pc = g->pc, mask = g->mask;
+    uint32_t stop = (g->cbar && g->cbar->frame == g->frame && g->cbar->rpc != WV_RPC_EXIT) ? g->cbar->rpc : WV_RPC_NONE;
+    x->cur_mask = mask;
+    uint32_t popc = (uint32_t)__builtin_popcount(mask);
+    int64_t n = 0;
+    const wv_insn *in;
+    for (;;) {
+      if (pc == stop) {
+        s->warp_insns += (uint64_t)n;
+        s->thread_insns += (uint64_t)n * popc;
+        *budget -= n;
+        g->pc = pc;
+        arrive_cbar(s, w, g);
+        return R_BLOCKED;
+      }
+      if (n >= *budget) {
+        s->warp_insns += (uint64_t)n;
+        s->thread_insns += (uint64_t)n * popc;
+        *budget = 0;
+        g->pc = pc;
+        return R_SLICE;
+      }
+      in = &code[pc];
+      n++;
+      uint32_t m = mask;
+      if (in->guard >= 0) {
+        uint32_t p = x->preds[in->guard];
+        m &= in->guard_neg ? ~p : p;
+      }
+      if (in->ctl == WV_CTL_NONE) {
+        x->cur_pc = pc;
+        if (m && in->fn(x, in, m)) {
+          s->warp_insns += (uint64_t)n;
+          s->thread_insns += (uint64_t)n * popc;
+          g->pc = pc;
+          return R_FAULT;
+        }
+        pc++;
+        continue;
+      }
+      /* control: leave the fast loop */
+      s->warp_insns += (uint64_t)n;
+      s->thread_insns += (uint64_t)n * popc;
+      *budget -= n;
+      g->pc = pc;
+      x->cur_pc = pc;
+      int r = control(s, w, g, in, m);
+      if (r) return r;
+      break; /* reload the group's state */
+    }
+    if (*budget <= 0) return R_SLICE;
+  }
+}
+
+static wv_group *pick(wv_warp *w) {
+  wv_group *best = NULL;
+  for (uint32_t i = 0; i < w->ngroups; i++) {
+    wv_group *g = &w->groups[i];
+    if (g->mask && g->state == WV_G_RUN && (!best || g->seq > best->seq)) best = g;
+  }
+  return best;
+}
+
+/* Run a warp for up to SLICE instructions; returns 1 if it made progress, -1 on a fault. */
+static int run_warp(sched *s, wv_warp *w) {
+  int64_t budget = SLICE;
+  int progressed = 0;
+  s->x.warp = w;
+  while (budget > 0) {
+    wv_group *g = pick(w);
+    if (!g) break;
+    int64_t before = budget;
+    int r = run_group(s, w, g, &budget);
+    if (budget != before) progressed = 1;
+    if (r == R_FAULT || s->x.fault.status) return -1;
+    if (r == R_BLOCKED || r == R_DONE) progressed = 1;
+    if (r == R_SLICE) g->seq = 0; /* let the warp's other paths have a turn */
+    warp_compact(w);
+    if (r == R_SLICE) break;
+  }
+  warp_compact(w);
+  return progressed;
+}
+
+/* ---------------- CTAs ---------------- */
+
+static void warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_func *kfn) {
+  wv_exec *x = &s->x;
+  w->id = wi;
+  uint32_t first = wi * WV_WARP, n = cta->nthreads - first;
+  w->exists = n >= WV_WARP ? 0xffffffffu : ((1u << n) - 1);
+  w->exited = 0;
+  w->ngroups = 0;
+  w->done = 0;
+  w->local_top = kfn->local_size;
+  uint64_t *sp = w->specials;
+  uint32_t bx = x->block[0], by = x->block[1];
+  for (int l = 0; l < WV_WARP; l++) {
+    uint32_t t = first + (uint32_t)l;
+    sp[WV_SP_TID_X * 32 + l] = t % bx;
+    sp[WV_SP_TID_Y * 32 + l] = (t / bx) % by;
+    sp[WV_SP_TID_Z * 32 + l] = t / (bx * by);
+    sp[WV_SP_NTID_X * 32 + l] = x->block[0];
+    sp[WV_SP_NTID_Y * 32 + l] = x->block[1];
+    sp[WV_SP_NTID_Z * 32 + l] = x->block[2];
+    sp[WV_SP_CTAID_X * 32 + l] = cta->ctaid[0];
+    sp[WV_SP_CTAID_Y * 32 + l] = cta->ctaid[1];
+    sp[WV_SP_CTAID_Z * 32 + l] = cta->ctaid[2];
+    sp[WV_SP_NCTAID_X * 32 + l] = x->grid[0];
+    sp[WV_SP_NCTAID_Y * 32 + l] = x->grid[1];
+    sp[WV_SP_NCTAID_Z * 32 + l] = x->grid[2];
+    sp[WV_SP_LANEID * 32 + l] = (uint32_t)l;
+    sp[WV_SP_WARPID * 32 + l] = wi;
+    sp[WV_SP_NWARPID * 32 + l] = 64;
+    sp[WV_SP_SMID * 32 + l] = 0;
+    sp[WV_SP_NSMID * 32 + l] = 1;
+    sp[WV_SP_GRIDID * 32 + l] = 1;
+    sp[WV_SP_LANEMASK_EQ * 32 + l] = 1u << l;
+    sp[WV_SP_LANEMASK_LT * 32 + l] = (1u << l) - 1;
+    sp[WV_SP_LANEMASK_LE * 32 + l] = (uint32_t)(((uint64_t)2 << l) - 1);
+    sp[WV_SP_LANEMASK_GT * 32 + l] = ~(uint32_t)(((uint64_t)2 << l) - 1);
+    sp[WV_SP_LANEMASK_GE * 32 + l] = ~((1u << l) - 1);
+    sp[WV_SP_DYN_SMEM * 32 + l] = x->dyn_shared;
+    sp[WV_SP_TOTAL_SMEM * 32 + l] = cta->shared_size;
+    sp[WV_SP_ZERO * 32 + l] = 0;
+    sp[WV_SP_ONE * 32 + l] = 1;
+  }
+  wv_frame *f = frame_new(s, kfn);
+  f->local_base = 0;
+  wv_group *g = group_add(s, w, w->exists, 0, f, NULL);
+  (void)g;
+  f->refs--; /* group_add took the reference */
+}
+
+static void thread_of(const sched *s, uint32_t warp, int lane, uint32_t t[3]) {
+  uint32_t lin = warp * WV_WARP + (uint32_t)(lane < 0 ? 0 : lane);
+  t[0] = lin % s->x.block[0];
+  t[1] = (lin / s->x.block[0]) % s->x.block[1];
+  t[2] = lin / (s->x.block[0] * s->x.block[1]);
+}
+
+/* Format the fault as one report naming kernel, block, thread, PTX line and address. */
+static wv_status report(sched *s, const wv_func *kfn, wv_warp *w, const wv_func *fn, uint32_t pc) {
+  wv_exec *x = &s->x;
+  uint32_t t[3];
+  int lane = x->fault.lane;
+  if (lane < 0 && w && w->ngroups) lane = __builtin_ctz(w->groups[0].mask ? w->groups[0].mask : 1);
+  thread_of(s, w ? w->id : 0, lane, t);
+  char addr[48] = "";
+  if (x->fault.has_addr) snprintf(addr, sizeof addr, " at address 0x%llx", (unsigned long long)x->fault.addr);
+  const wv_insn *in = fn && pc < fn->ncode ? &fn->code[pc] : NULL;
+  char where[160] = "";
+  if (in) {
+    int k = snprintf(where, sizeof where, ", %s:%u", fn->file ? fn->file : "?", in->line);
+    if (in->src_line && k > 0 && (size_t)k < sizeof where)
+      snprintf(where + k, sizeof where - (size_t)k, " (CUDA source line %u)", in->src_line);
+  }
+  return wv_seterr(x->vm, x->fault.status, "%s%s in kernel '%s', block (%u,%u,%u), thread (%u,%u,%u)%s%s%s",
+                   x->fault.status == WV_ERR_TRAP ? "device trap: " : "device fault: ", x->fault.what, kfn->name,
+                   x->cta->ctaid[0], x->cta->ctaid[1], x->cta->ctaid[2], t[0], t[1], t[2],
+                   in ? ", PTX line" : "", where + (in ? 1 : 0), addr);
+}
+
+static int cta_run(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **ffn, uint32_t *fpc) {
+  wv_cta *cta = s->x.cta;
+  for (;;) {
+    int progress = 0, alive = 0;
+    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+      wv_warp *w = &cta->warps[wi];
+      if (w->done) continue;
+      alive = 1;
+      int r = run_warp(s, w);
+      s->steps += 0;
+      if (r < 0) {
+        *fw = w;
+        wv_group *g = pick(w);
+        for (uint32_t i = 0; !g && i < w->ngroups; i++) g = &w->groups[i];
+        *ffn = g && g->frame ? g->frame->fn : kfn;
+        *fpc = g ? g->pc : 0;
+        return -1;
+      }
+      if (r > 0) progress = 1;
+      if (s->max_steps && s->warp_insns > s->max_steps) {
+        *fw = w;
+        wv_group *g = w->ngroups ? &w->groups[0] : NULL;
+        *ffn = g && g->frame ? g->frame->fn : kfn;
+        *fpc = g ? g->pc : 0;
+        wv_fault_set(&s->x, WV_ERR_WATCHDOG, g ? __builtin_ctz(g->mask) : 0, 0, 0,
+                     "watchdog: more than %llu warp instructions (--max-steps)", (unsigned long long)s->max_steps);
+        return -1;
+      }
+    }
+    if (!alive) return 0;
+    if (progress) continue;
+    /* Nothing can run. A collective whose members are elsewhere runs with the lanes present. */
+    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+      wv_warp *w = &cta->warps[wi];
+      for (uint32_t i = 0; i < w->ngroups; i++)
+        if (w->groups[i].mask && w->groups[i].state == WV_G_COLL) {
+          s->x.warp = w;
+          run_collective(s, w, w->groups[i].mask, 1);
+          progress = 1;
+          break;
+        }
+      if (progress) break;
+    }
+    if (progress) continue;
+    /* Deadlock: report the first blocked thread. */
+    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+      wv_warp *w = &cta->warps[wi];
+      for (uint32_t i = 0; i < w->ngroups; i++) {
+        wv_group *g = &w->groups[i];
+        if (!g->mask) continue;
+        *fw = w;
+        *ffn = g->frame->fn;
+        *fpc = g->pc;
+        s->x.warp = w;
+        if (g->state == WV_G_BAR)
+          wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
+                       "barrier deadlock: %u of %u threads arrived at barrier %u", cta->bars[g->bar_id].arrived,
+                       cta->bars[g->bar_id].expected ? cta->bars[g->bar_id].expected : cta->live_threads, g->bar_id);
+        else
+          wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
+                       "deadlock: threads wait for each other (%s)",
+                       g->state == WV_G_CBAR ? "at a reconvergence point" : "at a warp collective");
+        return -1;
+      }
+    }
+    return 0;
+  }
+}
+
+wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
+                         const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size) {
+  uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
+  if (!grid[0] || !grid[1] || !grid[2] || !nthreads)
+    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: a grid or block dimension is 0");
+  if (nthreads > 1024 || block[2] > 64)
+    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: block (%u,%u,%u) has more than 1024 threads or z > 64",
+                     block[0], block[1], block[2]);
+  if (grid[1] > 65535 || grid[2] > 65535 || grid[0] > 0x7fffffffu)
+    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: grid (%u,%u,%u) exceeds (2^31-1, 65535, 65535)",
+                     grid[0], grid[1], grid[2]);
+  if (kfn->reqntid[0] && (block[0] != kfn->reqntid[0] || block[1] != kfn->reqntid[1] || block[2] != kfn->reqntid[2]))
+    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: kernel '%s' requires .reqntid %u,%u,%u", kfn->name,
+                     kfn->reqntid[0], kfn->reqntid[1], kfn->reqntid[2]);
+  uint32_t dyn_off = (kfn->shared_static + 15u) & ~15u;
+  uint64_t shared_size = (uint64_t)dyn_off + dyn_shared;
+  if (shared_size > WV_MAX_SHARED)
+    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: %llu bytes of shared memory exceed the %u-byte limit",
+                     (unsigned long long)shared_size, WV_MAX_SHARED);
+
+  sched *s = calloc(1, sizeof *s);
+  wv_cta cta;
+  memset(&cta, 0, sizeof cta);
+  if (!s) return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
+  s->mod = &mod->ir;
+  s->max_steps = vm->cfg.max_steps;
+  s->free_frames = calloc(mod->ir.nfuncs + 1, sizeof *s->free_frames);
+  wv_exec *x = &s->x;
+  x->vm = vm;
+  x->kparams = kparams;
+  x->kparam_size = kparam_size;
+  memcpy(x->block, block, sizeof x->block);
+  memcpy(x->grid, grid, sizeof x->grid);
+  x->dyn_shared = dyn_shared;
+  x->cta = &cta;
+  cta.nthreads = (uint32_t)nthreads;
+  cta.nwarps = (cta.nthreads + WV_WARP - 1) / WV_WARP;
+  cta.shared_size = (uint32_t)shared_size;
+  cta.shared = calloc(1, shared_size + 16);
+  cta.warps = calloc(cta.nwarps, sizeof *cta.warps);
+  wv_status st = WV_OK;
+  if (!s->free_frames || !cta.shared || !cta.warps) { st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory"); goto out; }
+  for (uint32_t wi = 0; wi < cta.nwarps; wi++) {
+    cta.warps[wi].specials = calloc(WV_SP_COUNT * WV_WARP, sizeof(uint64_t));
+    if (!cta.warps[wi].specials || ensure_local(s, &cta.warps[wi], kfn->local_size + 16)) {
+      st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
+      goto out;
+    }
+  }
+  struct timespec t0, t1;
+  clock_gettime(CLOCK_MONOTONIC, &t0);
+  uint64_t nctas = (uint64_t)grid[0] * grid[1] * grid[2];
+  for (uint64_t ci = 0; ci < nctas && st == WV_OK; ci++) {
+    cta.ctaid[0] = (uint32_t)(ci % grid[0]);
+    cta.ctaid[1] = (uint32_t)((ci / grid[0]) % grid[1]);
+    cta.ctaid[2] = (uint32_t)(ci / ((uint64_t)grid[0] * grid[1]));
+    cta.live_threads = cta.nthreads;
+    memset(cta.bars, 0, sizeof cta.bars);
+    if (ci) memset(cta.shared, 0, shared_size);
+    for (uint32_t wi = 0; wi < cta.nwarps; wi++) warp_init(s, &cta, &cta.warps[wi], wi, kfn);
+    wv_warp *fw = NULL;
+    const wv_func *ffn = kfn;
+    uint32_t fpc = 0;
+    if (cta_run(s, kfn, &fw, &ffn, &fpc) < 0) st = report(s, kfn, fw, ffn, fpc);
+    for (uint32_t wi = 0; wi < cta.nwarps; wi++) { /* drop what a faulted CTA left */
+      wv_warp *w = &cta.warps[wi];
+      for (uint32_t i = 0; i < w->ngroups; i++) if (w->groups[i].mask) group_drop(s, &w->groups[i]);
+      w->ngroups = 0;
+    }
+    vm->stats.ctas++;
+  }
+  clock_gettime(CLOCK_MONOTONIC, &t1);
+  vm->stats.kernel_seconds += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
+  vm->stats.launches++;
+  vm->stats.warp_instructions += s->warp_insns;
+  vm->stats.thread_instructions += s->thread_insns;
+  vm->stats.divergent_branches += s->divergent;
+  vm->stats.reconvergences += s->reconv;
+  vm->stats.barriers += s->barriers;
+  vm->stats.collectives += x->n_coll;
+  vm->stats.collective_undefined += x->n_coll_undef;
+  vm->stats.global_loads += x->n_gld;
+  vm->stats.global_stores += x->n_gst;
+  vm->stats.shared_loads += x->n_sld;
+  vm->stats.shared_stores += x->n_sst;
+  vm->stats.local_loads += x->n_lld;
+  vm->stats.local_stores += x->n_lst;
+  vm->stats.atomics += x->n_atom;
+out:
+  for (uint32_t wi = 0; cta.warps && wi < cta.nwarps; wi++) {
+    free(cta.warps[wi].specials);
+    free(cta.warps[wi].local);
+  }
+  free(cta.warps);
+  free(cta.shared);
+  for (uint32_t i = 0; s->free_frames && i < mod->ir.nfuncs; i++)
+    for (wv_frame *f = s->free_frames[i], *n; f; f = n) { n = f->next_free; free(f); }
+  free(s->free_frames);
+  for (wv_cbar *c = s->free_cbars, *n; c; c = n) { n = c->next_free; free(c); }
+  free(s);
+  return st;
+}

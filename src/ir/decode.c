@@ -1,0 +1,695 @@
+/*
+ * decode.c — AST → IR, module and function level: places module .global/.const variables in
+ * device memory with their initializers, lays out .shared, builds each function's parameter
+ * layout, register slots (scoped), constants, labels and code (instruction families are in
+ * decode_ops.c), then computes reconvergence points (cfg.c). Operand resolution lives here.
+ * Every error is "FILE:LINE:COL: error: ..." and stops the load.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ir/decode_int.h"
+#include "ptx/arena.h"
+
+int wv_derr(wv_dec *d, ptx_loc loc, const char *fmt, ...) {
+  if (d->failed) return -1;
+  char msg[1024];
+  int n = snprintf(msg, sizeof msg, "%s:%u:%u: error: ", d->ast->filename ? d->ast->filename : "<ptx>", loc.line, loc.col);
+  if (n < 0 || (size_t)n >= sizeof msg) n = 0;
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg + n, sizeof msg - (size_t)n, fmt, ap);
+  va_end(ap);
+  /* Valid PTX that warpvm cannot run makes only the kernels that reach it unlaunchable: the
+   * function keeps the message and the instruction becomes a placeholder (see emit). */
+  if (d->in_insn && !strncmp(fmt, "unsupported", 11)) {
+    d->unsup = 1;
+    if (!d->fn->unsupported) d->fn->unsupported = ptx_arena_intern_cstr(d->ast->arena, msg);
+    return -1;
+  }
+  d->failed = 1;
+  snprintf(d->err, d->errlen, "%s", msg);
+  return -1;
+}
+
+int wv_dgrow(void **p, uint32_t *cap, uint32_t need, size_t el) {
+  if (need <= *cap) return 0;
+  uint32_t nc = *cap ? *cap : 16;
+  while (nc < need) nc *= 2;
+  void *np = realloc(*p, (size_t)nc * el);
+  if (!np) return -1;
+  *p = np;
+  *cap = nc;
+  return 0;
+}
+
+static uint32_t elem_size(const ptx_var *v) {
+  wv_type t = wv_type_parse(v->type);
+  uint32_t s = wv_type_size(t);
+  return t == WV_T_PRED ? 1 : s;
+}
+
+/* ---------------- names ---------------- */
+
+static int declare(wv_dec *d, const char *name, wv_decl dl) {
+  if (wv_dgrow((void **)&d->decls, &d->capdecls, d->ndecls + 1, sizeof *d->decls)) return -1;
+  d->decls[d->ndecls] = dl;
+  return wv_symtab_put(&d->names, name, d->ndecls++);
+}
+
+const wv_decl *wv_dlookup(wv_dec *d, const char *name) {
+  int64_t v;
+  if (wv_symtab_get(&d->names, name, &v)) return &d->decls[v];
+  /* %r12 under a range declaration %r<N> */
+  size_t n = strlen(name), k = n;
+  while (k > 0 && name[k - 1] >= '0' && name[k - 1] <= '9') k--;
+  if (k == n || k == 0 || n - k > 9) goto module;
+  {
+    const char *prefix = ptx_arena_intern(d->ast->arena, name, k);
+    if (prefix && wv_symtab_get(&d->names, prefix, &v)) {
+      const wv_decl *dl = &d->decls[v];
+      unsigned long idx = strtoul(name + k, NULL, 10);
+      if ((dl->kind == K_RANGE_REG || dl->kind == K_RANGE_PRED) && idx < dl->range && !(name[k] == '0' && n - k > 1)) {
+        d->scratch = *dl;
+        d->scratch.kind = dl->kind == K_RANGE_REG ? K_REG : K_PRED;
+        d->scratch.base = dl->base + (uint32_t)idx;
+        return &d->scratch;
+      }
+    }
+  }
+module:
+  if (wv_symtab_get(&d->modsyms, name, &v)) {
+    d->scratch = (wv_decl){.kind = (uint8_t)(v >> 32), .base = (uint32_t)v};
+    return &d->scratch;
+  }
+  return NULL;
+}
+
+/* ---------------- constants and operands ---------------- */
+
+uint32_t wv_dconst(wv_dec *d, uint64_t v) {
+  for (uint32_t i = d->nconsts; i-- > 0 && i + 64 >= d->nconsts;) /* recent ones: cheap dedupe */
+    if (d->consts[i] == v) return WV_SLOT(WV_SLOT_CONST, i);
+  if (wv_dgrow((void **)&d->consts, &d->capconsts, d->nconsts + 1, sizeof *d->consts)) return WV_NOSLOT;
+  d->consts[d->nconsts] = v;
+  return WV_SLOT(WV_SLOT_CONST, d->nconsts++);
+}
+
+uint32_t wv_dcc(wv_dec *d) {
+  if (d->cc_slot == WV_NOSLOT) d->cc_slot = WV_SLOT(WV_SLOT_REG, d->fn->nregs++);
+  return d->cc_slot;
+}
+
+static const struct { const char *name; int sp; } specials[] = {
+  {"%tid.x", WV_SP_TID_X}, {"%tid.y", WV_SP_TID_Y}, {"%tid.z", WV_SP_TID_Z},
+  {"%ntid.x", WV_SP_NTID_X}, {"%ntid.y", WV_SP_NTID_Y}, {"%ntid.z", WV_SP_NTID_Z},
+  {"%ctaid.x", WV_SP_CTAID_X}, {"%ctaid.y", WV_SP_CTAID_Y}, {"%ctaid.z", WV_SP_CTAID_Z},
+  {"%nctaid.x", WV_SP_NCTAID_X}, {"%nctaid.y", WV_SP_NCTAID_Y}, {"%nctaid.z", WV_SP_NCTAID_Z},
+  {"%laneid", WV_SP_LANEID}, {"%warpid", WV_SP_WARPID}, {"%nwarpid", WV_SP_NWARPID},
+  {"%smid", WV_SP_SMID}, {"%nsmid", WV_SP_NSMID}, {"%gridid", WV_SP_GRIDID},
+  {"%lanemask_eq", WV_SP_LANEMASK_EQ}, {"%lanemask_lt", WV_SP_LANEMASK_LT},
+  {"%lanemask_le", WV_SP_LANEMASK_LE}, {"%lanemask_gt", WV_SP_LANEMASK_GT},
+  {"%lanemask_ge", WV_SP_LANEMASK_GE}, {"%dynamic_smem_size", WV_SP_DYN_SMEM},
+  {"%total_smem_size", WV_SP_TOTAL_SMEM},
+  /* launches are never clusters here: every CTA is a cluster of one (PTX ISA "cluster" registers) */
+  {"%cluster_ctarank", WV_SP_ZERO}, {"%cluster_nctarank", WV_SP_ONE},
+  {"%cluster_ctaid.x", WV_SP_ZERO}, {"%cluster_ctaid.y", WV_SP_ZERO}, {"%cluster_ctaid.z", WV_SP_ZERO},
+  {"%cluster_nctaid.x", WV_SP_ONE}, {"%cluster_nctaid.y", WV_SP_ONE}, {"%cluster_nctaid.z", WV_SP_ONE},
+  {"%clusterid.x", WV_SP_CTAID_X}, {"%clusterid.y", WV_SP_CTAID_Y}, {"%clusterid.z", WV_SP_CTAID_Z},
+  {"%nclusterid.x", WV_SP_NCTAID_X}, {"%nclusterid.y", WV_SP_NCTAID_Y}, {"%nclusterid.z", WV_SP_NCTAID_Z},
+};
+
+int wv_dspecial(const char *name) {
+  for (size_t i = 0; i < sizeof specials / sizeof *specials; i++)
+    if (!strcmp(name, specials[i].name)) return specials[i].sp;
+  return -1;
+}
+
+/* Immediate bits as an operand of type t (a decimal/double literal used as .f32 is narrowed). */
+static uint64_t imm_bits(const ptx_operand *o, wv_type t) {
+  if (o->kind == PTX_OPND_F64 && t == WV_T_F32) {
+    double v;
+    memcpy(&v, &o->ival, 8);
+    float f = (float)v;
+    uint32_t u;
+    memcpy(&u, &f, 4);
+    return u;
+  }
+  if (o->kind == PTX_OPND_F32 && t == WV_T_F64) {
+    float f;
+    uint32_t u = (uint32_t)o->ival;
+    memcpy(&f, &u, 4);
+    double v = f;
+    uint64_t r;
+    memcpy(&r, &v, 8);
+    return r;
+  }
+  return o->ival;
+}
+
+/* Address of a module variable or function as a value. */
+static int sym_value(wv_dec *d, const wv_decl *dl, uint64_t *v) {
+  if (dl->kind != K_GVAR) return -1;
+  const wv_gvar *g = &d->mod->vars[dl->base];
+  *v = g->addr;
+  return 0;
+}
+
+uint32_t wv_dsrc(wv_dec *d, const ptx_operand *o, wv_type t) {
+  switch (o->kind) {
+  case PTX_OPND_INT:
+  case PTX_OPND_F32:
+  case PTX_OPND_F64:
+    return wv_dconst(d, imm_bits(o, t));
+  case PTX_OPND_REG:
+  case PTX_OPND_SYM: {
+    int sp = wv_dspecial(o->name);
+    if (sp >= 0) return WV_SLOT(WV_SLOT_SPECIAL, sp);
+    if (!strcmp(o->name, "WARP_SZ")) return wv_dconst(d, 32); /* PTX's predefined warp-size constant */
+    const wv_decl *dl = wv_dlookup(d, o->name);
+    if (!dl) {
+      if (!strcmp(o->name, "%clock") || !strcmp(o->name, "%clock64") || !strcmp(o->name, "%globaltimer"))
+        wv_derr(d, o->loc, "special register '%s' can only be read with mov", o->name);
+      else
+        wv_derr(d, o->loc, "use of undeclared %s '%s'", o->kind == PTX_OPND_REG ? "register" : "identifier", o->name);
+      return WV_NOSLOT;
+    }
+    if (dl->kind == K_REG) return WV_SLOT(WV_SLOT_REG, dl->base);
+    if (dl->kind == K_PRED) { wv_derr(d, o->loc, "predicate '%s' used where a value is expected", o->name); return WV_NOSLOT; }
+    uint64_t v;
+    if (dl->kind == K_GVAR && !sym_value(d, dl, &v)) return wv_dconst(d, v);
+    wv_derr(d, o->loc, "'%s' cannot be used as a value here", o->name);
+    return WV_NOSLOT;
+  }
+  default:
+    wv_derr(d, o->loc, "expected a register or immediate operand");
+    return WV_NOSLOT;
+  }
+}
+
+uint32_t wv_ddst(wv_dec *d, const ptx_operand *o) {
+  if (o->kind != PTX_OPND_REG && o->kind != PTX_OPND_SYM) {
+    wv_derr(d, o->loc, "expected a destination register");
+    return WV_NOSLOT;
+  }
+  const wv_decl *dl = wv_dlookup(d, o->name);
+  if (!dl) { wv_derr(d, o->loc, "use of undeclared register '%s'", o->name); return WV_NOSLOT; }
+  if (dl->kind != K_REG) { wv_derr(d, o->loc, "'%s' is not a writable value register", o->name); return WV_NOSLOT; }
+  return WV_SLOT(WV_SLOT_REG, dl->base);
+}
+
+int32_t wv_dpred(wv_dec *d, const ptx_operand *o, uint8_t *neg) {
+  if (neg) *neg = o->neg;
+  if (o->kind != PTX_OPND_REG && o->kind != PTX_OPND_SYM) { wv_derr(d, o->loc, "expected a predicate register"); return -1; }
+  const wv_decl *dl = wv_dlookup(d, o->name);
+  if (!dl) { wv_derr(d, o->loc, "use of undeclared predicate '%s'", o->name); return -1; }
+  if (dl->kind != K_PRED) { wv_derr(d, o->loc, "'%s' is not a predicate", o->name); return -1; }
+  return (int32_t)dl->base;
+}
+
+/* [base+off]: fills in->a (base slot or WV_NOSLOT), in->imm, and may refine in->space. */
+int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
+  if (o->kind != PTX_OPND_ADDR) return wv_derr(d, o->loc, "expected an address operand [..]");
+  in->imm = o->offset;
+  in->a = WV_NOSLOT;
+  if (!o->name) return 0; /* [imm] */
+  const wv_decl *dl = wv_dlookup(d, o->name);
+  if (!dl) return wv_derr(d, o->loc, "use of undeclared identifier '%s' in address", o->name);
+  switch (dl->kind) {
+  case K_REG: {
+    in->a = WV_SLOT(WV_SLOT_REG, dl->base);
+    if (wv_type_size(dl->type) == 4) in->addrf |= WV_AF_ADDR32;
+    return 0;
+  }
+  case K_LOCALVAR:
+    if (in->space != WV_SPACE_LOCAL && in->space != WV_SPACE_GENERIC)
+      return wv_derr(d, o->loc, "'%s' is a .local variable", o->name);
+    in->space = WV_SPACE_LOCAL;
+    in->imm += (int64_t)dl->off;
+    in->addrf |= WV_AF_LOCALBASE;
+    return 0;
+  case K_FPARAM:
+    in->space = WV_SPACE_FPARAM;
+    in->imm += (int64_t)dl->off;
+    return 0;
+  case K_KPARAM:
+    in->space = WV_SPACE_KPARAM;
+    in->imm += (int64_t)dl->off;
+    return 0;
+  case K_GVAR: {
+    const wv_gvar *g = &d->mod->vars[dl->base];
+    if (g->space == WV_SPACE_SHARED) {
+      if (in->space == WV_SPACE_GENERIC) { in->imm += (int64_t)(g->addr + WV_SHARED_WINDOW); return 0; }
+      if (in->space != WV_SPACE_SHARED) return wv_derr(d, o->loc, "'%s' is a .shared variable", o->name);
+    }
+    in->imm += (int64_t)g->addr;
+    return 0;
+  }
+  default:
+    return wv_derr(d, o->loc, "'%s' cannot be used as an address", o->name);
+  }
+}
+
+/* ---------------- module variables ---------------- */
+
+static int var_space(ptx_space s) {
+  switch (s) {
+  case PTX_SPACE_GLOBAL: return WV_SPACE_GLOBAL;
+  case PTX_SPACE_CONST: return WV_SPACE_CONST;
+  case PTX_SPACE_SHARED: return WV_SPACE_SHARED;
+  case PTX_SPACE_LOCAL: return WV_SPACE_LOCAL;
+  default: return -1;
+  }
+}
+
+static int place_shared(wv_dec *d, const ptx_var *v, wv_gvar *g) {
+  uint32_t es = elem_size(v) * (v->vec ? v->vec : 1);
+  uint32_t al = v->align ? v->align : es ? es : 1;
+  if (al > d->shared_align) d->shared_align = al;
+  g->align = al;
+  if (v->unsized) { /* extern .shared: the dynamic area, placed at launch after the static area */
+    g->is_extern_shared = 1;
+    g->size = 0;
+    g->addr = (uint64_t)-1;
+    return 0;
+  }
+  uint64_t size = (uint64_t)es * v->nelems;
+  uint64_t off = ((uint64_t)d->shared_size + al - 1) & ~(uint64_t)(al - 1);
+  if (off + size > WV_MAX_SHARED)
+    return wv_derr(d, v->loc, "static shared memory exceeds %u bytes at '%s'", WV_MAX_SHARED, v->name);
+  g->addr = off;
+  g->size = size;
+  d->shared_size = (uint32_t)(off + size);
+  return 0;
+}
+
+static int init_var(wv_dec *d, const ptx_var *v, const wv_gvar *g) {
+  if (!v->ninit) return 0;
+  uint32_t es = elem_size(v);
+  wv_type t = wv_type_parse(v->type);
+  uint8_t *host = wv_heap_lookup(&d->vm->heap, g->addr, g->size);
+  if (!host) return wv_derr(d, v->loc, "internal: variable '%s' not placed", v->name);
+  uint64_t n = g->size / (es ? es : 1);
+  if (v->ninit > n) return wv_derr(d, v->loc, "too many initializers for '%s'", v->name);
+  for (uint32_t i = 0; i < v->ninit; i++) {
+    const ptx_init *it = &v->init[i];
+    uint64_t bits = it->bits;
+    if (it->kind == PTX_INIT_SYM || it->kind == PTX_INIT_GENERIC) {
+      const wv_decl *dl = wv_dlookup(d, it->sym);
+      if (!dl || dl->kind != K_GVAR) return wv_derr(d, v->loc, "initializer of '%s' names '%s', which is not a variable", v->name, it->sym);
+      const wv_gvar *s = &d->mod->vars[dl->base];
+      uint64_t a = (s->space == WV_SPACE_SHARED && it->kind == PTX_INIT_GENERIC ? s->addr + WV_SHARED_WINDOW : s->addr) +
+                   (uint64_t)it->off;
+      /* a byte mask (`0xFF00(generic(gv)+4)`, nvcc's packed structs): that byte of the address */
+      bits = it->bits ? (a & it->bits) >> __builtin_ctzll(it->bits) : a;
+    } else if (it->kind == PTX_INIT_F64 && t == WV_T_F32) {
+      ptx_operand o = {.kind = PTX_OPND_F64, .ival = bits};
+      bits = imm_bits(&o, t);
+    } else if (it->kind == PTX_INIT_F32 && t == WV_T_F64) {
+      ptx_operand o = {.kind = PTX_OPND_F32, .ival = bits};
+      bits = imm_bits(&o, t);
+    }
+    memcpy(host + (uint64_t)i * es, &bits, es);
+  }
+  return 0;
+}
+
+static int decode_vars(wv_dec *d) {
+  const ptx_module *a = d->ast;
+  wv_irmod *m = d->mod;
+  uint32_t nshared = 0;
+  for (uint32_t f = 0; f < a->nfuncs; f++)
+    for (uint32_t i = 0; i < a->funcs[f].nbody; i++)
+      nshared += a->funcs[f].body[i].kind == PTX_STMT_VAR && a->funcs[f].body[i].var.space == PTX_SPACE_SHARED;
+  m->vars = calloc(a->nvars + nshared + 1, sizeof *m->vars);
+  if (!m->vars) return wv_derr(d, (ptx_loc){1, 1}, "out of memory");
+  for (uint32_t i = 0; i < a->nvars; i++) {
+    const ptx_var *v = &a->vars[i];
+    int sp = var_space(v->space);
+    if (sp < 0 || sp == WV_SPACE_LOCAL) return wv_derr(d, v->loc, "unsupported module-scope variable space for '%s'", v->name);
+    if (wv_type_parse(v->type) == WV_T_NONE) return wv_derr(d, v->loc, "unknown type '.%s'", v->type);
+    int64_t prev;
+    if (wv_symtab_get(&d->modsyms, v->name, &prev)) {
+      if (v->is_extern) continue; /* a declaration of something defined here */
+      return wv_derr(d, v->loc, "redefinition of '%s'", v->name);
+    }
+    wv_gvar *g = &m->vars[m->nvars];
+    g->name = v->name;
+    g->space = sp;
+    if (sp == WV_SPACE_SHARED) {
+      if (place_shared(d, v, g)) return -1;
+    } else {
+      uint32_t es = elem_size(v) * (v->vec ? v->vec : 1);
+      uint64_t size = (uint64_t)es * v->nelems;
+      if (v->unsized && !v->ninit) return wv_derr(d, v->loc, "variable '%s' has no size", v->name);
+      if (v->is_extern) return wv_derr(d, v->loc, "external variable '%s' is not defined in this module", v->name);
+      g->align = v->align ? v->align : es;
+      g->size = size;
+      if (wv_heap_alloc(&d->vm->heap, size ? size : 1, g->align, &g->addr))
+        return wv_derr(d, v->loc, "out of device memory for '%s'", v->name);
+    }
+    if (wv_symtab_put(&d->modsyms, v->name, ((int64_t)K_GVAR << 32) | m->nvars)) return -1;
+    m->nvars++;
+  }
+  for (uint32_t i = 0; i < a->nvars; i++) {
+    const ptx_var *v = &a->vars[i];
+    int64_t idx;
+    if (v->ninit && wv_symtab_get(&d->modsyms, v->name, &idx) && init_var(d, v, &m->vars[(uint32_t)idx])) return -1;
+  }
+  /* function-scope .shared variables belong to the same static layout: place them now, before
+   * any code embeds the dynamic area's offset */
+  for (uint32_t f = 0; f < a->nfuncs; f++)
+    for (uint32_t i = 0; i < a->funcs[f].nbody; i++) {
+      const ptx_stmt *st = &a->funcs[f].body[i];
+      if (st->kind != PTX_STMT_VAR || st->var.space != PTX_SPACE_SHARED) continue;
+      if (wv_type_parse(st->var.type) == WV_T_NONE) return wv_derr(d, st->var.loc, "unknown type '.%s'", st->var.type);
+      wv_gvar *g = &m->vars[m->nvars];
+      g->name = st->var.name;
+      g->space = WV_SPACE_SHARED;
+      if (place_shared(d, &st->var, g)) return -1;
+      if (wv_symtab_put(&d->fnshared, st, m->nvars)) return -1;
+      m->nvars++;
+    }
+  /* the dynamic area begins after the static layout */
+  uint32_t dyn = (d->shared_size + 15u) & ~15u;
+  for (uint32_t i = 0; i < m->nvars; i++)
+    if (m->vars[i].is_extern_shared) m->vars[i].addr = dyn;
+  return 0;
+}
+
+/* ---------------- functions ---------------- */
+
+static int builtin_of(const char *name) {
+  if (!strcmp(name, "vprintf")) return WV_BUILTIN_VPRINTF;
+  if (!strcmp(name, "__assertfail")) return WV_BUILTIN_ASSERTFAIL;
+  return WV_BUILTIN_NONE;
+}
+
+static int layout_params(wv_dec *d, const ptx_var *vs, uint32_t n, wv_param **out, uint32_t *off) {
+  *out = calloc(n + 1, sizeof **out);
+  if (!*out) return wv_derr(d, (ptx_loc){1, 1}, "out of memory");
+  for (uint32_t i = 0; i < n; i++) {
+    const ptx_var *v = &vs[i];
+    wv_type t = wv_type_parse(v->type);
+    if (t == WV_T_NONE || t == WV_T_PRED) return wv_derr(d, v->loc, "unsupported parameter type '.%s'", v->type);
+    uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1);
+    uint32_t al = v->align ? v->align : es;
+    if (al == 0 || (al & (al - 1))) return wv_derr(d, v->loc, "bad alignment %u for parameter '%s'", al, v->name);
+    uint64_t size = (uint64_t)es * v->nelems;
+    if (size > 65536) return wv_derr(d, v->loc, "parameter '%s' is too large", v->name);
+    *off = (*off + al - 1) & ~(al - 1);
+    (*out)[i] = (wv_param){v->name, t, (uint32_t)size, al, *off};
+    *off += (uint32_t)size;
+  }
+  return 0;
+}
+
+static int declare_params(wv_dec *d, const wv_param *ps, uint32_t n, uint8_t kind) {
+  for (uint32_t i = 0; i < n; i++)
+    if (declare(d, ps[i].name, (wv_decl){.kind = kind, .type = ps[i].type, .off = ps[i].offset, .size = ps[i].size})) return -1;
+  return 0;
+}
+
+static int body_var(wv_dec *d, const ptx_stmt *st) {
+  const ptx_var *v = &st->var;
+  wv_type t = wv_type_parse(v->type);
+  if (t == WV_T_NONE) return wv_derr(d, v->loc, "unknown type '.%s'", v->type);
+  wv_func *f = d->fn;
+  switch (v->space) {
+  case PTX_SPACE_REG: {
+    if (v->vec > 1 || v->is_array) return wv_derr(d, v->loc, "vector or array registers are not supported ('%s')", v->name);
+    uint32_t n = v->range ? v->range : 1;
+    if (n > (1u << 20)) return wv_derr(d, v->loc, "register range '%s<%u>' is too large", v->name, v->range);
+    wv_decl dl = {.type = t, .range = v->range};
+    if (t == WV_T_PRED) {
+      if (f->npreds + n > (1u << 20)) return wv_derr(d, v->loc, "too many predicate registers");
+      dl.kind = v->range ? K_RANGE_PRED : K_PRED;
+      dl.base = f->npreds;
+      f->npreds += n;
+    } else {
+      if (f->nregs + n > (1u << 22)) return wv_derr(d, v->loc, "too many registers");
+      dl.kind = v->range ? K_RANGE_REG : K_REG;
+      dl.base = f->nregs;
+      f->nregs += n;
+    }
+    return declare(d, v->name, dl);
+  }
+  case PTX_SPACE_LOCAL: {
+    uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1);
+    uint32_t al = v->align ? v->align : es ? es : 1;
+    uint64_t size = (uint64_t)es * v->nelems;
+    uint64_t off = ((uint64_t)f->local_size + al - 1) & ~(uint64_t)(al - 1);
+    if (off + size > (256u << 10)) return wv_derr(d, v->loc, "local variable '%s' is too large", v->name);
+    f->local_size = (uint32_t)(off + size);
+    if (al > f->local_align) f->local_align = al;
+    return declare(d, v->name, (wv_decl){.kind = K_LOCALVAR, .type = t, .off = off, .size = (uint32_t)size});
+  }
+  case PTX_SPACE_PARAM: { /* a call site's argument or return variable, in the frame's param area */
+    uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1);
+    uint32_t al = v->align ? v->align : es ? es : 1;
+    uint64_t size = (uint64_t)es * v->nelems;
+    uint64_t off = ((uint64_t)f->param_size + al - 1) & ~(uint64_t)(al - 1);
+    if (off + size > (64u << 10)) return wv_derr(d, v->loc, "parameter space exhausted at '%s'", v->name);
+    f->param_size = (uint32_t)(off + size);
+    return declare(d, v->name, (wv_decl){.kind = K_FPARAM, .type = t, .off = off, .size = (uint32_t)size});
+  }
+  case PTX_SPACE_SHARED: { /* function-scope .shared: placed with the module's (decode_vars) */
+    int64_t gi;
+    if (!wv_symtab_get(&d->fnshared, st, &gi)) return wv_derr(d, v->loc, "internal: shared variable '%s' not placed", v->name);
+    return declare(d, v->name, (wv_decl){.kind = K_GVAR, .type = t, .base = (uint32_t)gi});
+  }
+  default:
+    return wv_derr(d, v->loc, "unsupported declaration of '%s' in a function body", v->name);
+  }
+}
+
+static int emit(wv_dec *d, const ptx_insn *pi) {
+  if (wv_dgrow((void **)&d->code, &d->capcode, d->ncode + 1, sizeof *d->code)) return wv_derr(d, pi->loc, "out of memory");
+  wv_insn *in = &d->code[d->ncode];
+  memset(in, 0, sizeof *in);
+  in->guard = -1;
+  in->pd = -1;
+  in->a = in->b = in->c = in->e = WV_NOSLOT;
+  for (int i = 0; i < 4; i++) in->d[i] = WV_NOSLOT;
+  in->rpc = WV_RPC_NONE;
+  in->line = pi->loc.line;
+  in->src_line = pi->src_line;
+  in->vec = 1;
+  if (pi->guard) {
+    ptx_operand g = {.kind = PTX_OPND_REG, .loc = pi->loc, .name = pi->guard};
+    in->guard = wv_dpred(d, &g, NULL);
+    if (in->guard < 0) return -1;
+    in->guard_neg = pi->guard_neg;
+  }
+  d->in_insn = 1;
+  d->unsup = 0;
+  int rc = wv_decode_insn(d, pi, in);
+  d->in_insn = 0;
+  if (rc && d->unsup && !d->failed) { /* placeholder: never executed, the launch is refused */
+    if (in->op == WV_OP_CALL && in->aux) {
+      wv_callinfo *ci = in->aux;
+      free(ci->arg_off); free(ci->arg_size); free(ci->ret_off); free(ci->ret_size); free(ci);
+    }
+    memset(in, 0, sizeof *in);
+    in->op = WV_OP_TRAP;
+    in->ctl = WV_CTL_TRAP;
+    in->guard = -1;
+    in->pd = -1;
+    in->line = pi->loc.line;
+    in->rpc = WV_RPC_NONE;
+    rc = 0;
+  }
+  if (rc) return -1;
+  d->ncode++;
+  return 0;
+}
+
+static int decode_body(wv_dec *d) {
+  const ptx_func *pf = d->pf;
+  for (uint32_t i = 0; i < pf->nbody; i++) {
+    const ptx_stmt *s = &pf->body[i];
+    switch (s->kind) {
+    case PTX_STMT_INSN:
+      if (emit(d, &s->insn)) return -1;
+      break;
+    case PTX_STMT_LABEL: {
+      int64_t prev;
+      if (wv_symtab_get(&d->labels, s->label, &prev)) return wv_derr(d, s->loc, "duplicate label '%s'", s->label);
+      if (wv_symtab_put(&d->labels, s->label, d->ncode)) return -1;
+      break;
+    }
+    case PTX_STMT_VAR:
+      if (body_var(d, s)) return -1;
+      break;
+    case PTX_STMT_SCOPE_OPEN:
+      if (wv_symtab_open(&d->names)) return -1;
+      break;
+    case PTX_STMT_SCOPE_CLOSE:
+      wv_symtab_close(&d->names);
+      break;
+    default:
+      break;
+    }
+  }
+  /* the last instruction must not fall off the end: an implicit ret, as ptxas assumes */
+  ptx_insn ret = {.loc = {pf->loc.line, pf->loc.col}, .opcode = "ret"};
+  if (!d->ncode || (d->code[d->ncode - 1].ctl != WV_CTL_RET && d->code[d->ncode - 1].ctl != WV_CTL_EXIT) ||
+      d->code[d->ncode - 1].guard >= 0) {
+    if (emit(d, &ret)) return -1;
+  }
+  for (uint32_t i = 0; i < d->nfix; i++) {
+    int64_t at;
+    if (!wv_symtab_get(&d->labels, d->fix[i].label, &at))
+      return wv_derr(d, d->fix[i].loc, "branch to unknown label '%s'", d->fix[i].label);
+    d->code[d->fix[i].insn].target = (uint32_t)at;
+  }
+  return 0;
+}
+
+static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
+  d->fn = f;
+  d->pf = pf;
+  d->ndecls = 0;
+  d->ncode = d->nconsts = d->nfix = 0;
+  d->code = NULL;
+  d->capcode = 0;
+  d->consts = NULL;
+  d->capconsts = 0;
+  d->cc_slot = WV_NOSLOT;
+  wv_symtab_fini(&d->names);
+  wv_symtab_fini(&d->labels);
+  wv_symtab_init(&d->names);
+  wv_symtab_init(&d->labels);
+  uint32_t off = 0;
+  if (f->is_entry) {
+    if (layout_params(d, pf->params, pf->nparams, &f->params, &off)) return -1;
+    f->nparams = pf->nparams;
+    if (declare_params(d, f->params, f->nparams, K_KPARAM)) return -1;
+  } else {
+    if (layout_params(d, pf->rets, pf->nrets, &f->rets, &off)) return -1;
+    f->nrets = pf->nrets;
+    if (layout_params(d, pf->params, pf->nparams, &f->params, &off)) return -1;
+    f->nparams = pf->nparams;
+    f->param_size = off;
+    if (declare_params(d, f->rets, f->nrets, K_FPARAM) || declare_params(d, f->params, f->nparams, K_FPARAM)) return -1;
+  }
+  if (decode_body(d)) return -1;
+  f->code = d->code;
+  f->ncode = d->ncode;
+  d->code = NULL;
+  f->nconsts = d->nconsts;
+  f->consts = calloc((size_t)d->nconsts * 32 + 32, sizeof *f->consts);
+  if (!f->consts) return wv_derr(d, pf->loc, "out of memory");
+  for (uint32_t i = 0; i < d->nconsts; i++)
+    for (int l = 0; l < 32; l++) f->consts[(size_t)i * 32 + l] = d->consts[i];
+  free(d->consts);
+  d->consts = NULL;
+  if (f->nregs == 0) f->nregs = 1;
+  char cerr[512];
+  if (wv_cfg_reconvergence(f, cerr, sizeof cerr)) return wv_derr(d, pf->loc, "%s", cerr);
+  return 0;
+}
+
+int wv_decode_module(const ptx_module *ast, wv_vm *vm, wv_irmod *out, char *err, size_t errlen) {
+  wv_dec dd, *d = &dd;
+  memset(d, 0, sizeof *d);
+  memset(out, 0, sizeof *out);
+  d->ast = ast;
+  d->vm = vm;
+  d->mod = out;
+  d->err = err;
+  d->errlen = errlen;
+  wv_symtab_init(&d->modsyms);
+  out->filename = ast->filename;
+  out->version_major = ast->version_major;
+  out->version_minor = ast->version_minor;
+  snprintf(out->target, sizeof out->target, "%s", ast->target ? ast->target : "");
+  if (ast->address_size == 32) { wv_derr(d, (ptx_loc){1, 1}, ".address_size 32 is not supported"); goto fail; }
+  if (decode_vars(d)) goto fail;
+  /* function table: one entry per name; a definition replaces a prototype */
+  out->funcs = calloc(ast->nfuncs + 1, sizeof *out->funcs);
+  if (!out->funcs) goto fail;
+  for (uint32_t i = 0; i < ast->nfuncs; i++) {
+    const ptx_func *pf = &ast->funcs[i];
+    int64_t v;
+    uint32_t idx;
+    if (wv_symtab_get(&d->modsyms, pf->name, &v)) {
+      if ((v >> 32) != K_FUNC) { wv_derr(d, pf->loc, "'%s' is already declared as a variable", pf->name); goto fail; }
+      idx = (uint32_t)v;
+      if (pf->has_body && out->funcs[idx].defined) { wv_derr(d, pf->loc, "redefinition of function '%s'", pf->name); goto fail; }
+    } else {
+      idx = out->nfuncs++;
+      if (wv_symtab_put(&d->modsyms, pf->name, ((int64_t)K_FUNC << 32) | idx)) goto fail;
+    }
+    wv_func *f = &out->funcs[idx];
+    f->name = pf->name;
+    f->file = ast->filename;
+    f->is_entry |= pf->is_entry;
+    if (pf->has_body) f->defined = 1;
+    else f->builtin = builtin_of(pf->name);
+  }
+  for (uint32_t i = 0; i < ast->nfuncs; i++) {
+    const ptx_func *pf = &ast->funcs[i];
+    if (!pf->has_body) continue;
+    int64_t v;
+    wv_symtab_get(&d->modsyms, pf->name, &v);
+    wv_func *f = &out->funcs[(uint32_t)v];
+    for (int k = 0; k < 3; k++) {
+      f->reqntid[k] = pf->reqntid[0] ? (pf->reqntid[k] ? pf->reqntid[k] : 1) : 0;
+      f->maxntid[k] = pf->maxntid[0] ? (pf->maxntid[k] ? pf->maxntid[k] : 1) : 0;
+    }
+    if (decode_func(d, pf, f)) goto fail;
+  }
+  for (uint32_t i = 0; i < out->nfuncs; i++)
+    if (out->funcs[i].is_entry) {
+      out->funcs[i].shared_static = d->shared_size;
+      out->funcs[i].shared_align = d->shared_align;
+    }
+  out->arena = ast->arena;
+  wv_symtab_fini(&d->modsyms);
+  wv_symtab_fini(&d->fnshared);
+  wv_symtab_fini(&d->names);
+  wv_symtab_fini(&d->labels);
+  free(d->decls);
+  free(d->fix);
+  return 0;
+fail:
+  if (!d->failed) wv_derr(d, (ptx_loc){1, 1}, "out of memory");
+  wv_symtab_fini(&d->modsyms);
+  wv_symtab_fini(&d->fnshared);
+  wv_symtab_fini(&d->names);
+  wv_symtab_fini(&d->labels);
+  free(d->decls);
+  free(d->fix);
+  free(d->code);
+  free(d->consts);
+  out->arena = NULL;
+  wv_irmod_free(vm, out);
+  return -1;
+}
+
+void wv_irmod_free(wv_vm *vm, wv_irmod *m) {
+  for (uint32_t i = 0; i < m->nfuncs; i++) {
+    wv_func *f = &m->funcs[i];
+    for (uint32_t k = 0; k < f->ncode; k++) {
+      wv_callinfo *ci = f->code[k].op == WV_OP_CALL ? f->code[k].aux : NULL;
+      if (ci) {
+        free(ci->arg_off);
+        free(ci->arg_size);
+        free(ci->ret_off);
+        free(ci->ret_size);
+        free(ci);
+      }
+    }
+    free(f->code);
+    free(f->consts);
+    free(f->params);
+    free(f->rets);
+  }
+  for (uint32_t i = 0; vm && i < m->nvars; i++)
+    if (m->vars[i].space != WV_SPACE_SHARED) wv_heap_free(&vm->heap, m->vars[i].addr);
+  free(m->funcs);
+  free(m->vars);
+  memset(m, 0, sizeof *m);
+}

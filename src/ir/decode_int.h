@@ -1,0 +1,86 @@
+/*
+ * decode_int.h — the decoder's private state, shared by decode.c (module, functions, operands)
+ * and decode_ops.c (one decoding function per instruction family of ops.def).
+ */
+#ifndef WV_DECODE_INT_H
+#define WV_DECODE_INT_H
+
+#include <stdarg.h>
+
+#include "exec/handlers.h"
+#include "ir/ir.h"
+#include "ir/symtab.h"
+#include "ptx/ast.h"
+#include "rt/vm_internal.h"
+
+/* What a name in a function means. */
+enum { K_REG = 1, K_PRED, K_LOCALVAR, K_FPARAM, K_KPARAM, K_GVAR, K_FUNC, K_RANGE_REG, K_RANGE_PRED };
+
+typedef struct wv_decl {
+  uint8_t kind;
+  wv_type type;
+  uint32_t base;   /* slot / predicate index / module var or function index */
+  uint32_t range;  /* range declarations: count */
+  uint64_t off;    /* local/param offset */
+  uint32_t size;
+} wv_decl;
+
+/* Parsed modifiers of one instruction. */
+typedef struct wv_mods {
+  wv_type t[4];
+  int nt;
+  int rnd, ftz, sat, vec;
+  int space;               /* WV_SPACE_*, -1 if none given */
+  const char *w[24];       /* every other word, in order */
+  int nw;
+  uint32_t used;           /* words consumed by the family decoder */
+} wv_mods;
+
+typedef struct wv_dec {
+  const ptx_module *ast;
+  wv_vm *vm;
+  wv_irmod *mod;
+  char *err;
+  size_t errlen;
+  int failed;
+  wv_symtab modsyms;       /* name → (kind << 32) | index */
+  wv_symtab fnshared;      /* function-scope .shared statement → module var index */
+  /* the function being decoded */
+  wv_func *fn;
+  const ptx_func *pf;
+  wv_symtab names;         /* name → index into decls */
+  wv_decl *decls;
+  uint32_t ndecls, capdecls;
+  wv_insn *code;
+  uint32_t ncode, capcode;
+  uint64_t *consts;
+  uint32_t nconsts, capconsts;
+  wv_symtab constmap;      /* not used for values (keys are pointers); see const_slot */
+  wv_symtab labels;        /* label name → insn index */
+  struct { uint32_t insn; const char *label; ptx_loc loc; } *fix;
+  uint32_t nfix, capfix;
+  uint32_t cc_slot;        /* WV_NOSLOT until a carry instruction needs it */
+  uint32_t shared_size;    /* module shared layout (static) */
+  uint32_t shared_align;
+  int in_insn, unsup;       /* decoding an instruction; it was unsupported */
+  wv_decl scratch;         /* what wv_dlookup returns for range and module names */
+} wv_dec;
+
+int wv_dgrow(void **p, uint32_t *cap, uint32_t need, size_t el);
+int wv_dspecial(const char *name);
+int wv_derr(wv_dec *d, ptx_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* operands (decode.c) */
+uint32_t wv_dsrc(wv_dec *d, const ptx_operand *o, wv_type t);  /* value slot, WV_NOSLOT on error */
+uint32_t wv_ddst(wv_dec *d, const ptx_operand *o);             /* register slot */
+int32_t wv_dpred(wv_dec *d, const ptx_operand *o, uint8_t *neg); /* predicate index, -1 on error */
+uint32_t wv_dconst(wv_dec *d, uint64_t v);
+int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in);     /* fills a/imm/space/addrf */
+const wv_decl *wv_dlookup(wv_dec *d, const char *name);
+uint32_t wv_dcc(wv_dec *d);                                     /* the carry-flag slot */
+
+/* families (decode_ops.c) */
+int wv_decode_insn(wv_dec *d, const ptx_insn *pi, wv_insn *in);
+int wv_mods_take(wv_mods *m, const char *w);
+
+#endif

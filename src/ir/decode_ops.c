@@ -1,0 +1,800 @@
+/*
+ * decode_ops.c — one decoding function per instruction family named in ops.def: reads the
+ * modifiers and operands of a PTX instruction, checks them, fills the wv_insn and picks the
+ * handler specialised for its type and modifiers. Anything not understood is an error naming
+ * the instruction and its line ("unsupported instruction 'x.y.z'"), never a silent guess.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/warp.h"
+#include "ir/decode_int.h"
+
+typedef int (*family_fn)(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m);
+
+static const char *fullname(const ptx_insn *pi, char *buf, size_t n) {
+  size_t k = (size_t)snprintf(buf, n, "%s", pi->opcode);
+  for (uint32_t i = 0; i < pi->nmods && k < n; i++) k += (size_t)snprintf(buf + k, n - k, ".%s", pi->mods[i]);
+  return buf;
+}
+
+static int unsupported(wv_dec *d, const ptx_insn *pi) {
+  char b[160];
+  return wv_derr(d, pi->loc, "unsupported instruction '%s'", fullname(pi, b, sizeof b));
+}
+
+static int nops(wv_dec *d, const ptx_insn *pi, uint32_t lo, uint32_t hi) {
+  if (pi->nops >= lo && pi->nops <= hi) return 0;
+  char b[160];
+  if (lo == hi) return wv_derr(d, pi->loc, "'%s' takes %u operands, found %u", fullname(pi, b, sizeof b), lo, pi->nops);
+  return wv_derr(d, pi->loc, "'%s' takes %u to %u operands, found %u", fullname(pi, b, sizeof b), lo, hi, pi->nops);
+}
+
+int wv_mods_take(wv_mods *m, const char *w) {
+  for (int i = 0; i < m->nw; i++)
+    if (!(m->used >> i & 1) && !strcmp(m->w[i], w)) {
+      m->used |= 1u << i;
+      return 1;
+    }
+  return 0;
+}
+
+/* Take the first unused word that is one of `list` (NULL-terminated); returns its index or -1. */
+static int take_one(wv_mods *m, const char *const *list) {
+  for (int i = 0; i < m->nw; i++) {
+    if (m->used >> i & 1) continue;
+    for (int k = 0; list[k]; k++)
+      if (!strcmp(m->w[i], list[k])) {
+        m->used |= 1u << i;
+        return k;
+      }
+  }
+  return -1;
+}
+
+/* Words that only tune caching, ordering or scope: accepted, no effect under sequential memory. */
+static void take_hints(wv_mods *m) {
+  static const char *const hints[] = {"volatile", "relaxed", "acquire", "release", "acq_rel", "sc", "weak", "mmio",
+                                      "cta", "gpu", "sys", "cluster", "ca", "cg", "cs", "lu", "cv", "wb", "wt", "nc",
+                                      "aligned", "L2::cache_hint", NULL};
+  for (int i = 0; i < m->nw; i++) {
+    if (m->used >> i & 1) continue;
+    if (!strncmp(m->w[i], "L1::", 4) || !strncmp(m->w[i], "L2::", 4)) { m->used |= 1u << i; continue; }
+    for (int k = 0; hints[k]; k++)
+      if (!strcmp(m->w[i], hints[k])) m->used |= 1u << i;
+  }
+}
+
+static int need_type(wv_dec *d, const ptx_insn *pi, const wv_mods *m, int n) {
+  if (m->nt == n) return 0;
+  char b[160];
+  return wv_derr(d, pi->loc, "'%s' needs %d type modifier%s", fullname(pi, b, sizeof b), n, n > 1 ? "s" : "");
+}
+
+static int no_handler(wv_dec *d, const ptx_insn *pi, wv_insn *in) {
+  return in->fn ? 0 : unsupported(d, pi);
+}
+
+/* ---------------- arithmetic ---------------- */
+
+static int dec_arith(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (need_type(d, pi, m, 1) || nops(d, pi, 3, 3)) return -1;
+  wv_type t = m->t[0];
+  in->type = (uint8_t)t;
+  if (t == WV_T_PRED) {
+    if (in->op != WV_OP_AND && in->op != WV_OP_OR && in->op != WV_OP_XOR) return unsupported(d, pi);
+    int32_t p = wv_dpred(d, &pi->ops[0], NULL), a = wv_dpred(d, &pi->ops[1], NULL), b = wv_dpred(d, &pi->ops[2], NULL);
+    if (p < 0 || a < 0 || b < 0) return -1;
+    in->d[0] = (uint32_t)p; in->a = (uint32_t)a; in->b = (uint32_t)b;
+    in->fn = wv_h_int(in->op, 0, t);
+    return no_handler(d, pi, in);
+  }
+  wv_type bt = t;
+  if ((in->op == WV_OP_SHL || in->op == WV_OP_SHR)) bt = WV_T_U32;
+  in->d[0] = wv_ddst(d, &pi->ops[0]);
+  in->a = wv_dsrc(d, &pi->ops[1], t);
+  in->b = wv_dsrc(d, &pi->ops[2], bt);
+  if (d->failed) return -1;
+  if (wv_type_is_float(t)) {
+    if (t != WV_T_F32 && t != WV_T_F64) return unsupported(d, pi);
+    in->rnd = (uint8_t)m->rnd;
+    in->ftz = (uint8_t)m->ftz;
+    in->sat = (uint8_t)m->sat;
+    if (wv_mods_take(m, "approx")) in->mode |= WV_FM_APPROX;
+    if (wv_mods_take(m, "full")) in->mode |= WV_FM_FULL;
+    if (wv_mods_take(m, "NaN")) in->mode |= WV_FM_NAN;
+    in->fn = wv_h_float(in->op, t, in);
+    return no_handler(d, pi, in);
+  }
+  int variant = 0;
+  if (wv_mods_take(m, "hi")) variant = WV_V_HI;
+  else if (wv_mods_take(m, "wide")) variant = WV_V_WIDE;
+  else if (wv_mods_take(m, "lo")) variant = WV_V_LO;
+  if (in->op == WV_OP_MUL24) in->mode = variant == WV_V_HI ? 4 : 0;
+  if (wv_mods_take(m, "cc")) {
+    variant = WV_V_CC;
+    in->mode = 1;
+  }
+  if (in->op == WV_OP_ADDC || in->op == WV_OP_SUBC || variant == WV_V_CC) in->e = wv_dcc(d);
+  if (m->sat) variant = WV_V_SAT;
+  if (m->rnd || m->ftz) return unsupported(d, pi);
+  if ((in->op == WV_OP_MUL) && !variant) return wv_derr(d, pi->loc, "integer mul needs .lo, .hi or .wide");
+  in->fn = wv_h_int(in->op, variant, t);
+  return no_handler(d, pi, in);
+}
+
+static int dec_arith3(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (need_type(d, pi, m, 1) || nops(d, pi, 4, 4)) return -1;
+  wv_type t = m->t[0];
+  in->type = (uint8_t)t;
+  int wide = wv_mods_take(m, "wide");
+  wv_type ct = t;
+  if (wide) ct = wv_type_size(t) == 2 ? (wv_type_is_signed(t) ? WV_T_S32 : WV_T_U32) : (wv_type_is_signed(t) ? WV_T_S64 : WV_T_U64);
+  in->d[0] = wv_ddst(d, &pi->ops[0]);
+  in->a = wv_dsrc(d, &pi->ops[1], t);
+  in->b = wv_dsrc(d, &pi->ops[2], t);
+  in->c = wv_dsrc(d, &pi->ops[3], ct);
+  if (d->failed) return -1;
+  if (wv_type_is_float(t)) {
+    if ((in->op != WV_OP_FMA && in->op != WV_OP_MAD) || wide) return unsupported(d, pi);
+    in->rnd = (uint8_t)m->rnd;
+    in->ftz = (uint8_t)m->ftz;
+    in->sat = (uint8_t)m->sat;
+    in->fn = wv_h_float(WV_OP_FMA, t, in);
+    return no_handler(d, pi, in);
+  }
+  if (in->op == WV_OP_FMA) return unsupported(d, pi);
+  if (in->op == WV_OP_SAD) { in->fn = wv_h_int(WV_OP_SAD, 0, t); return no_handler(d, pi, in); }
+  int hi = wv_mods_take(m, "hi"), lo = wv_mods_take(m, "lo");
+  if (in->op == WV_OP_MAD24) {
+    in->mode = hi ? 4 : 0;
+    if (m->sat) return unsupported(d, pi);
+    in->fn = wv_h_int(WV_OP_MAD24, 0, t);
+    return no_handler(d, pi, in);
+  }
+  if (!hi && !lo && !wide) return wv_derr(d, pi->loc, "integer mad needs .lo, .hi or .wide");
+  if (m->sat) return unsupported(d, pi);
+  in->mode = (uint8_t)((hi ? 4 : 0) | (wide ? 8 : 0));
+  if (wv_mods_take(m, "cc")) in->mode |= 1;
+  if (in->op == WV_OP_MADC) in->mode |= 2;
+  if (in->mode & 3) in->e = wv_dcc(d);
+  in->fn = wv_h_int(in->op, wide ? WV_V_WIDE : 0, t);
+  return no_handler(d, pi, in);
+}
+
+static int dec_unary(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (need_type(d, pi, m, 1) || nops(d, pi, 2, 2)) return -1;
+  wv_type t = m->t[0];
+  in->type = (uint8_t)t;
+  if (t == WV_T_PRED) {
+    if (in->op != WV_OP_NOT) return unsupported(d, pi);
+    int32_t p = wv_dpred(d, &pi->ops[0], NULL), a = wv_dpred(d, &pi->ops[1], NULL);
+    if (p < 0 || a < 0) return -1;
+    in->d[0] = (uint32_t)p;
+    in->a = (uint32_t)a;
+    in->fn = wv_h_int(WV_OP_NOT, 0, t);
+    return no_handler(d, pi, in);
+  }
+  in->d[0] = wv_ddst(d, &pi->ops[0]);
+  in->a = wv_dsrc(d, &pi->ops[1], t);
+  if (d->failed) return -1;
+  if (wv_type_is_float(t)) {
+    if (in->op != WV_OP_ABS && in->op != WV_OP_NEG) return unsupported(d, pi);
+    in->ftz = (uint8_t)m->ftz;
+    in->fn = wv_h_float(in->op, t, in);
+    return no_handler(d, pi, in);
+  }
+  if (in->op == WV_OP_BFIND && wv_mods_take(m, "shiftamt")) in->mode = 1;
+  in->fn = wv_h_int(in->op, 0, t);
+  return no_handler(d, pi, in);
+}
+
+static int dec_fpunary(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (need_type(d, pi, m, 1) || nops(d, pi, 2, 2)) return -1;
+  wv_type t = m->t[0];
+  in->type = (uint8_t)t;
+  in->rnd = (uint8_t)m->rnd;
+  in->ftz = (uint8_t)m->ftz;
+  if (wv_mods_take(m, "approx")) in->mode |= WV_FM_APPROX;
+  if (in->op == WV_OP_TESTP) {
+    static const char *const tests[] = {"finite", "infinite", "number", "notanumber", "normal", "subnormal", NULL};
+    int k = take_one(m, tests);
+    if (k < 0) return unsupported(d, pi);
+    in->mode = (uint8_t)k;
+    int32_t p = wv_dpred(d, &pi->ops[0], NULL);
+    if (p < 0) return -1;
+    in->d[0] = (uint32_t)p;
+  } else {
+    in->d[0] = wv_ddst(d, &pi->ops[0]);
+    /* rcp/sqrt/div need a rounding mode or .approx in PTX; sin/cos/lg2/ex2/tanh/rsqrt are .approx */
+    int sfu = in->op != WV_OP_RCP && in->op != WV_OP_SQRT;
+    if (sfu && !(in->mode & WV_FM_APPROX)) return unsupported(d, pi);
+    if (!sfu && !(in->mode & WV_FM_APPROX) && !m->rnd) return wv_derr(d, pi->loc, "%s needs a rounding modifier or .approx", pi->opcode);
+  }
+  in->a = wv_dsrc(d, &pi->ops[1], t);
+  if (d->failed) return -1;
+  in->fn = wv_h_float(in->op, t, in);
+  return no_handler(d, pi, in);
+}
+
+static int dec_bits(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  wv_type t = m->nt ? m->t[0] : WV_T_B32;
+  in->type = (uint8_t)t;
+  uint32_t n = in->op == WV_OP_BFI || in->op == WV_OP_LOP3 ? 5 : 4;
+  if (nops(d, pi, n, n)) return -1;
+  switch (in->op) {
+  case WV_OP_PRMT: {
+    static const char *const modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
+    int k = take_one(m, modes);
+    in->mode = (uint8_t)(k + 1);
+    break;
+  }
+  case WV_OP_SHF:
+    if (wv_mods_take(m, "l")) in->mode |= 1;
+    else if (!wv_mods_take(m, "r")) return unsupported(d, pi);
+    if (wv_mods_take(m, "clamp")) in->mode |= 2;
+    else if (!wv_mods_take(m, "wrap")) return unsupported(d, pi);
+    break;
+  case WV_OP_VABSDIFF4:
+    if (m->nt != 3) return need_type(d, pi, m, 3);
+    if (wv_mods_take(m, "add")) in->mode |= 4;
+    in->sat = (uint8_t)m->sat;
+    in->mode |= (uint8_t)((m->t[1] == WV_T_S32 ? 1 : 0) | (m->t[2] == WV_T_S32 ? 2 : 0) | (m->t[0] == WV_T_S32 ? 8 : 0));
+    for (int i = 0; i < 3; i++)
+      if (m->t[i] != WV_T_U32 && m->t[i] != WV_T_S32) return unsupported(d, pi);
+    break;
+  case WV_OP_DP4A:
+  case WV_OP_DP2A:
+    if (m->nt != 2) return need_type(d, pi, m, 2);
+    if (in->op == WV_OP_DP2A) {
+      if (wv_mods_take(m, "hi")) in->mode |= 4;
+      else if (!wv_mods_take(m, "lo")) return unsupported(d, pi);
+    }
+    in->mode |= (uint8_t)((m->t[0] == WV_T_S32 ? 1 : 0) | (m->t[1] == WV_T_S32 ? 2 : 0));
+    break;
+  default:
+    if (m->nt != 1) return need_type(d, pi, m, 1);
+    break;
+  }
+  in->d[0] = wv_ddst(d, &pi->ops[0]);
+  in->a = wv_dsrc(d, &pi->ops[1], t);
+  in->b = wv_dsrc(d, &pi->ops[2], in->op == WV_OP_BFI ? t : in->op == WV_OP_BFE ? WV_T_U32 : t);
+  if (in->op == WV_OP_LOP3) {
+    if (pi->ops[4].kind != PTX_OPND_INT) return wv_derr(d, pi->ops[4].loc, "lop3 needs an immediate lookup table");
+    in->c = wv_dsrc(d, &pi->ops[3], t);
+    in->imm = (int64_t)(pi->ops[4].ival & 0xff);
+  } else {
+    in->c = wv_dsrc(d, &pi->ops[3], WV_T_U32);
+    if (in->op == WV_OP_BFI) in->e = wv_dsrc(d, &pi->ops[4], WV_T_U32);
+  }
+  if (d->failed) return -1;
+  in->fn = wv_h_bits(in->op, t, in);
+  return no_handler(d, pi, in);
+}
+
+/* ---------------- moves and conversions ---------------- */
+
+static int dec_mov(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (need_type(d, pi, m, 1) || nops(d, pi, 2, 2)) return -1;
+  wv_type t = m->t[0];
+  in->type = (uint8_t)t;
+  const ptx_operand *dst = &pi->ops[0], *src = &pi->ops[1];
+  if (t == WV_T_PRED) {
+    int32_t p = wv_dpred(d, dst, NULL);
+    if (p < 0) return -1;
+    in->d[0] = (uint32_t)p;
+    if (src->kind == PTX_OPND_INT) { in->a = WV_NOSLOT; in->imm = src->ival != 0; }
+    else if (src->kind == PTX_OPND_REG && !strcmp(src->name, "%is_explicit_cluster")) { in->a = WV_NOSLOT; in->imm = 0; }
+    else { int32_t a = wv_dpred(d, src, NULL); if (a < 0) return -1; in->a = (uint32_t)a; }
+    in->fn = wv_h_mov(WV_MOV_PRED, t);
+    return 0;
+  }
+  if (src->kind == PTX_OPND_VEC) { /* pack */
+    if (src->nelems < 2 || src->nelems > 4 || wv_type_size(t) % src->nelems) return unsupported(d, pi);
+    unsigned es = wv_type_size(t) / src->nelems;
+    wv_type et = es == 1 ? WV_T_B8 : es == 2 ? WV_T_B16 : es == 4 ? WV_T_B32 : WV_T_B64;
+    in->d[0] = wv_ddst(d, dst);
+    uint32_t *s[4] = {&in->a, &in->b, &in->c, &in->e};
+    for (uint32_t i = 0; i < src->nelems; i++) *s[i] = wv_dsrc(d, &src->elems[i], et);
+    in->vec = (uint8_t)src->nelems;
+    in->imm = es;
+    in->fn = wv_h_mov(WV_MOV_PACK, t);
+    return d->failed ? -1 : 0;
+  }
+  if (dst->kind == PTX_OPND_VEC) { /* unpack */
+    if (dst->nelems < 2 || dst->nelems > 4 || wv_type_size(t) % dst->nelems) return unsupported(d, pi);
+    for (uint32_t i = 0; i < dst->nelems; i++)
+      in->d[i] = dst->elems[i].kind == PTX_OPND_SINK ? WV_NOSLOT : wv_ddst(d, &dst->elems[i]);
+    in->a = wv_dsrc(d, src, t);
+    in->vec = (uint8_t)dst->nelems;
+    in->imm = wv_type_size(t) / dst->nelems;
+    in->fn = wv_h_mov(WV_MOV_UNPACK, t);
+    return d->failed ? -1 : 0;
+  }
+  in->d[0] = wv_ddst(d, dst);
+  if (d->failed) return -1;
+  if (src->kind == PTX_OPND_REG || src->kind == PTX_OPND_SYM) {
+    if (!strcmp(src->name, "%clock") || !strcmp(src->name, "%clock64") || !strcmp(src->name, "%globaltimer")) {
+      in->mode = !strcmp(src->name, "%clock") ? WV_DYN_CLOCK : !strcmp(src->name, "%clock64") ? WV_DYN_CLOCK64 : WV_DYN_GLOBALTIMER;
+      in->fn = wv_h_special(in->mode);
+      return 0;
+    }
+    const wv_decl *dl = wv_dspecial(src->name) < 0 ? wv_dlookup(d, src->name) : NULL;
+    if (dl && dl->kind == K_LOCALVAR) { /* mov %SPL, __local_depot0 */
+      in->imm = (int64_t)dl->off;
+      in->fn = wv_h_local_addr;
+      return 0;
+    }
+    if (dl && (dl->kind == K_KPARAM || dl->kind == K_FPARAM))
+      return wv_derr(d, src->loc, "taking the address of parameter '%s' is not supported", src->name);
+    if (dl && dl->kind == K_FUNC) return wv_derr(d, src->loc, "function pointers are not supported ('%s')", src->name);
+  }
+  in->a = wv_dsrc(d, src, t);
+  if (d->failed) return -1;
+  in->fn = wv_h_mov(WV_MOV_REG, t);
+  return 0;
+}
+
+static const char *const rnd_names[] = {"", "rn", "rz", "rm", "rp", "rni", "rzi", "rmi", "rpi", "rna", NULL};
+
+static int dec_cvt(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (need_type(d, pi, m, 2) || nops(d, pi, 2, 2)) return -1;
+  in->type = (uint8_t)m->t[0];
+  in->type2 = (uint8_t)m->t[1];
+  in->rnd = (uint8_t)m->rnd;
+  in->ftz = (uint8_t)m->ftz;
+  in->sat = (uint8_t)m->sat;
+  in->d[0] = wv_ddst(d, &pi->ops[0]);
+  in->a = wv_dsrc(d, &pi->ops[1], m->t[1]);
+  if (d->failed) return -1;
+  in->fn = wv_h_cvt(m->t[0], m->t[1], in);
+  return no_handler(d, pi, in);
+}
+
+static int dec_cvta(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (need_type(d, pi, m, 1) || nops(d, pi, 2, 2)) return -1;
+  if (m->space < 0) return unsupported(d, pi);
+  in->space = (uint8_t)m->space;
+  in->type = (uint8_t)m->t[0];
+  if (in->op == WV_OP_ISSPACEP) {
+    int32_t p = wv_dpred(d, &pi->ops[0], NULL);
+    if (p < 0) return -1;
+    in->d[0] = (uint32_t)p;
+  } else {
+    in->mode = (uint8_t)wv_mods_take(m, "to");
+    in->d[0] = wv_ddst(d, &pi->ops[0]);
+  }
+  const ptx_operand *src = &pi->ops[1];
+  if (src->kind == PTX_OPND_SYM || (src->kind == PTX_OPND_REG && !wv_dlookup(d, src->name))) {
+    const wv_decl *dl = wv_dlookup(d, src->name);
+    if (dl && dl->kind == K_LOCALVAR) return wv_derr(d, src->loc, "cvta of a .local variable name is not supported");
+  }
+  in->a = wv_dsrc(d, src, m->t[0]);
+  if (d->failed) return -1;
+  in->fn = wv_h_mem(in->op, in);
+  return no_handler(d, pi, in);
+}
+
+/* ---------------- comparisons ---------------- */
+
+static const char *const cmp_names[] = {"eq", "ne", "lt", "le", "gt", "ge", "lo", "ls", "hi", "hs",
+                                        "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan", NULL};
+
+static int dec_setp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  int set = in->op == WV_OP_SET;
+  if (need_type(d, pi, m, set ? 2 : 1)) return -1;
+  wv_type t = m->t[set ? 1 : 0];
+  in->type = (uint8_t)t;
+  if (set) in->type2 = (uint8_t)m->t[0];
+  int k = take_one(m, cmp_names);
+  if (k < 0) return wv_derr(d, pi->loc, "%s needs a comparison operator", pi->opcode);
+  in->cmp = (uint8_t)k;
+  if (!wv_type_is_float(t) && k >= WV_CMP_EQU) return unsupported(d, pi);
+  if (wv_type_is_float(t) && k >= WV_CMP_LO && k <= WV_CMP_HS) return unsupported(d, pi);
+  if (t != WV_T_F32 && t != WV_T_F64 && (wv_type_is_float(t) || wv_type_size(t) < 2)) return unsupported(d, pi);
+  static const char *const bools[] = {"and", "or", "xor", NULL};
+  int b = take_one(m, bools);
+  in->boolop = (uint8_t)(b + 1);
+  in->ftz = (uint8_t)m->ftz;
+  if (nops(d, pi, b >= 0 ? 4 : 3, b >= 0 ? 4 : 3)) return -1;
+  if (set) {
+    in->d[0] = wv_ddst(d, &pi->ops[0]);
+  } else {
+    int32_t p = wv_dpred(d, &pi->ops[0], NULL);
+    if (p < 0) return -1;
+    in->d[0] = (uint32_t)p;
+    if (pi->ops[0].pair) {
+      ptx_operand q = {.kind = PTX_OPND_REG, .loc = pi->ops[0].loc, .name = pi->ops[0].pair};
+      if (strcmp(q.name, "_")) { in->pd = wv_dpred(d, &q, NULL); if (in->pd < 0) return -1; }
+    }
+  }
+  if (pi->ops[0].kind == PTX_OPND_SINK) in->d[0] = WV_NOSLOT;
+  in->a = wv_dsrc(d, &pi->ops[1], t);
+  in->b = wv_dsrc(d, &pi->ops[2], t);
+  if (b >= 0) {
+    int32_t c = wv_dpred(d, &pi->ops[3], &in->neg_c);
+    if (c < 0) return -1;
+    in->c = (uint32_t)c;
+  }
+  if (d->failed) return -1;
+  in->fn = wv_h_setp(in->op, t);
+  return no_handler(d, pi, in);
+}
+
+static int dec_selp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  int slct = in->op == WV_OP_SLCT;
+  if (need_type(d, pi, m, slct ? 2 : 1) || nops(d, pi, 4, 4)) return -1;
+  wv_type t = m->t[0];
+  in->type = (uint8_t)t;
+  in->ftz = (uint8_t)m->ftz;
+  in->d[0] = wv_ddst(d, &pi->ops[0]);
+  in->a = wv_dsrc(d, &pi->ops[1], t);
+  in->b = wv_dsrc(d, &pi->ops[2], t);
+  if (slct) {
+    in->type2 = (uint8_t)m->t[1];
+    if (m->t[1] != WV_T_S32 && m->t[1] != WV_T_F32) return unsupported(d, pi);
+    in->c = wv_dsrc(d, &pi->ops[3], m->t[1]);
+  } else {
+    int32_t c = wv_dpred(d, &pi->ops[3], &in->neg_c);
+    if (c < 0) return -1;
+    in->c = (uint32_t)c;
+  }
+  if (d->failed) return -1;
+  in->fn = wv_h_setp(in->op, t);
+  return no_handler(d, pi, in);
+}
+
+/* ---------------- memory ---------------- */
+
+static int mem_common(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  take_hints(m);
+  if (need_type(d, pi, m, 1)) return -1;
+  wv_type t = m->t[0];
+  if (t == WV_T_PRED || t == WV_T_B128 || t == WV_T_F16X2 || t == WV_T_BF16X2) return unsupported(d, pi);
+  in->type = (uint8_t)t;
+  in->vec = (uint8_t)(m->vec ? m->vec : 1);
+  if (in->vec > 4) return unsupported(d, pi);
+  in->space = (uint8_t)(m->space < 0 ? WV_SPACE_GENERIC : m->space);
+  return 0;
+}
+
+static int vec_regs(wv_dec *d, const ptx_operand *o, wv_insn *in, int is_dst) {
+  if (in->vec == 1) {
+    if (o->kind == PTX_OPND_VEC) return wv_derr(d, o->loc, "vector operand needs a .v2/.v4 instruction");
+    in->d[0] = is_dst ? wv_ddst(d, o) : wv_dsrc(d, o, (wv_type)in->type);
+    return d->failed ? -1 : 0;
+  }
+  if (o->kind != PTX_OPND_VEC || o->nelems != in->vec) return wv_derr(d, o->loc, "expected a vector of %u registers", in->vec);
+  for (uint32_t i = 0; i < o->nelems; i++) {
+    if (o->elems[i].kind == PTX_OPND_SINK && is_dst) { in->d[i] = WV_NOSLOT; continue; }
+    in->d[i] = is_dst ? wv_ddst(d, &o->elems[i]) : wv_dsrc(d, &o->elems[i], (wv_type)in->type);
+  }
+  return d->failed ? -1 : 0;
+}
+
+static int dec_ld(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (mem_common(d, pi, in, m) || nops(d, pi, 2, 3)) return -1;
+  if (wv_daddr(d, &pi->ops[1], in) || vec_regs(d, &pi->ops[0], in, 1)) return -1;
+  if (pi->nops == 3) return unsupported(d, pi); /* cache-policy operand */
+  in->fn = wv_h_mem(WV_OP_LD, in);
+  return 0;
+}
+
+static int dec_st(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (mem_common(d, pi, in, m) || nops(d, pi, 2, 2)) return -1;
+  if (wv_daddr(d, &pi->ops[0], in) || vec_regs(d, &pi->ops[1], in, 0)) return -1;
+  if (in->space == WV_SPACE_KPARAM || in->space == WV_SPACE_CONST) return wv_derr(d, pi->loc, "store to a read-only state space");
+  in->fn = wv_h_mem(WV_OP_ST, in);
+  return 0;
+}
+
+static int dec_atom(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas", NULL};
+  int k = take_one(m, ops);
+  if (k < 0) return unsupported(d, pi);
+  in->mode = (uint8_t)k;
+  if (mem_common(d, pi, in, m)) return -1;
+  wv_type t = (wv_type)in->type;
+  if (in->vec != 1 || (in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_SHARED && in->space != WV_SPACE_GENERIC))
+    return unsupported(d, pi);
+  if ((wv_type_size(t) < 4 && !(wv_type_size(t) == 2 && k == 9)) || ((t == WV_T_F32 || t == WV_T_F64) && k != 0) || t == WV_T_F16 || t == WV_T_BF16)
+    return unsupported(d, pi);
+  int red = in->op == WV_OP_RED, cas = k == 9;
+  uint32_t n = (red ? 2 : 3) + (cas ? 1 : 0);
+  if (nops(d, pi, n, n)) return -1;
+  uint32_t i = 0;
+  if (!red) in->d[0] = wv_ddst(d, &pi->ops[i++]);
+  if (wv_daddr(d, &pi->ops[i++], in)) return -1;
+  in->b = wv_dsrc(d, &pi->ops[i++], t);
+  if (cas) in->c = wv_dsrc(d, &pi->ops[i++], t);
+  if (d->failed) return -1;
+  in->fn = wv_h_mem(WV_OP_ATOM, in);
+  return 0;
+}
+
+static int dec_nop(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  (void)d;
+  (void)pi;
+  take_hints(m);
+  m->used = ~0u; /* fence.proxy.async, membar.gl, nanosleep.u32, prefetch.global.L2 ...: no effect */
+  in->fn = wv_h_nop;
+  return 0;
+}
+
+/* ---------------- control ---------------- */
+
+static int dec_bra(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  in->uni = (uint8_t)wv_mods_take(m, "uni");
+  if (nops(d, pi, 1, 1)) return -1;
+  if (pi->ops[0].kind != PTX_OPND_SYM) return wv_derr(d, pi->ops[0].loc, "bra needs a label (indirect branches are not supported)");
+  in->ctl = WV_CTL_BRA;
+  return 0;
+}
+
+static int dec_call(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  in->uni = (uint8_t)wv_mods_take(m, "uni");
+  uint32_t i = 0;
+  const ptx_operand *rets = NULL, *args = NULL, *fn;
+  if (i < pi->nops && pi->ops[i].kind == PTX_OPND_LIST) rets = &pi->ops[i++];
+  if (i >= pi->nops) return wv_derr(d, pi->loc, "call needs a function name");
+  fn = &pi->ops[i++];
+  if (i < pi->nops && pi->ops[i].kind == PTX_OPND_LIST) args = &pi->ops[i++];
+  if (i < pi->nops || fn->kind != PTX_OPND_SYM) return wv_derr(d, pi->loc, "indirect calls through prototypes are not supported");
+  const wv_decl *dl = wv_dlookup(d, fn->name);
+  if (!dl || dl->kind != K_FUNC) return wv_derr(d, fn->loc, "call to undeclared function '%s'", fn->name);
+  const wv_func *callee = &d->mod->funcs[dl->base];
+  if (!callee->defined && !callee->builtin)
+    return wv_derr(d, fn->loc, "call to external function '%s', which warpvm does not provide", fn->name);
+  if (callee->is_entry) return wv_derr(d, fn->loc, "call to kernel '%s'", fn->name);
+  wv_callinfo *ci = calloc(1, sizeof *ci);
+  if (!ci) return wv_derr(d, pi->loc, "out of memory");
+  in->aux = ci;
+  in->ctl = WV_CTL_CALL;
+  in->target = dl->base;
+  ci->builtin = callee->builtin;
+  ci->nargs = args ? args->nelems : 0;
+  ci->nrets = rets ? rets->nelems : 0;
+  ci->arg_off = calloc(ci->nargs + 1, sizeof *ci->arg_off);
+  ci->arg_size = calloc(ci->nargs + 1, sizeof *ci->arg_size);
+  ci->ret_off = calloc(ci->nrets + 1, sizeof *ci->ret_off);
+  ci->ret_size = calloc(ci->nrets + 1, sizeof *ci->ret_size);
+  if (!ci->arg_off || !ci->arg_size || !ci->ret_off || !ci->ret_size) return wv_derr(d, pi->loc, "out of memory");
+  for (int pass = 0; pass < 2; pass++) {
+    const ptx_operand *list = pass ? args : rets;
+    for (uint32_t k = 0; list && k < list->nelems; k++) {
+      const ptx_operand *o = &list->elems[k];
+      const wv_decl *p = (o->kind == PTX_OPND_SYM || o->kind == PTX_OPND_REG) ? wv_dlookup(d, o->name) : NULL;
+      if (!p || p->kind != K_FPARAM)
+        return wv_derr(d, o->loc, "call %s must be .param variables", pass ? "arguments" : "results");
+      (pass ? ci->arg_off : ci->ret_off)[k] = (uint32_t)p->off;
+      (pass ? ci->arg_size : ci->ret_size)[k] = p->size;
+    }
+  }
+  if (!callee->builtin && callee->defined) {
+    /* callee's own parameter count is checked when both are decoded; sizes are copied min-wise */
+  }
+  return 0;
+}
+
+static int dec_ret(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  wv_mods_take(m, "uni");
+  if (nops(d, pi, 0, 0)) return -1;
+  in->ctl = in->op == WV_OP_RET ? WV_CTL_RET : in->op == WV_OP_EXIT ? WV_CTL_EXIT : WV_CTL_TRAP;
+  return 0;
+}
+
+static int dec_bar(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  wv_mods_take(m, "cta");
+  wv_mods_take(m, "aligned");
+  if (wv_mods_take(m, "warp")) { /* bar.warp.sync membermask */
+    if (!wv_mods_take(m, "sync") || nops(d, pi, 1, 1)) return unsupported(d, pi);
+    in->ctl = WV_CTL_COLL;
+    in->mode = WV_BAR_WARPSYNC;
+    in->a = wv_dsrc(d, &pi->ops[0], WV_T_B32);
+    return d->failed ? -1 : 0;
+  }
+  in->ctl = WV_CTL_BAR;
+  uint32_t first = 0;
+  if (wv_mods_take(m, "sync")) in->mode = WV_BAR_SYNC;
+  else if (wv_mods_take(m, "arrive")) in->mode = WV_BAR_ARRIVE;
+  else if (wv_mods_take(m, "red")) {
+    in->mode = WV_BAR_RED;
+    static const char *const r[] = {"popc", "and", "or", NULL};
+    int k = take_one(m, r);
+    if (k < 0 || m->nt != 1) return unsupported(d, pi);
+    in->boolop = (uint8_t)(k == 0 ? WV_BOOL_NONE : k == 1 ? WV_BOOL_AND : WV_BOOL_OR);
+    in->type = (uint8_t)m->t[0];
+    if (nops(d, pi, 3, 4)) return -1;
+    if (k == 0) in->d[0] = wv_ddst(d, &pi->ops[0]);
+    else { int32_t p = wv_dpred(d, &pi->ops[0], NULL); if (p < 0) return -1; in->d[0] = (uint32_t)p; }
+    first = 1;
+    int32_t c = wv_dpred(d, &pi->ops[pi->nops - 1], &in->neg_c);
+    if (c < 0) return -1;
+    in->c = (uint32_t)c;
+  } else if (in->op == WV_OP_BAR && pi->nmods == 0) {
+    in->mode = WV_BAR_SYNC; /* plain `bar 0` */
+  } else {
+    return unsupported(d, pi);
+  }
+  uint32_t nmax = first + 2 + (in->mode == WV_BAR_RED ? 1 : 0);
+  if (in->mode != WV_BAR_RED && nops(d, pi, in->mode == WV_BAR_ARRIVE ? 2 : 1, nmax)) return -1;
+  in->a = wv_dsrc(d, &pi->ops[first], WV_T_U32);
+  uint32_t nvals = pi->nops - first - (in->mode == WV_BAR_RED ? 1 : 0);
+  if (nvals >= 2) in->b = wv_dsrc(d, &pi->ops[first + 1], WV_T_U32);
+  return d->failed ? -1 : 0;
+}
+
+/* ---------------- warp collectives ---------------- */
+
+static int need_sync(wv_dec *d, const ptx_insn *pi, wv_mods *m) {
+  if (wv_mods_take(m, "sync")) return 0;
+  char b[160];
+  return wv_derr(d, pi->loc, "'%s' without .sync is not supported on sm_70 and later", fullname(pi, b, sizeof b));
+}
+
+static int dec_shfl(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  static const char *const modes[] = {"idx", "up", "down", "bfly", NULL};
+  if (need_sync(d, pi, m)) return -1;
+  int k = take_one(m, modes);
+  if (k < 0 || need_type(d, pi, m, 1) || wv_type_size(m->t[0]) != 4) return k < 0 ? unsupported(d, pi) : -1;
+  if (nops(d, pi, 5, 5)) return -1;
+  in->mode = (uint8_t)k; /* idx 0, up 1, down 2, bfly 3 */
+  in->ctl = WV_CTL_COLL;
+  in->type = (uint8_t)m->t[0];
+  in->d[0] = pi->ops[0].kind == PTX_OPND_SINK ? WV_NOSLOT : wv_ddst(d, &pi->ops[0]);
+  if (pi->ops[0].pair && strcmp(pi->ops[0].pair, "_")) {
+    ptx_operand q = {.kind = PTX_OPND_REG, .loc = pi->ops[0].loc, .name = pi->ops[0].pair};
+    in->pd = wv_dpred(d, &q, NULL);
+    if (in->pd < 0) return -1;
+  }
+  in->a = wv_dsrc(d, &pi->ops[1], WV_T_B32);
+  in->b = wv_dsrc(d, &pi->ops[2], WV_T_B32);
+  in->c = wv_dsrc(d, &pi->ops[3], WV_T_B32);
+  in->e = wv_dsrc(d, &pi->ops[4], WV_T_B32);
+  return d->failed ? -1 : 0;
+}
+
+static int dec_vote(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  static const char *const modes[] = {"all", "any", "uni", "ballot", NULL};
+  if (need_sync(d, pi, m)) return -1;
+  int k = take_one(m, modes);
+  if (k < 0 || need_type(d, pi, m, 1) || nops(d, pi, 3, 3)) return k < 0 ? unsupported(d, pi) : -1;
+  in->mode = (uint8_t)k;
+  in->ctl = WV_CTL_COLL;
+  if (k == WV_VOTE_BALLOT) {
+    if (m->t[0] != WV_T_B32) return unsupported(d, pi);
+    in->d[0] = wv_ddst(d, &pi->ops[0]);
+  } else {
+    if (m->t[0] != WV_T_PRED) return unsupported(d, pi);
+    int32_t p = wv_dpred(d, &pi->ops[0], NULL);
+    if (p < 0) return -1;
+    in->d[0] = (uint32_t)p;
+  }
+  int32_t a = wv_dpred(d, &pi->ops[1], &in->neg_b);
+  if (a < 0) return -1;
+  in->a = (uint32_t)a;
+  in->b = wv_dsrc(d, &pi->ops[2], WV_T_B32);
+  return d->failed ? -1 : 0;
+}
+
+static int dec_activemask(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (need_type(d, pi, m, 1) || nops(d, pi, 1, 1)) return -1;
+  in->d[0] = wv_ddst(d, &pi->ops[0]);
+  in->fn = wv_h_activemask;
+  return d->failed ? -1 : 0;
+}
+
+static int dec_match(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  static const char *const modes[] = {"any", "all", NULL};
+  if (need_sync(d, pi, m)) return -1;
+  int k = take_one(m, modes);
+  if (k < 0 || need_type(d, pi, m, 1) || nops(d, pi, 3, 3)) return k < 0 ? unsupported(d, pi) : -1;
+  if (m->t[0] != WV_T_B32 && m->t[0] != WV_T_B64) return unsupported(d, pi);
+  in->mode = (uint8_t)k;
+  in->type = (uint8_t)m->t[0];
+  in->ctl = WV_CTL_COLL;
+  in->d[0] = pi->ops[0].kind == PTX_OPND_SINK ? WV_NOSLOT : wv_ddst(d, &pi->ops[0]);
+  if (pi->ops[0].pair && strcmp(pi->ops[0].pair, "_")) {
+    ptx_operand q = {.kind = PTX_OPND_REG, .loc = pi->ops[0].loc, .name = pi->ops[0].pair};
+    in->pd = wv_dpred(d, &q, NULL);
+    if (in->pd < 0) return -1;
+  }
+  in->a = wv_dsrc(d, &pi->ops[1], m->t[0]);
+  in->b = wv_dsrc(d, &pi->ops[2], WV_T_B32);
+  return d->failed ? -1 : 0;
+}
+
+static int dec_redux(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  static const char *const ops[] = {"add", "min", "max", "and", "or", "xor", NULL};
+  if (need_sync(d, pi, m)) return -1;
+  int k = take_one(m, ops);
+  if (k < 0 || need_type(d, pi, m, 1) || nops(d, pi, 3, 3)) return k < 0 ? unsupported(d, pi) : -1;
+  wv_type t = m->t[0];
+  if (k <= WV_REDUX_MAX ? (t != WV_T_U32 && t != WV_T_S32) : t != WV_T_B32) return unsupported(d, pi);
+  in->mode = (uint8_t)k;
+  in->type = (uint8_t)t;
+  in->ctl = WV_CTL_COLL;
+  in->d[0] = wv_ddst(d, &pi->ops[0]);
+  in->a = wv_dsrc(d, &pi->ops[1], t);
+  in->b = wv_dsrc(d, &pi->ops[2], WV_T_B32);
+  return d->failed ? -1 : 0;
+}
+
+/* elect.sync d|p, membermask (sm_90): d = lane of the leader, p true on it. */
+static int dec_elect(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (need_sync(d, pi, m) || nops(d, pi, 2, 2)) return -1;
+  in->ctl = WV_CTL_COLL;
+  in->d[0] = pi->ops[0].kind == PTX_OPND_SINK ? WV_NOSLOT : wv_ddst(d, &pi->ops[0]);
+  if (pi->ops[0].pair && strcmp(pi->ops[0].pair, "_")) {
+    ptx_operand q = {.kind = PTX_OPND_REG, .loc = pi->ops[0].loc, .name = pi->ops[0].pair};
+    in->pd = wv_dpred(d, &q, NULL);
+    if (in->pd < 0) return -1;
+  }
+  in->b = wv_dsrc(d, &pi->ops[1], WV_T_B32);
+  return d->failed ? -1 : 0;
+}
+
+/* ---------------- entry ---------------- */
+
+static const family_fn families[WV_OP_COUNT] = {
+#define OP(id, mnem, dec, cls, syn) [WV_OP_##id] = dec_##dec,
+#include "ops.def"
+#undef OP
+};
+
+static int space_of(const char *w) {
+  if (!strcmp(w, "global")) return WV_SPACE_GLOBAL;
+  if (!strcmp(w, "shared") || !strcmp(w, "shared::cta")) return WV_SPACE_SHARED;
+  if (!strcmp(w, "local")) return WV_SPACE_LOCAL;
+  if (!strcmp(w, "const")) return WV_SPACE_CONST;
+  if (!strcmp(w, "param")) return WV_SPACE_FPARAM; /* refined by the address operand */
+  return -1;
+}
+
+int wv_decode_insn(wv_dec *d, const ptx_insn *pi, wv_insn *in) {
+  int op = -1;
+  for (int i = 0; i < WV_OP_COUNT; i++)
+    if (!strcmp(pi->opcode, wv_ops[i].mnemonic)) { op = i; break; }
+  if (op < 0) return unsupported(d, pi);
+  in->op = (uint16_t)op;
+  wv_mods m;
+  memset(&m, 0, sizeof m);
+  m.space = -1;
+  for (uint32_t i = 0; i < pi->nmods; i++) {
+    const char *w = pi->mods[i];
+    wv_type t = wv_type_parse(w);
+    int sp, k;
+    if (t != WV_T_NONE) {
+      if (m.nt == 4) return unsupported(d, pi);
+      m.t[m.nt++] = t;
+    } else if (!strcmp(w, "ftz")) m.ftz = 1;
+    else if (!strcmp(w, "sat")) m.sat = 1;
+    else if (!strcmp(w, "v2")) m.vec = 2;
+    else if (!strcmp(w, "v4")) m.vec = 4;
+    else if (!strcmp(w, "v8")) m.vec = 8;
+    else if ((sp = space_of(w)) >= 0 && op != WV_OP_BAR && op != WV_OP_BARRIER) m.space = sp;
+    else {
+      for (k = 1; rnd_names[k] && strcmp(w, rnd_names[k]); k++) {}
+      if (rnd_names[k] && op != WV_OP_SETP && op != WV_OP_SET) { m.rnd = k; continue; }
+      if (m.nw == 24) return unsupported(d, pi);
+      m.w[m.nw++] = w;
+    }
+  }
+  /* a generic .param access is decided by its address; keep the placeholder for the decoder */
+  if (families[op](d, pi, in, &m)) return -1;
+  if (in->op == WV_OP_BRA && !d->failed) {
+    if (wv_dgrow((void **)&d->fix, &d->capfix, d->nfix + 1, sizeof *d->fix)) return wv_derr(d, pi->loc, "out of memory");
+    d->fix[d->nfix].insn = d->ncode;
+    d->fix[d->nfix].label = pi->ops[0].name;
+    d->fix[d->nfix].loc = pi->ops[0].loc;
+    d->nfix++;
+  }
+  for (int i = 0; i < m.nw; i++)
+    if (!(m.used >> i & 1)) {
+      char b[160];
+      return wv_derr(d, pi->loc, "unsupported modifier '.%s' in '%s'", m.w[i], fullname(pi, b, sizeof b));
+    }
+  if (in->ctl == WV_CTL_NONE && !in->fn) return unsupported(d, pi);
+  return 0;
+}

@@ -1,0 +1,96 @@
+/*
+ * builtins.c — the external device functions nvcc's PTX calls and warpvm provides:
+ *   vprintf(fmt, args)       device printf: nvcc packs the arguments into a local buffer;
+ *                            each calling lane's text goes to the vm's printf sink in lane order;
+ *   __assertfail(msg, file, line, function, charsize)
+ *                            a failed device assert: prints CUDA's message and traps.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "exec/exec.h"
+#include "exec/printf_fmt.h"
+#include "rt/vm_internal.h"
+
+#define ARGBUF_MAX 4096
+#define FMT_MAX 4096
+
+typedef struct rd { wv_exec *x; int lane; } rd;
+
+static int read_str(void *user, uint64_t addr, char *buf, size_t cap) {
+  rd *r = user;
+  return wv_mem_read_cstr(r->x, addr, r->lane, buf, cap);
+}
+
+static uint64_t arg_u64(wv_exec *x, const wv_callinfo *ci, uint32_t i, int lane) {
+  uint64_t v = 0;
+  if (i < ci->nargs) memcpy(&v, x->frame->params + (size_t)lane * x->fn->param_size + ci->arg_off[i], ci->arg_size[i] < 8 ? ci->arg_size[i] : 8);
+  return v;
+}
+
+static void out_text(wv_exec *x, const char *s, size_t n) {
+  if (x->vm->cfg.printf_out) x->vm->cfg.printf_out(x->vm->cfg.printf_user, s, n);
+  else fwrite(s, 1, n, stdout);
+}
+
+/* Copy as much of [addr, addr+cap) as is readable (the argument buffer's size is not passed). */
+static size_t read_block(wv_exec *x, uint64_t addr, int lane, uint8_t *buf, size_t cap) {
+  wv_fault saved = x->fault;
+  size_t n = 0;
+  for (; n < cap; n += 8) {
+    uint8_t *p = wv_mem_xlate(x, WV_SPACE_GENERIC, addr + n, 8, 1, lane, 0);
+    if (!p) break;
+    memcpy(buf + n, p, 8);
+  }
+  x->fault = saved;
+  return n;
+}
+
+static int do_vprintf(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
+  char fmt[FMT_MAX];
+  static const size_t outcap = 1 << 16;
+  char *out = malloc(outcap);
+  uint8_t *args = malloc(ARGBUF_MAX);
+  if (!out || !args) { free(out); free(args); return wv_fault_set(x, WV_ERR_NOMEM, -1, 0, 0, "out of host memory in printf"); }
+  WV_FOR_LANES(mask, l, {
+    uint64_t f = arg_u64(x, ci, 0, l), a = arg_u64(x, ci, 1, l);
+    if (wv_mem_read_cstr(x, f, l, fmt, sizeof fmt) < 0) {
+      free(out); free(args);
+      return wv_fault_set(x, WV_ERR_FAULT, l, 1, f, "printf format string is not readable");
+    }
+    size_t alen = a ? read_block(x, a, l, args, ARGBUF_MAX) : 0;
+    rd r = {x, l};
+    size_t n = wv_printf_format(fmt, args, alen, read_str, &r, out, outcap);
+    out_text(x, out, n < outcap ? n : outcap - 1);
+    if (ci->nrets) { /* vprintf returns the number of arguments; nvcc rarely reads it */
+      int32_t zero = 0;
+      memcpy(x->frame->params + (size_t)l * x->fn->param_size + ci->ret_off[0], &zero, 4);
+    }
+  });
+  free(out);
+  free(args);
+  return 0;
+}
+
+static int do_assert(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
+  int l = __builtin_ctz(mask);
+  char msg[512], file[512], func[256];
+  if (wv_mem_read_cstr(x, arg_u64(x, ci, 0, l), l, msg, sizeof msg) < 0) snprintf(msg, sizeof msg, "?");
+  if (wv_mem_read_cstr(x, arg_u64(x, ci, 1, l), l, file, sizeof file) < 0) snprintf(file, sizeof file, "?");
+  if (wv_mem_read_cstr(x, arg_u64(x, ci, 3, l), l, func, sizeof func) < 0) snprintf(func, sizeof func, "?");
+  uint32_t line = (uint32_t)arg_u64(x, ci, 2, l);
+  const uint64_t *sp = x->warp->specials;
+  fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func,
+          x->cta->ctaid[0], x->cta->ctaid[1], x->cta->ctaid[2], (unsigned)sp[WV_SP_TID_X * 32 + l],
+          (unsigned)sp[WV_SP_TID_Y * 32 + l], (unsigned)sp[WV_SP_TID_Z * 32 + l], msg);
+  return wv_fault_set(x, WV_ERR_TRAP, l, 0, 0, "device-side assertion `%s` failed (%s:%u)", msg, file, line);
+}
+
+int wv_builtin_call(wv_exec *x, const wv_insn *call, uint32_t mask) {
+  const wv_callinfo *ci = call->aux;
+  switch (ci->builtin) {
+  case WV_BUILTIN_VPRINTF: return do_vprintf(x, ci, mask);
+  case WV_BUILTIN_ASSERTFAIL: return do_assert(x, ci, mask);
+  default: return wv_fault_set(x, WV_ERR_UNSUPPORTED, -1, 0, 0, "unknown builtin");
+  }
+}

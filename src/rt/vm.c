@@ -1,0 +1,262 @@
+/*
+ * vm.c — the public C API (include/warpvm.h): vm lifetime, error messages, module loading
+ * (parse → decode), kernel and parameter lookup, device memory, launch and statistics.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "ptx/ast.h"
+#include "rt/vm_internal.h"
+
+#define MAX_PTX_FILE (512u << 20)
+
+typedef struct wv_module_priv {
+  struct wv_module pub;
+  ptx_module *ast;
+} wv_module_priv;
+
+wv_status wv_seterr(wv_vm *vm, wv_status st, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(vm->err, sizeof vm->err, fmt, ap);
+  va_end(ap);
+  return st;
+}
+
+const char *wv_status_name(wv_status s) {
+  static const char *const names[] = {"ok", "invalid argument", "parse error", "unsupported", "not found",
+                                      "out of memory", "I/O error", "device fault", "trap", "deadlock",
+                                      "watchdog", "bad launch configuration"};
+  return (unsigned)s < sizeof names / sizeof *names ? names[s] : "unknown status";
+}
+
+wv_vm *wv_create(const wv_config *cfg) {
+  wv_vm *vm = calloc(1, sizeof *vm);
+  if (!vm) return NULL;
+  if (cfg) vm->cfg = *cfg;
+  wv_heap_init(&vm->heap);
+  return vm;
+}
+
+void wv_module_unload(wv_module *m) {
+  if (!m) return;
+  wv_vm *vm = m->vm;
+  for (wv_module **p = &vm->modules; *p; p = &(*p)->next)
+    if (*p == m) { *p = m->next; break; }
+  wv_irmod_free(vm, &m->ir);
+  free(m->kernels);
+  ptx_module_free(((wv_module_priv *)m)->ast);
+  free(m);
+}
+
+void wv_destroy(wv_vm *vm) {
+  if (!vm) return;
+  while (vm->modules) wv_module_unload(vm->modules);
+  wv_heap_fini(&vm->heap);
+  free(vm);
+}
+
+const char *wv_last_error(const wv_vm *vm) { return vm ? vm->err : "no vm"; }
+
+wv_status wv_module_load_string(wv_vm *vm, const char *ptx, size_t len, const char *name, wv_module **out) {
+  if (!vm || !ptx || !out) return WV_ERR_INVALID;
+  *out = NULL;
+  ptx_module *ast = NULL;
+  char err[sizeof vm->err];
+  if (ptx_parse(ptx, len, name ? name : "<string>", &ast, err, sizeof err))
+    return wv_seterr(vm, WV_ERR_PARSE, "%s", err);
+  wv_module_priv *mp = calloc(1, sizeof *mp);
+  if (!mp) { ptx_module_free(ast); return wv_seterr(vm, WV_ERR_NOMEM, "out of memory"); }
+  wv_module *m = &mp->pub;
+  mp->ast = ast;
+  m->vm = vm;
+  if (wv_decode_module(ast, vm, &m->ir, err, sizeof err)) {
+    free(mp);
+    ptx_module_free(ast);
+    return wv_seterr(vm, strstr(err, "unsupported") ? WV_ERR_UNSUPPORTED : WV_ERR_PARSE, "%s", err);
+  }
+  m->kernels = calloc(m->ir.nfuncs + 1, sizeof *m->kernels);
+  if (!m->kernels) {
+    wv_irmod_free(vm, &m->ir);
+    free(mp);
+    ptx_module_free(ast);
+    return wv_seterr(vm, WV_ERR_NOMEM, "out of memory");
+  }
+  for (uint32_t i = 0; i < m->ir.nfuncs; i++)
+    if (m->ir.funcs[i].is_entry && m->ir.funcs[i].defined) m->kernels[m->nkernels++] = (struct wv_kernel){m, &m->ir.funcs[i]};
+  m->next = vm->modules;
+  vm->modules = m;
+  *out = m;
+  return WV_OK;
+}
+
+wv_status wv_module_load_file(wv_vm *vm, const char *path, wv_module **out) {
+  if (!vm || !path || !out) return WV_ERR_INVALID;
+  FILE *f = fopen(path, "rb");
+  if (!f) return wv_seterr(vm, WV_ERR_IO, "%s: cannot open file", path);
+  char *buf = NULL;
+  size_t n = 0, cap = 0;
+  for (;;) {
+    if (n == cap) {
+      if (cap >= MAX_PTX_FILE) { fclose(f); free(buf); return wv_seterr(vm, WV_ERR_IO, "%s: file is too large", path); }
+      cap = cap ? cap * 2 : 65536;
+      char *nb = realloc(buf, cap);
+      if (!nb) { fclose(f); free(buf); return wv_seterr(vm, WV_ERR_NOMEM, "out of memory"); }
+      buf = nb;
+    }
+    size_t r = fread(buf + n, 1, cap - n, f);
+    n += r;
+    if (r == 0) break;
+  }
+  int bad = ferror(f);
+  fclose(f);
+  if (bad) { free(buf); return wv_seterr(vm, WV_ERR_IO, "%s: read error", path); }
+  wv_status st = wv_module_load_string(vm, buf, n, path, out);
+  free(buf);
+  return st;
+}
+
+uint32_t wv_module_kernel_count(const wv_module *m) { return m ? m->nkernels : 0; }
+const wv_kernel *wv_module_kernel_at(const wv_module *m, uint32_t i) {
+  return m && i < m->nkernels ? &m->kernels[i] : NULL;
+}
+
+wv_status wv_kernel_get(const wv_module *m, const char *name, const wv_kernel **out) {
+  if (!m || !name || !out) return WV_ERR_INVALID;
+  for (uint32_t i = 0; i < m->nkernels; i++)
+    if (!strcmp(m->kernels[i].fn->name, name)) { *out = &m->kernels[i]; return WV_OK; }
+  return wv_seterr(m->vm, WV_ERR_NOT_FOUND, "no kernel named '%s' in %s", name, m->ir.filename ? m->ir.filename : "module");
+}
+
+const char *wv_kernel_name(const wv_kernel *k) { return k->fn->name; }
+uint32_t wv_kernel_param_count(const wv_kernel *k) { return k->fn->nparams; }
+uint32_t wv_kernel_static_shared(const wv_kernel *k) { return k->fn->shared_static; }
+
+wv_param_info wv_kernel_param(const wv_kernel *k, uint32_t i) {
+  wv_param_info pi = {0};
+  if (i >= k->fn->nparams) return pi;
+  const wv_param *p = &k->fn->params[i];
+  pi.name = p->name;
+  pi.type = wv_type_name(p->type);
+  pi.size = p->size;
+  pi.align = p->align;
+  pi.offset = p->offset;
+  return pi;
+}
+
+wv_status wv_module_symbol(const wv_module *m, const char *name, wv_devptr *addr, size_t *bytes) {
+  if (!m || !name) return WV_ERR_INVALID;
+  for (uint32_t i = 0; i < m->ir.nvars; i++) {
+    const wv_gvar *g = &m->ir.vars[i];
+    if (g->space != WV_SPACE_SHARED && !strcmp(g->name, name)) {
+      if (addr) *addr = g->addr;
+      if (bytes) *bytes = (size_t)g->size;
+      return WV_OK;
+    }
+  }
+  return wv_seterr(m->vm, WV_ERR_NOT_FOUND, "no device variable named '%s'", name);
+}
+
+/* ---- device memory ---- */
+
+wv_status wv_malloc(wv_vm *vm, size_t bytes, wv_devptr *out) {
+  if (!vm || !out) return WV_ERR_INVALID;
+  if (wv_heap_alloc(&vm->heap, bytes, 256, out)) return wv_seterr(vm, WV_ERR_NOMEM, "out of device memory (%zu bytes)", bytes);
+  return WV_OK;
+}
+
+wv_status wv_free(wv_vm *vm, wv_devptr p) {
+  if (!vm) return WV_ERR_INVALID;
+  if (p == 0) return WV_OK;
+  if (wv_heap_free(&vm->heap, p)) return wv_seterr(vm, WV_ERR_INVALID, "wv_free: 0x%llx is not an allocation", (unsigned long long)p);
+  return WV_OK;
+}
+
+static uint8_t *range(wv_vm *vm, wv_devptr p, size_t n, const char *what) {
+  uint8_t *h = wv_heap_lookup(&vm->heap, p, n);
+  if (!h) wv_seterr(vm, WV_ERR_INVALID, "%s: [0x%llx, +%zu) is not inside one allocation", what, (unsigned long long)p, n);
+  return h;
+}
+
+wv_status wv_memset(wv_vm *vm, wv_devptr dst, int value, size_t bytes) {
+  if (!vm) return WV_ERR_INVALID;
+  uint8_t *h = range(vm, dst, bytes, "wv_memset");
+  if (!h) return WV_ERR_INVALID;
+  memset(h, value, bytes);
+  return WV_OK;
+}
+
+wv_status wv_memcpy_htod(wv_vm *vm, wv_devptr dst, const void *src, size_t bytes) {
+  if (!vm || (!src && bytes)) return WV_ERR_INVALID;
+  uint8_t *h = range(vm, dst, bytes, "wv_memcpy_htod");
+  if (!h) return WV_ERR_INVALID;
+  if (bytes) memcpy(h, src, bytes);
+  return WV_OK;
+}
+
+wv_status wv_memcpy_dtoh(wv_vm *vm, void *dst, wv_devptr src, size_t bytes) {
+  if (!vm || (!dst && bytes)) return WV_ERR_INVALID;
+  uint8_t *h = range(vm, src, bytes, "wv_memcpy_dtoh");
+  if (!h) return WV_ERR_INVALID;
+  if (bytes) memcpy(dst, h, bytes);
+  return WV_OK;
+}
+
+wv_status wv_memcpy_dtod(wv_vm *vm, wv_devptr dst, wv_devptr src, size_t bytes) {
+  if (!vm) return WV_ERR_INVALID;
+  uint8_t *d = range(vm, dst, bytes, "wv_memcpy_dtod"), *s = d ? range(vm, src, bytes, "wv_memcpy_dtod") : NULL;
+  if (!d || !s) return WV_ERR_INVALID;
+  if (bytes) memmove(d, s, bytes);
+  return WV_OK;
+}
+
+/* ---- launch ---- */
+
+/* The first unsupported instruction the kernel can reach through calls, or NULL. */
+static const char *unsupported_in(const wv_irmod *m, const wv_func *f, uint8_t *seen) {
+  uint32_t fi = (uint32_t)(f - m->funcs);
+  if (seen[fi]) return NULL;
+  seen[fi] = 1;
+  if (f->unsupported) return f->unsupported;
+  for (uint32_t i = 0; i < f->ncode; i++)
+    if (f->code[i].ctl == WV_CTL_CALL && !f->code[i].aux) continue;
+    else if (f->code[i].ctl == WV_CTL_CALL) {
+      const char *u = unsupported_in(m, &m->funcs[f->code[i].target], seen);
+      if (u) return u;
+    }
+  return NULL;
+}
+
+wv_status wv_launch(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block, uint32_t shared_bytes, void **args) {
+  if (!vm || !k) return WV_ERR_INVALID;
+  const wv_func *fn = k->fn;
+  uint8_t *seen = calloc(k->mod->ir.nfuncs + 1, 1);
+  if (!seen) return wv_seterr(vm, WV_ERR_NOMEM, "out of memory");
+  const char *unsup = unsupported_in(&k->mod->ir, fn, seen);
+  free(seen);
+  if (unsup) return wv_seterr(vm, WV_ERR_UNSUPPORTED, "%s (kernel '%s' cannot run)", unsup, fn->name);
+  uint32_t size = 0;
+  for (uint32_t i = 0; i < fn->nparams; i++) {
+    uint32_t end = fn->params[i].offset + fn->params[i].size;
+    if (end > size) size = end;
+    if (!args || !args[i]) return wv_seterr(vm, WV_ERR_INVALID, "argument %u of kernel '%s' is missing", i, fn->name);
+  }
+  uint8_t *buf = calloc(1, size + 8);
+  if (!buf) return wv_seterr(vm, WV_ERR_NOMEM, "out of memory");
+  for (uint32_t i = 0; i < fn->nparams; i++) memcpy(buf + fn->params[i].offset, args[i], fn->params[i].size);
+  uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
+  vm->err[0] = 0;
+  wv_status st = wv_exec_launch(vm, k->mod, fn, g, b, shared_bytes, buf, size);
+  free(buf);
+  return st;
+}
+
+void wv_get_stats(const wv_vm *vm, wv_stats *out) {
+  if (vm && out) *out = vm->stats;
+}
+
+void wv_stats_reset(wv_vm *vm) {
+  if (vm) memset(&vm->stats, 0, sizeof vm->stats);
+}

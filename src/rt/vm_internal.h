@@ -1,0 +1,47 @@
+/*
+ * vm_internal.h — the vm handle's insides, shared by the runtime (vm.c), the executor's launch
+ * entry (sched.c) and memory (mem.c). Everything a vm owns hangs off struct wv_vm.
+ */
+#ifndef WV_VM_INTERNAL_H
+#define WV_VM_INTERNAL_H
+
+#include "exec/mem.h"
+#include "ir/ir.h"
+#include "warpvm.h"
+
+struct wv_kernel {
+  struct wv_module *mod;
+  const wv_func *fn;
+};
+
+struct wv_module {
+  struct wv_vm *vm;
+  wv_irmod ir;
+  struct wv_kernel *kernels;
+  uint32_t nkernels;
+  struct wv_module *next;
+};
+
+struct wv_vm {
+  wv_config cfg;
+  wv_heap heap;
+  wv_stats stats;
+  struct wv_module *modules;
+  char err[2048];
+};
+
+wv_status wv_seterr(wv_vm *vm, wv_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
+
+/* sched.c: run one launch to completion. */
+wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
+                         const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams,
+                         uint32_t kparam_size);
+
+/* decode.c: AST → IR. Returns 0, or -1 with "FILE:LINE:COL: error: ..." in err. */
+struct ptx_module;
+int wv_decode_module(const struct ptx_module *ast, wv_vm *vm, wv_irmod *out, char *err, size_t errlen);
+void wv_irmod_free(wv_vm *vm, wv_irmod *m);
+
+#define WV_MAX_SHARED (227u * 1024u) /* per-block opt-in limit of sm_90 */
+
+#endif

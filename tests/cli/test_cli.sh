@@ -1,0 +1,208 @@
+#!/usr/bin/env bash
+# test_cli.sh — checks the `warpvm` command line: usage errors, --help/--version, `list`, PTX error
+# reports (FILE:LINE:COL: error: ...), device faults, the watchdog, --stats and output ordering.
+#
+#   tests/cli/test_cli.sh WARPVM_BINARY SRC_DIR
+#
+# The kernels are hand-written (kernels.ptx, bad/*.ptx) or nvcc output (printf_order.ptx); they test
+# error handling and the tool, not GPU values. Prints "N passed, M failed"; exits 1 on any failure.
+set -u
+if [ $# -ne 2 ]; then echo "usage: $0 WARPVM_BINARY SRC_DIR" >&2; exit 2; fi
+WV=$1
+SRC=$2
+DIR=$SRC/tests/cli
+K=$DIR/kernels.ptx
+TMP=$(mktemp -d)
+trap 'rm -rf "$TMP"' EXIT
+pass=0
+fail=0
+TIMEOUT=
+command -v timeout >/dev/null 2>&1 && TIMEOUT="timeout 60"
+
+# wv ARGS...: run warpvm; $rc, $TMP/out, $TMP/err hold the result.
+wv() { $TIMEOUT "$WV" "$@" >"$TMP/out" 2>"$TMP/err"; rc=$?; }
+
+# check NAME WHY...: record the current test; WHY is empty when it passed.
+problems=()
+why() { problems+=("$*"); }
+check() {
+  if [ ${#problems[@]} -eq 0 ]; then
+    pass=$((pass + 1)); echo "ok   $1"
+  else
+    fail=$((fail + 1)); echo "FAIL $1"
+    for p in "${problems[@]}"; do echo "       $p"; done
+    echo "       stdout: $(head -c 400 "$TMP/out" | tr '\n' '|')"
+    echo "       stderr: $(head -c 400 "$TMP/err" | tr '\n' '|')"
+  fi
+  problems=()
+}
+want_rc() { [ "$rc" -eq "$1" ] || why "exit status $rc, want $1"; }
+want_err() { grep -Eq -- "$1" "$TMP/err" || why "stderr lacks /$1/"; }
+want_err_i() { grep -Eiq -- "$1" "$TMP/err" || why "stderr lacks /$1/ (any case)"; }
+want_out() { grep -Eq -- "$1" "$TMP/out" || why "stdout lacks /$1/"; }
+# The line of a marker comment in a file.
+marker_line() { grep -n -- "$2" "$1" | head -n 1 | cut -d: -f1; }
+
+# ---- usage errors: exit 1 and a usage line on stderr -------------------------------------------
+usage_case() {
+  local name=$1; shift
+  wv "$@"
+  want_rc 1
+  want_err '^usage: warpvm '
+  check "usage: $name"
+}
+usage_case "no command"
+usage_case "unknown command" frobnicate
+usage_case "run without arguments" run
+usage_case "run without --kernel" run "$K"
+usage_case "run with two files" run "$K" "$K" --kernel scale2
+usage_case "unknown option" run "$K" --kernel scale2 --frob
+usage_case "option without value" run "$K" --kernel
+usage_case "bad --grid" run "$K" --kernel scale2 --grid x
+usage_case "bad --max-steps" run "$K" --kernel spin --max-steps lots
+usage_case "unknown --arg type" run "$K" --kernel scale2 --arg u16:3 --arg buf:4 --arg u32:1
+usage_case "--arg without colon" run "$K" --kernel scale2 --arg buf
+usage_case "zero-size buffer" run "$K" --kernel scale2 --arg buf:0 --arg buf:4 --arg u32:1
+usage_case "unknown buffer fill" run "$K" --kernel scale2 --arg buf:8:ones --arg buf:4 --arg u32:1
+usage_case "zero rand32 seed" run "$K" --kernel scale2 --arg buf:8:rand32:0 --arg buf:4 --arg u32:1
+usage_case "too few --arg" run "$K" --kernel scale2 --arg buf:8
+usage_case "--print of a scalar" run "$K" --kernel scale2 --arg buf:8 --arg buf:8 --arg u32:0 --print 2:u32
+usage_case "--print index out of range" run "$K" --kernel scale2 --arg buf:8 --arg buf:8 --arg u32:0 --print 3:u32
+usage_case "list without file" list
+usage_case "list with two files" list "$K" "$K"
+
+# ---- --help / --version ----------------------------------------------------------------------
+for h in --help -h; do
+  wv $h
+  want_rc 0
+  want_out '^usage: warpvm run '
+  want_out 'warpvm list '
+  want_out -- '--max-steps'
+  check "help: $h"
+done
+version=$(sed -n 's/^#define WARPVM_VERSION "\(.*\)"/\1/p' "$SRC/include/warpvm.h")
+wv --version
+want_rc 0
+[ "$(cat "$TMP/out")" = "warpvm $version" ] || why "stdout is not 'warpvm $version'"
+check "--version"
+
+# ---- list ------------------------------------------------------------------------------------
+wv list "$K"
+want_rc 0
+for k in scale2 oob_store oob_past_end spin; do want_out "^kernel $k\b"; done
+want_out 'scale2_param_0.*u64.*size 8.*align 8.*offset 0'
+want_out 'scale2_param_1.*u64.*size 8.*align 8.*offset 8'
+want_out 'scale2_param_2.*u32.*size 4.*align 4.*offset 16'
+check "list shows kernels and parameters"
+
+# ---- malformed PTX: exit 1, "FILE:LINE:COL: error: ..." at the line that is wrong ---------------
+# The expected line is the one marked "ERROR HERE", else the file's last line (truncated file,
+# binary garbage without newlines).
+ptx_error_case() {
+  local f=$1 cmd=$2 line first rest
+  line=$(marker_line "$f" 'ERROR HERE')
+  [ -n "$line" ] || line=$(awk 'END { print NR }' "$f")
+  if [ "$cmd" = run ]; then wv run "$f" --kernel k --arg buf:4; else wv list "$f"; fi
+  want_rc 1
+  first=$(head -n 1 "$TMP/err")
+  case "$first" in
+    "$f:"*) rest=${first#"$f:"}
+            echo "$rest" | grep -Eq '^[0-9]+:[0-9]+: error: ' || why "first stderr line not FILE:LINE:COL: error: ..."
+            [ "${rest%%:*}" = "$line" ] || why "error on line ${rest%%:*}, want $line" ;;
+    *) why "first stderr line does not start with '$f:'" ;;
+  esac
+  grep -Eq "^$(printf '%s' "$f" | sed 's/[][\.*^$+?(){}|/]/\\&/g'):[0-9]+:[0-9]+: error: " "$TMP/err" ||
+    why "no line matches ^FILE:[0-9]+:[0-9]+: error: "
+  check "bad PTX ($cmd): $(basename "$f")"
+}
+for f in "$DIR"/bad/*.ptx; do ptx_error_case "$f" run; done
+ptx_error_case "$DIR/bad/unknown_opcode.ptx" list
+
+wv run "$TMP/no-such-file.ptx" --kernel k
+want_rc 1
+want_err 'no-such-file\.ptx'
+check "missing PTX file"
+
+# ---- device errors: exit 2 ---------------------------------------------------------------------
+wv run "$K" --kernel no_such_kernel
+want_rc 2
+want_err 'no_such_kernel'
+check "unknown kernel"
+
+line=$(marker_line "$K" 'FAULT HERE')
+wv run "$K" --kernel oob_store --grid 2 --block 32 --arg u64:0xdeadbee0
+want_rc 2
+want_err 'oob_store'
+want_err_i 'block[^0-9]*1'
+want_err_i 'thread[^0-9]*3'
+want_err_i "line[^0-9]*$line([^0-9]|\$)"
+want_err_i 'deadbee0'
+check "store to an unmapped address names kernel, block, thread, line, address"
+
+line=$(grep -n 'FAULT HERE' "$K" | sed -n 2p | cut -d: -f1)
+wv run "$K" --kernel oob_past_end --block 32 --arg buf:64
+want_rc 2
+want_err 'oob_past_end'
+want_err_i 'block'
+want_err_i 'thread[^0-9]*(1[6-9]|2[0-9]|3[01])'
+want_err_i "line[^0-9]*$line([^0-9]|\$)"
+want_err_i '0x[0-9a-f]+'
+check "store past the end of a buffer"
+
+wv run "$K" --kernel spin --max-steps 1000
+want_rc 2
+want_err_i 'watchdog'
+check "--max-steps 1000 stops an endless kernel"
+
+wv run "$K" --kernel scale2 --grid 0 --arg buf:8 --arg buf:8 --arg u32:0
+want_rc 2
+check "empty grid is a launch error"
+
+# ---- a good run: exact output, --stats -----------------------------------------------------------
+{ echo "arg 0:"; for i in $(seq 0 63); do echo $((2 * i + 1)); done; } >"$TMP/want"
+wv run "$K" --kernel scale2 --grid 2 --block 32 --arg buf:256 --arg buf:256:iota32 --arg u32:64 --print 0:u32 --stats
+want_rc 0
+cmp -s "$TMP/out" "$TMP/want" || why "stdout differs from the expected 'arg 0:' block"
+for s in launches warp_instructions thread_instructions divergent_branches reconvergences barriers \
+         collectives collective_undefined global_loads global_stores shared_loads shared_stores \
+         local_loads local_stores atomics ctas; do
+  want_err "^$s: [0-9]+\$"
+done
+want_err '^simt_efficiency: [0-9]+\.[0-9]{4}$'
+want_err '^kernel_seconds: [0-9]+(\.[0-9]+)?([eE][-+]?[0-9]+)?$'
+grep -Eq '^thread_instructions: [1-9]' "$TMP/err" || why "thread_instructions is 0"
+want_err '^simt_efficiency: 1\.0000$'
+check "run scale2 with --print and --stats"
+
+wv run "$K" --kernel scale2 --grid 2 --block 32 --arg buf:256 --arg buf:256:iota32 --arg u32:64 --print 0:u32
+[ -s "$TMP/err" ] && why "stderr not empty without --stats"
+cmp -s "$TMP/out" "$TMP/want" || why "stdout differs"
+check "run without --stats is quiet on stderr"
+
+wv run "$DIR/printf_order.ptx" --kernel hello --block 2 --arg buf:8 --print 0:u32
+want_rc 0
+printf 'arg 0:\n100\n101\n' >"$TMP/want"
+[ "$(grep -c '^hello from thread [01]$' "$TMP/out")" = 2 ] || why "want two 'hello from thread' lines"
+[ "$(sed -n 3p "$TMP/out")" = "arg 0:" ] || why "printf output is not before the --print block"
+tail -n 3 "$TMP/out" | cmp -s - "$TMP/want" || why "--print block differs"
+check "kernel printf comes before the --print blocks"
+
+# ---- byte for byte what ptxrun printed on a GPU (ptxrun_cases.sh, ptxrun_golden.txt) -----------
+# One check per case: its stdout and exit status.
+bash "$DIR/ptxrun_cases.sh" "$WV" run >"$TMP/cases" 2>/dev/null
+: >"$TMP/out"
+: >"$TMP/err"
+section() { awk -v n="$1" '/^== case /{ on = ($3 == n ":") } on' "$2"; }
+ncase=$(grep -c '^== case ' "$DIR/ptxrun_golden.txt")
+for i in $(seq 1 "$ncase"); do
+  section "$i" "$DIR/ptxrun_golden.txt" >"$TMP/want"
+  section "$i" "$TMP/cases" >"$TMP/got"
+  if ! cmp -s "$TMP/want" "$TMP/got"; then
+    why "differs from ptxrun (< ptxrun, > warpvm):"
+    while IFS= read -r l; do why "  $l"; done < <(diff "$TMP/want" "$TMP/got" | head -n 8)
+  fi
+  check "as ptxrun: $(head -n 1 "$TMP/want" | cut -c 4-90)"
+done
+
+echo "$pass passed, $fail failed"
+[ "$fail" -eq 0 ]

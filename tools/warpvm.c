@@ -1,0 +1,401 @@
+/*
+ * warpvm.c — the `warpvm` command-line tool, written against the public API (include/warpvm.h).
+ *
+ * It owns the command line and nothing of the machine:
+ *   warpvm run FILE.ptx --kernel NAME ...   runs one kernel. Its arguments and its stdout are those
+ *                                           of the reference runner shared/tools/ptxrun.c, byte for
+ *                                           byte, so one command line gives the same output on a GPU
+ *                                           and here; --stats and --max-steps are warpvm's own.
+ *   warpvm list FILE.ptx                    the kernels of a module and their parameters.
+ *   warpvm --help | -h | --version
+ * Exit status: 0 success, 1 usage or PTX error, 2 device / VM error (message on stderr).
+ * Buffer fills, scalar parsing, `--print` formats and the order in which errors are found follow
+ * ptxrun exactly; keep them in step with it.
+ */
+#include <inttypes.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "warpvm.h"
+
+#define MAXARGS 64 /* as ptxrun: a 65th --arg or --print is an unknown option */
+
+enum { EXIT_USAGE = 1, EXIT_DEVICE = 2 };
+
+static const char USAGE[] =
+    "usage: warpvm run FILE.ptx --kernel NAME [--grid X,Y,Z] [--block X,Y,Z] [--shared BYTES]\n"
+    "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N]\n"
+    "       warpvm list FILE.ptx\n"
+    "       warpvm --help | -h | --version\n";
+
+static const char HELP[] =
+    "\n"
+    "run     run one kernel of FILE.ptx to completion (same arguments and output as ptxrun)\n"
+    "  --kernel NAME        the .entry to launch\n"
+    "  --grid X[,Y[,Z]]     grid size in blocks (missing components are 1; default 1,1,1)\n"
+    "  --block X[,Y[,Z]]    block size in threads (default 1,1,1)\n"
+    "  --shared BYTES       dynamic shared memory per block (default 0)\n"
+    "  --arg SPEC           the next kernel parameter, in order:\n"
+    "      u32:N  s32:N  u64:N  s64:N  f32:X  f64:X   a scalar (C strtoll/strtoull/strtof/strtod syntax)\n"
+    "      buf:BYTES                                 a zero-filled device buffer (its address is passed)\n"
+    "      buf:BYTES:iota32                          filled with the u32 sequence 0,1,2,...\n"
+    "      buf:BYTES:rand32:SEED                     filled with xorshift32 u32 values from SEED (SEED != 0)\n"
+    "      buf:BYTES:@PATH                           filled from a file's bytes (rest zero)\n"
+    "  --print INDEX:TYPE   after the launch, print buffer argument INDEX (0-based among all --arg)\n"
+    "                       as TYPE = u32|s32|x32|u64|s64|x64|f32|f64, one value per line after a\n"
+    "                       line \"arg INDEX:\"; f32/f64 print the exact bits in hex and the value\n"
+    "  --stats              print the execution counters to stderr after the run\n"
+    "  --max-steps N        watchdog: stop after N warp instructions (0 = unlimited)\n"
+    "  Kernel printf output goes to stdout before the --print blocks.\n"
+    "\n"
+    "list    print each kernel of FILE.ptx with its parameters (name, type, size, align, offset)\n"
+    "\n"
+    "Exit status: 0 success, 1 usage or PTX error, 2 device or VM error (message on stderr).\n";
+
+/* ---- messages ---------------------------------------------------------------------------- */
+
+static int usage_error(const char *msg) {
+  fflush(stdout);
+  fprintf(stderr, "warpvm: %s\n%s", msg, USAGE);
+  return EXIT_USAGE;
+}
+
+static const char *status_name(wv_status st) {
+  const char *name = wv_status_name(st);
+  return name ? name : "error";
+}
+
+/* A failed API call during `run`: the library's one-line report, tagged with the status. */
+static int vm_error(const wv_vm *vm, wv_status st) {
+  fflush(stdout);
+  fprintf(stderr, "warpvm: %s: %s\n", status_name(st), wv_last_error(vm));
+  return EXIT_DEVICE;
+}
+
+/* A PTX file that does not load: the report is already "FILE:LINE:COL: error: ...". Exit status 1. */
+static int load_module(wv_vm *vm, const char *path, wv_module **mod) {
+  if (wv_module_load_file(vm, path, mod) == WV_OK) return 0;
+  fprintf(stderr, "%s\n", wv_last_error(vm));
+  return EXIT_USAGE;
+}
+
+static wv_vm *create_vm(const wv_config *cfg) {
+  wv_vm *vm = wv_create(cfg);
+  if (!vm) fprintf(stderr, "warpvm: out of memory\n");
+  return vm;
+}
+
+static void print_stats(const wv_vm *vm) {
+  wv_stats s;
+  wv_get_stats(vm, &s);
+  double eff = s.warp_instructions ? (double)s.thread_instructions / (32.0 * (double)s.warp_instructions) : 0.0;
+  fflush(stdout);
+  fprintf(stderr,
+          "launches: %" PRIu64 "\nwarp_instructions: %" PRIu64 "\nthread_instructions: %" PRIu64 "\n"
+          "simt_efficiency: %.4f\ndivergent_branches: %" PRIu64 "\nreconvergences: %" PRIu64 "\n"
+          "barriers: %" PRIu64 "\ncollectives: %" PRIu64 "\ncollective_undefined: %" PRIu64 "\n"
+          "global_loads: %" PRIu64 "\nglobal_stores: %" PRIu64 "\nshared_loads: %" PRIu64 "\n"
+          "shared_stores: %" PRIu64 "\nlocal_loads: %" PRIu64 "\nlocal_stores: %" PRIu64 "\n"
+          "atomics: %" PRIu64 "\nctas: %" PRIu64 "\nkernel_seconds: %.6f\n",
+          s.launches, s.warp_instructions, s.thread_instructions, eff, s.divergent_branches,
+          s.reconvergences, s.barriers, s.collectives, s.collective_undefined, s.global_loads,
+          s.global_stores, s.shared_loads, s.shared_stores, s.local_loads, s.local_stores, s.atomics,
+          s.ctas, s.kernel_seconds);
+}
+
+/* Device printf text goes through stdout's own buffer, so it stays ahead of the --print blocks. */
+static void printf_to_stdout(void *user, const char *text, size_t len) {
+  (void)user;
+  fwrite(text, 1, len, stdout);
+}
+
+/* ---- run: options ------------------------------------------------------------------------- */
+
+typedef struct run_opts {
+  const char *file, *kernel;
+  unsigned grid[3], block[3], shared;
+  const char *specs[MAXARGS];
+  int nspec;
+  const char *prints[MAXARGS];
+  int nprint;
+  int stats;
+  uint64_t max_steps;
+} run_opts;
+
+/* ptxrun's `dims`: "%u,%u,%u", missing components 1. */
+static int parse_dims(const char *s, unsigned d[3]) {
+  d[0] = d[1] = d[2] = 1;
+  return sscanf(s, "%u,%u,%u", &d[0], &d[1], &d[2]) >= 1;
+}
+
+static int parse_count(const char *s, uint64_t *out) {
+  char *end;
+  if (s[0] < '0' || s[0] > '9') return 0;
+  *out = strtoull(s, &end, 0);
+  return *end == 0;
+}
+
+/* Options in any order, as ptxrun; returns 0, or an exit status after printing why. -1: --help. */
+static int parse_run_opts(int argc, char **argv, run_opts *o) {
+  memset(o, 0, sizeof *o);
+  for (int k = 0; k < 3; k++) o->grid[k] = o->block[k] = 1;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    int more = i + 1 < argc;
+    if (!strcmp(a, "--kernel") && more) o->kernel = argv[++i];
+    else if (!strcmp(a, "--grid") && more) { if (!parse_dims(argv[++i], o->grid)) return usage_error("bad dimensions"); }
+    else if (!strcmp(a, "--block") && more) { if (!parse_dims(argv[++i], o->block)) return usage_error("bad dimensions"); }
+    else if (!strcmp(a, "--shared") && more) o->shared = (unsigned)strtoul(argv[++i], NULL, 0);
+    else if (!strcmp(a, "--arg") && more && o->nspec < MAXARGS) o->specs[o->nspec++] = argv[++i];
+    else if (!strcmp(a, "--print") && more && o->nprint < MAXARGS) o->prints[o->nprint++] = argv[++i];
+    else if (!strcmp(a, "--stats")) o->stats = 1;
+    else if (!strcmp(a, "--max-steps") && more) { if (!parse_count(argv[++i], &o->max_steps)) return usage_error("bad --max-steps"); }
+    else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return -1;
+    else if (a[0] != '-' && !o->file) o->file = a;
+    else return usage_error("unknown option");
+  }
+  if (!o->file || !o->kernel) return usage_error("need FILE.ptx and --kernel");
+  return 0;
+}
+
+/* ---- run: arguments ----------------------------------------------------------------------- */
+
+typedef struct run_arg {
+  int is_buf;
+  size_t bytes;
+  wv_devptr dptr;
+  unsigned char scalar[8];
+  unsigned char *wide; /* a zero-padded copy when the kernel's parameter is larger than 8 bytes */
+} run_arg;
+
+/* The whole of a file (ptxrun's slurp, exit status 1 when it cannot be read). */
+static unsigned char *read_file(const char *path, size_t *len) {
+  FILE *f = fopen(path, "rb");
+  if (!f) { fprintf(stderr, "warpvm: cannot open %s\n", path); return NULL; }
+  size_t cap = 1 << 16, n = 0;
+  unsigned char *b = malloc(cap);
+  for (size_t got; b && (got = fread(b + n, 1, cap - n, f)) > 0;) {
+    n += got;
+    if (n == cap) {
+      unsigned char *nb = realloc(b, cap *= 2);
+      if (!nb) { free(b); b = NULL; }
+      else b = nb;
+    }
+  }
+  int bad = !b || ferror(f);
+  fclose(f);
+  if (bad) { free(b); fprintf(stderr, "warpvm: cannot read %s\n", path); return NULL; }
+  *len = n;
+  return b;
+}
+
+/* ptxrun's `fill`: how is NULL (zeros), "iota32", "rand32:SEED" or "@PATH". Returns 0 or an exit status. */
+static int fill(unsigned char *h, size_t bytes, const char *how) {
+  memset(h, 0, bytes);
+  if (!how) return 0;
+  if (!strcmp(how, "iota32")) {
+    for (size_t i = 0; i + 4 <= bytes; i += 4) { uint32_t v = (uint32_t)(i / 4); memcpy(h + i, &v, 4); }
+  } else if (!strncmp(how, "rand32:", 7)) {
+    uint32_t x = (uint32_t)strtoul(how + 7, NULL, 0);
+    if (!x) return usage_error("rand32 seed must be nonzero");
+    for (size_t i = 0; i + 4 <= bytes; i += 4) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; memcpy(h + i, &x, 4); }
+  } else if (how[0] == '@') {
+    size_t n;
+    unsigned char *b = read_file(how + 1, &n);
+    if (!b) return EXIT_USAGE;
+    memcpy(h, b, n < bytes ? n : bytes);
+    free(b);
+  } else return usage_error("unknown buffer fill");
+  return 0;
+}
+
+static int make_buffer(wv_vm *vm, const char *v, run_arg *a) {
+  char *end;
+  a->is_buf = 1;
+  a->bytes = strtoull(v, &end, 0);
+  if (end == v || a->bytes == 0) return usage_error("bad buffer size");
+  unsigned char *h = malloc(a->bytes);
+  if (!h) { fprintf(stderr, "warpvm: out of host memory for a %zu-byte buffer\n", a->bytes); return EXIT_DEVICE; }
+  int rc = fill(h, a->bytes, *end == ':' ? end + 1 : NULL);
+  wv_status st = WV_OK;
+  if (!rc && (st = wv_malloc(vm, a->bytes, &a->dptr)) == WV_OK) st = wv_memcpy_htod(vm, a->dptr, h, a->bytes);
+  free(h);
+  return rc ? rc : st ? vm_error(vm, st) : 0;
+}
+
+/* ptxrun's `parse_arg`, with the same quirks (u64/s64 take strtoll's bits for a leading '-'). */
+static int parse_arg(wv_vm *vm, const char *spec, run_arg *a) {
+  memset(a, 0, sizeof *a);
+  char type[8] = {0};
+  const char *colon = strchr(spec, ':');
+  if (!colon || colon - spec > 6) return usage_error("bad --arg");
+  memcpy(type, spec, (size_t)(colon - spec));
+  const char *v = colon + 1;
+  if (!strcmp(type, "buf")) return make_buffer(vm, v, a);
+  if (!strcmp(type, "u32") || !strcmp(type, "s32")) {
+    uint32_t x = (uint32_t)strtoll(v, NULL, 0); memcpy(a->scalar, &x, 4);
+  } else if (!strcmp(type, "u64") || !strcmp(type, "s64")) {
+    uint64_t x = (uint64_t)strtoull(v, NULL, 0);
+    if (v[0] == '-') x = (uint64_t)strtoll(v, NULL, 0);
+    memcpy(a->scalar, &x, 8);
+  } else if (!strcmp(type, "f32")) {
+    float x = strtof(v, NULL); memcpy(a->scalar, &x, 4);
+  } else if (!strcmp(type, "f64")) {
+    double x = strtod(v, NULL); memcpy(a->scalar, &x, 8);
+  } else return usage_error("unknown --arg type");
+  return 0;
+}
+
+/*
+ * params[i] points at argument i's value, as cuLaunchKernel wants. A parameter wider than the
+ * 8 bytes an argument holds (a by-value struct) gets a zero-padded copy; too few --arg is an error
+ * (cuLaunchKernel would read past the array).
+ */
+static int bind_params(const wv_kernel *k, run_arg *args, int nspec, void **params) {
+  uint32_t np = wv_kernel_param_count(k);
+  if (np > (uint32_t)nspec) {
+    char msg[160];
+    snprintf(msg, sizeof msg, "kernel %s takes %" PRIu32 " parameters, %d --arg given", wv_kernel_name(k), np, nspec);
+    return usage_error(msg);
+  }
+  for (int i = 0; i < nspec; i++) {
+    run_arg *a = &args[i];
+    void *val = a->is_buf ? (void *)&a->dptr : (void *)a->scalar;
+    uint32_t size = (uint32_t)i < np ? wv_kernel_param(k, (uint32_t)i).size : 0;
+    if (size > 8) {
+      if (!(a->wide = calloc(1, size))) { fprintf(stderr, "warpvm: out of host memory\n"); return EXIT_DEVICE; }
+      memcpy(a->wide, val, 8);
+      val = a->wide;
+    }
+    params[i] = val;
+  }
+  return 0;
+}
+
+/* ---- run: output -------------------------------------------------------------------------- */
+
+/* ptxrun's `print_buf`: the header comes first, an unknown TYPE is noticed at the first element. */
+static int print_buf(wv_vm *vm, int idx, const char *type, const run_arg *a) {
+  unsigned char *h = malloc(a->bytes);
+  if (!h) { fprintf(stderr, "warpvm: out of host memory\n"); return EXIT_DEVICE; }
+  wv_status st = wv_memcpy_dtoh(vm, h, a->dptr, a->bytes);
+  if (st) { free(h); return vm_error(vm, st); }
+  printf("arg %d:\n", idx);
+  size_t step = type[1] == '6' ? 8 : 4;
+  int rc = 0;
+  for (size_t i = 0; !rc && i + step <= a->bytes; i += step) {
+    uint32_t u; uint64_t q = 0; float f; double d = 0;
+    memcpy(&u, h + i, 4); memcpy(&f, h + i, 4);
+    if (step == 8) { memcpy(&q, h + i, 8); memcpy(&d, h + i, 8); }
+    if (!strcmp(type, "u32")) printf("%" PRIu32 "\n", u);
+    else if (!strcmp(type, "s32")) printf("%" PRId32 "\n", (int32_t)u);
+    else if (!strcmp(type, "x32")) printf("0x%08" PRIx32 "\n", u);
+    else if (!strcmp(type, "u64")) printf("%" PRIu64 "\n", q);
+    else if (!strcmp(type, "s64")) printf("%" PRId64 "\n", (int64_t)q);
+    else if (!strcmp(type, "x64")) printf("0x%016" PRIx64 "\n", q);
+    else if (!strcmp(type, "f32")) printf("0x%08" PRIx32 " %.9g\n", u, f);
+    else if (!strcmp(type, "f64")) printf("0x%016" PRIx64 " %.17g\n", q, d);
+    else rc = usage_error("unknown --print type");
+  }
+  free(h);
+  return rc;
+}
+
+static int print_results(wv_vm *vm, const run_opts *o, const run_arg *args) {
+  for (int i = 0; i < o->nprint; i++) {
+    int idx;
+    char type[8] = {0};
+    if (sscanf(o->prints[i], "%d:%7s", &idx, type) != 2 || idx < 0 || idx >= o->nspec || !args[idx].is_buf)
+      return usage_error("bad --print");
+    int rc = print_buf(vm, idx, type, &args[idx]);
+    if (rc) return rc;
+  }
+  return 0;
+}
+
+/* ---- commands ----------------------------------------------------------------------------- */
+
+/* Load, look up, build arguments, launch, print: the order in which ptxrun finds its errors. */
+static int run_kernel(wv_vm *vm, const run_opts *o, run_arg *args) {
+  wv_module *mod;
+  const wv_kernel *k;
+  void *params[MAXARGS];
+  int rc = load_module(vm, o->file, &mod);
+  if (rc) return rc;
+  wv_status st = wv_kernel_get(mod, o->kernel, &k);
+  if (st) {
+    fprintf(stderr, "warpvm: %s: no kernel named '%s' in %s\n", status_name(st), o->kernel, o->file);
+    return EXIT_DEVICE; /* as ptxrun, where cuModuleGetFunction fails */
+  }
+  for (int i = 0; i < o->nspec && !rc; i++) rc = parse_arg(vm, o->specs[i], &args[i]);
+  if (rc || (rc = bind_params(k, args, o->nspec, params))) return rc;
+  wv_dim3 grid = {o->grid[0], o->grid[1], o->grid[2]}, block = {o->block[0], o->block[1], o->block[2]};
+  st = wv_launch(vm, k, grid, block, o->shared, params);
+  if (st) rc = vm_error(vm, st);
+  else {
+    fflush(stdout);
+    rc = print_results(vm, o, args);
+  }
+  if (o->stats) print_stats(vm);
+  return rc;
+}
+
+static int cmd_run(int argc, char **argv) {
+  run_opts o;
+  int rc = parse_run_opts(argc, argv, &o);
+  if (rc < 0) { fputs(USAGE, stdout); fputs(HELP, stdout); return 0; }
+  if (rc) return rc;
+  wv_config cfg = {.max_steps = o.max_steps, .printf_out = printf_to_stdout, .printf_user = NULL};
+  wv_vm *vm = create_vm(&cfg);
+  if (!vm) return EXIT_DEVICE;
+  run_arg args[MAXARGS] = {0};
+  rc = run_kernel(vm, &o, args);
+  for (int i = 0; i < o.nspec; i++) free(args[i].wide);
+  wv_destroy(vm);
+  return rc;
+}
+
+static void list_kernel(const wv_kernel *k) {
+  uint32_t np = wv_kernel_param_count(k), bytes = 0;
+  for (uint32_t i = 0; i < np; i++) {
+    wv_param_info p = wv_kernel_param(k, i);
+    if (p.offset + p.size > bytes) bytes = p.offset + p.size;
+  }
+  printf("kernel %s: %" PRIu32 " params, %" PRIu32 " param bytes, %" PRIu32 " static shared bytes\n",
+         wv_kernel_name(k), np, bytes, wv_kernel_static_shared(k));
+  for (uint32_t i = 0; i < np; i++) {
+    wv_param_info p = wv_kernel_param(k, i);
+    printf("  [%" PRIu32 "] %s: %s size %" PRIu32 " align %" PRIu32 " offset %" PRIu32 "\n", i, p.name,
+           p.type, p.size, p.align, p.offset);
+  }
+}
+
+static int cmd_list(int argc, char **argv) {
+  if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) { fputs(USAGE, stdout); return 0; }
+  if (argc != 1 || argv[0][0] == '-') return usage_error("list takes one FILE.ptx");
+  wv_vm *vm = create_vm(NULL);
+  if (!vm) return EXIT_DEVICE;
+  wv_module *mod;
+  int rc = load_module(vm, argv[0], &mod);
+  for (uint32_t i = 0, n = rc ? 0 : wv_module_kernel_count(mod); i < n; i++) {
+    if (i) putchar('\n');
+    list_kernel(wv_module_kernel_at(mod, i));
+  }
+  wv_destroy(vm);
+  return rc;
+}
+
+int main(int argc, char **argv) {
+  const char *cmd = argc > 1 ? argv[1] : NULL;
+  if (!cmd) return usage_error("missing command");
+  if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
+  if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
+  if (!strcmp(cmd, "--version")) { puts("warpvm " WARPVM_VERSION); return 0; }
+  if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
+    fputs(USAGE, stdout);
+    fputs(HELP, stdout);
+    return 0;
+  }
+  return usage_error("unknown command");
+}
