@@ -13,8 +13,8 @@
 #include <float.h>
 #include <limits.h>
 
-/* NaN priority of fma.f64 when several operands are NaN (measured on sm_90; see gold run). */
-#define WV_FP__FMA_NAN_ORDER c, b, a
+/* NaN priority of fma.f64 when several operands are NaN: b, then c, then a (measured on sm_90). */
+#define WV_FP__FMA_NAN_ORDER b, c, a
 
 #if defined(__clang__) /* GCC relies on -frounding-math and ignores (warns on) the pragma */
 #pragma STDC FENV_ACCESS ON
@@ -342,7 +342,7 @@ static uint64_t small_to_f64_bits(uint32_t b, fmt f) {
     if (m == 0) return s;
     int lz = clz64(m);
     int e = (63 - lz) - (bias - 1) - f.mbits; /* exponent of the leading bit */
-    uint64_t frac = (m << (lz + 1)) >> 12;    /* bits below the leading one, in 52 */
+    uint64_t frac = lz == 63 ? 0 : (m << (lz + 1)) >> 12; /* bits below the leading one */
     return s | ((uint64_t)(e + 1023) << 52) | frac;
   }
   return s | ((uint64_t)(ex - bias + 1023) << 52) | (m << (52 - f.mbits));
@@ -709,9 +709,9 @@ static uint32_t core_ex2(uint32_t x) { /* MUFU.EX2 */
 }
 /* MUFU.LG2: lg2(m·2^e) = e + lg2(m) formed in fixed point and converted to float toward zero.
  * Model fitted to the H200 (98% bit-exact vs 50% for a correctly rounded log2): the fraction is
- * lg2(m) rounded up to 2^-24, a negative sum loses one unit (one's-complement negation), and
- * the conversion truncates. This also reproduces lg2(0.5) = -0.99999988 and lg2(2^-126) =
- * -125.99999 exactly as the hardware gives them. */
+ * lg2(m) rounded to 2^-23, a negative sum loses one unit (one's-complement negation), and the
+ * conversion truncates. This reproduces the hardware's lg2(0.5) = -(1-2^-23) and
+ * lg2(2^-126) = -126+2^-17. */
 static uint32_t core_lg2(uint32_t x) {
   x = wv_fp_flush32(x);
   if (wv_fp_isnan32(x)) return WV_FP_F32_NAN;
@@ -720,14 +720,14 @@ static uint32_t core_lg2(uint32_t x) {
   if (x == 0x7f800000u) return x;                 /* +inf → +inf */
   int e = (int)((x >> 23) & 0xff) - 127;
   long double m = 1.0L + (long double)(x & 0x7fffffu) * 0x1p-23L;
-  long double l = ceill(log2l(m) * 0x1p24L); /* 0 ≤ l ≤ 2^24 */
-  int64_t fx = (int64_t)e * (1 << 24) + (int64_t)l;
+  long double l = roundl(log2l(m) * 0x1p23L); /* 0 ≤ l ≤ 2^23 */
+  int64_t fx = (int64_t)e * (1 << 23) + (int64_t)l;
   if (fx < 0) fx += 1;
   if (fx == 0) return 0;
   int neg = fx < 0;
-  uint64_t mag = (uint64_t)(neg ? -fx : fx); /* |value| * 2^24, < 2^32 */
+  uint64_t mag = (uint64_t)(neg ? -fx : fx); /* |value| * 2^23, < 2^31 */
   int lz = clz64(mag);
-  return (uint32_t)round_pack(neg, (63 - lz) - 24, mag << lz, 0, FMT_F32, WV_FP_RZ);
+  return (uint32_t)round_pack(neg, (63 - lz) - 23, mag << lz, 0, FMT_F32, WV_FP_RZ);
 }
 /* MUFU.SIN / MUFU.COS take t = x/(2pi) (already scaled by the caller) and return sin(2pi t). */
 static const long double WV_TWO_PI = 6.283185307179586476925286766559005768L;

@@ -648,16 +648,14 @@ static wv_status report(sched *s, const wv_func *kfn, wv_warp *w, const wv_func 
   char addr[48] = "";
   if (x->fault.has_addr) snprintf(addr, sizeof addr, " at address 0x%llx", (unsigned long long)x->fault.addr);
   const wv_insn *in = fn && pc < fn->ncode ? &fn->code[pc] : NULL;
-  char where[160] = "";
+  char where[192] = "";
   if (in) {
-    int k = snprintf(where, sizeof where, ", %s:%u", fn->file ? fn->file : "?", in->line);
+    int k = snprintf(where, sizeof where, ", PTX line %u of %s", in->line, fn->file ? fn->file : "?");
     if (in->src_line && k > 0 && (size_t)k < sizeof where)
       snprintf(where + k, sizeof where - (size_t)k, " (CUDA source line %u)", in->src_line);
   }
-  return wv_seterr(x->vm, x->fault.status, "%s%s in kernel '%s', block (%u,%u,%u), thread (%u,%u,%u)%s%s%s",
-                   x->fault.status == WV_ERR_TRAP ? "device trap: " : "device fault: ", x->fault.what, kfn->name,
-                   x->cta->ctaid[0], x->cta->ctaid[1], x->cta->ctaid[2], t[0], t[1], t[2],
-                   in ? ", PTX line" : "", where + (in ? 1 : 0), addr);
+  return wv_seterr(x->vm, x->fault.status, "%s%s in kernel '%s', block (%u,%u,%u), thread (%u,%u,%u)%s", x->fault.what, addr,
+                   kfn->name, x->cta->ctaid[0], x->cta->ctaid[1], x->cta->ctaid[2], t[0], t[1], t[2], where);
 }
 
 static int cta_run(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **ffn, uint32_t *fpc) {

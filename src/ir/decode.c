@@ -411,6 +411,20 @@ static int declare_params(wv_dec *d, const wv_param *ps, uint32_t n, uint8_t kin
   return 0;
 }
 
+/* Append variable v to an area of *used bytes (aligned, at most `limit`); returns its offset and size. */
+static int place(wv_dec *d, const ptx_var *v, wv_type t, uint32_t *used, uint32_t *max_align, uint32_t limit,
+                 uint64_t *off, uint64_t *size) {
+  uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1);
+  uint32_t al = v->align ? v->align : es ? es : 1;
+  if (al & (al - 1)) return wv_derr(d, v->loc, "bad alignment %u for '%s'", al, v->name);
+  *size = (uint64_t)es * v->nelems;
+  *off = ((uint64_t)*used + al - 1) & ~(uint64_t)(al - 1);
+  if (*off + *size > limit) return wv_derr(d, v->loc, "'%s' does not fit in its state space (%u bytes)", v->name, limit);
+  *used = (uint32_t)(*off + *size);
+  if (al > *max_align) *max_align = al;
+  return 0;
+}
+
 static int body_var(wv_dec *d, const ptx_stmt *st) {
   const ptx_var *v = &st->var;
   wv_type t = wv_type_parse(v->type);
@@ -436,22 +450,14 @@ static int body_var(wv_dec *d, const ptx_stmt *st) {
     return declare(d, v->name, dl);
   }
   case PTX_SPACE_LOCAL: {
-    uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1);
-    uint32_t al = v->align ? v->align : es ? es : 1;
-    uint64_t size = (uint64_t)es * v->nelems;
-    uint64_t off = ((uint64_t)f->local_size + al - 1) & ~(uint64_t)(al - 1);
-    if (off + size > (256u << 10)) return wv_derr(d, v->loc, "local variable '%s' is too large", v->name);
-    f->local_size = (uint32_t)(off + size);
-    if (al > f->local_align) f->local_align = al;
+    uint64_t off, size;
+    if (place(d, v, t, &f->local_size, &f->local_align, 256u << 10, &off, &size)) return -1;
     return declare(d, v->name, (wv_decl){.kind = K_LOCALVAR, .type = t, .off = off, .size = (uint32_t)size});
   }
   case PTX_SPACE_PARAM: { /* a call site's argument or return variable, in the frame's param area */
-    uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1);
-    uint32_t al = v->align ? v->align : es ? es : 1;
-    uint64_t size = (uint64_t)es * v->nelems;
-    uint64_t off = ((uint64_t)f->param_size + al - 1) & ~(uint64_t)(al - 1);
-    if (off + size > (64u << 10)) return wv_derr(d, v->loc, "parameter space exhausted at '%s'", v->name);
-    f->param_size = (uint32_t)(off + size);
+    uint64_t off, size;
+    uint32_t al = 0;
+    if (place(d, v, t, &f->param_size, &al, 64u << 10, &off, &size)) return -1;
     return declare(d, v->name, (wv_decl){.kind = K_FPARAM, .type = t, .off = off, .size = (uint32_t)size});
   }
   case PTX_SPACE_SHARED: { /* function-scope .shared: placed with the module's (decode_vars) */

@@ -48,27 +48,24 @@ static size_t read_block(wv_exec *x, uint64_t addr, int lane, uint8_t *buf, size
 
 static int do_vprintf(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
   char fmt[FMT_MAX];
-  static const size_t outcap = 1 << 16;
-  char *out = malloc(outcap);
-  uint8_t *args = malloc(ARGBUF_MAX);
-  if (!out || !args) { free(out); free(args); return wv_fault_set(x, WV_ERR_NOMEM, -1, 0, 0, "out of host memory in printf"); }
+  uint8_t args[ARGBUF_MAX];
   WV_FOR_LANES(mask, l, {
     uint64_t f = arg_u64(x, ci, 0, l), a = arg_u64(x, ci, 1, l);
-    if (wv_mem_read_cstr(x, f, l, fmt, sizeof fmt) < 0) {
-      free(out); free(args);
-      return wv_fault_set(x, WV_ERR_FAULT, l, 1, f, "printf format string is not readable");
-    }
-    size_t alen = a ? read_block(x, a, l, args, ARGBUF_MAX) : 0;
+    int flen = wv_mem_read_cstr(x, f, l, fmt, sizeof fmt);
+    if (flen < 0) return wv_fault_set(x, WV_ERR_FAULT, l, 1, f, "printf format string is not readable");
+    size_t alen = a ? read_block(x, a, l, args, sizeof args) : 0;
     rd r = {x, l};
-    size_t n = wv_printf_format(fmt, args, alen, read_str, &r, out, outcap);
-    out_text(x, out, n < outcap ? n : outcap - 1);
-    if (ci->nrets) { /* vprintf returns the number of arguments; nvcc rarely reads it */
+    size_t n;
+    unsigned st = 0;
+    char *text = wv_printf_format_alloc(fmt, (size_t)flen, args, alen, read_str, &r, &n, &st);
+    if (!text) return wv_fault_set(x, WV_ERR_NOMEM, l, 0, 0, "out of host memory in printf");
+    out_text(x, text, n);
+    free(text);
+    if (ci->nrets) { /* vprintf's result; nvcc's code does not read it */
       int32_t zero = 0;
       memcpy(x->frame->params + (size_t)l * x->fn->param_size + ci->ret_off[0], &zero, 4);
     }
   });
-  free(out);
-  free(args);
   return 0;
 }
 
