@@ -36,7 +36,7 @@ static const char HELP[] =
     "  --grid X[,Y[,Z]]     grid size in blocks (missing components are 1; default 1,1,1)\n"
     "  --block X[,Y[,Z]]    block size in threads (default 1,1,1)\n"
     "  --shared BYTES       dynamic shared memory per block (default 0)\n"
-    "  --arg SPEC           the next kernel parameter, in order:\n"
+    "  --arg SPEC           the next kernel parameter, in order (one for each parameter at least):\n"
     "      u32:N  s32:N  u64:N  s64:N  f32:X  f64:X   a scalar (C strtoll/strtoull/strtof/strtod syntax)\n"
     "      buf:BYTES                                 a zero-filled device buffer (its address is passed)\n"
     "      buf:BYTES:iota32                          filled with the u32 sequence 0,1,2,...\n"
@@ -66,10 +66,12 @@ static const char *status_name(wv_status st) {
   return name ? name : "error";
 }
 
-/* A failed API call during `run`: the library's one-line report, tagged with the status. */
+/* A failed API call during `run`: the library's one-line report, tagged with the status unless it says it. */
 static int vm_error(const wv_vm *vm, wv_status st) {
+  const char *msg = wv_last_error(vm), *name = status_name(st);
   fflush(stdout);
-  fprintf(stderr, "warpvm: %s: %s\n", status_name(st), wv_last_error(vm));
+  if (strstr(msg, name)) fprintf(stderr, "warpvm: %s\n", msg);
+  else fprintf(stderr, "warpvm: %s: %s\n", name, msg);
   return EXIT_DEVICE;
 }
 

@@ -26,7 +26,8 @@
     typedef UT UT_t; (void)sizeof(UT_t);                                                 \
     WV_FOR_LANES(m, l, {                                                                 \
       T a = (T)A[l], b = (T)B[l];                                                        \
-      (void)a; (void)b;                                                                  \
+      uint32_t sh = (uint32_t)B[l]; /* shift amounts are .u32 whatever the type */       \
+      (void)a; (void)b; (void)sh;                                                        \
       D[l] = (uint64_t)(T)(expr);                                                        \
     });                                                                                  \
     return 0;                                                                            \
@@ -54,9 +55,9 @@ GEN_BIN(or, a | b)
 GEN_BIN(xor, a ^ b)
 /* shl/shr: the shift amount is an unsigned 32-bit value; amounts past the width give 0 (or the
  * sign fill for shr.s) — PTX ISA "shl", "shr". */
-GEN_BIN(shl, (uint32_t)b >= (uint32_t)BITS(T_t) ? 0 : (UT_t)a << (uint32_t)b)
-GEN_BIN(shr, (T_t)((T_t)-1 < 0 ? (T_t)((int64_t)a >> MIN_((uint32_t)b, (uint32_t)BITS(T_t) - 1))
-                           : (T_t)((uint32_t)b >= (uint32_t)BITS(T_t) ? 0 : (uint64_t)a >> (uint32_t)b)))
+GEN_BIN(shl, sh >= (uint32_t)BITS(T_t) ? 0 : (UT_t)a << sh)
+GEN_BIN(shr, (T_t)((T_t)-1 < 0 ? (T_t)((int64_t)a >> MIN_(sh, (uint32_t)BITS(T_t) - 1))
+                               : (T_t)(sh >= (uint32_t)BITS(T_t) ? 0 : (uint64_t)a >> sh)))
 /* Division by zero gives all ones for quotient and remainder, signed or not (measured on an
  * H200: tests/kernels int.arith32/int.arith64); MIN / -1 wraps to MIN with remainder 0. */
 static inline uint64_t udiv_(uint64_t a, uint64_t b, uint64_t ones) { return b ? a / b : ones; }
