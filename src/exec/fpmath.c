@@ -13,8 +13,9 @@
 #include <float.h>
 #include <limits.h>
 
-/* NaN priority of fma.f64 when several operands are NaN: b, then c, then a (measured on sm_90). */
-#define WV_FP__FMA_NAN_ORDER b, c, a
+/* NaN priority of fma.f64 when several operands are NaN: a, then c, then b (nvcc-compiled code on
+ * an H200; see the NaN policy in fpmath.h). */
+#define WV_FP__FMA_NAN_ORDER a, c, b
 
 #if defined(__clang__) /* GCC relies on -frounding-math and ignores (warns on) the pragma */
 #pragma STDC FENV_ACCESS ON
@@ -48,6 +49,17 @@ static void mode_leave(int old, wv_fp_rnd r) {
  * the result written to volatile objects between the two fesetround() calls, so the operation
  * cannot be hoisted, sunk or constant-folded out of the rounding-mode window. */
 static float op32(int op, float a, float b, float c, wv_fp_rnd r) {
+  if (r == WV_FP_RN) { /* the caller's environment is round-to-nearest (fpmath.h contract) */
+    switch (op) {
+    case WV_FP__ADD: return a + b;
+    case WV_FP__SUB: return a - b;
+    case WV_FP__MUL: return a * b;
+    case WV_FP__FMA: return fmaf(a, b, c);
+    case WV_FP__DIV: return a / b;
+    case WV_FP__SQRT: return sqrtf(a);
+    default: return 1.0f / a;
+    }
+  }
   int old = mode_enter(r);
   volatile float va = a, vb = b, vc = c, vr;
   switch (op) {
@@ -64,6 +76,17 @@ static float op32(int op, float a, float b, float c, wv_fp_rnd r) {
 }
 
 static double op64(int op, double a, double b, double c, wv_fp_rnd r) {
+  if (r == WV_FP_RN) {
+    switch (op) {
+    case WV_FP__ADD: return a + b;
+    case WV_FP__SUB: return a - b;
+    case WV_FP__MUL: return a * b;
+    case WV_FP__FMA: return fma(a, b, c);
+    case WV_FP__DIV: return a / b;
+    case WV_FP__SQRT: return sqrt(a);
+    default: return 1.0 / a;
+    }
+  }
   int old = mode_enter(r);
   volatile double va = a, vb = b, vc = c, vr;
   switch (op) {
@@ -178,7 +201,7 @@ uint64_t wv_fp__arith_f64(int op, uint64_t a, uint64_t b, uint64_t c, wv_fp_rnd 
   switch (op) {
   case WV_FP__ADD:
   case WV_FP__SUB:
-  case WV_FP__MUL: return wv_fp__f64_nan(b, a, 0, 2);
+  case WV_FP__MUL: return wv_fp__f64_nan(a, b, 0, 2);
   case WV_FP__DIV: return wv_fp__f64_nan(a, b, 0, 2);
   case WV_FP__FMA: return wv_fp__f64_nan(WV_FP__FMA_NAN_ORDER, 3);
   default: return wv_fp__f64_nan(a, 0, 0, 1);
@@ -222,7 +245,7 @@ uint32_t wv_fp_max_f32(uint32_t a, uint32_t b, unsigned flags) { return minmax32
 
 static uint64_t minmax64(uint64_t a, uint64_t b, int is_max) {
   int an = wv_fp_isnan64(a), bn = wv_fp_isnan64(b);
-  if (an && bn) return wv_fp__f64_nan(b, a, 0, 2); /* measured: b's NaN, quieted */
+  if (an && bn) return wv_fp__f64_nan(a, b, 0, 2); /* measured: a's NaN, quieted (see the NaN-order note) */
   if (an) return b;
   if (bn) return a;
   int a_less = key64(a) < key64(b);
@@ -862,4 +885,64 @@ uint32_t wv_fp_div_full_f32(uint32_t a, uint32_t b, unsigned flags) {
     a = fmul_rn(a, F32_2P24, 0);
   }
   return fmul_rn(core_rcp(b), a, ftz);
+}
+
+/* ============================================================================================
+ * fp8 (sm_89+): cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 and cvt.rn.f16x2.{e4m3x2,e5m2x2}
+ * (PTX ISA §9.7.9.21). e4m3: bias 7, no infinities, NaN 0x7f, largest 448; e5m2: bias 15, the
+ * upper byte of an f16. .satfinite clamps overflow and ±inf to the largest finite value; NaN stays
+ * NaN; .relu turns negative results into +0.
+ * ============================================================================================ */
+
+static uint32_t to_fp8(uint32_t a, int ebits, int mbits, int relu) {
+  int bias = (1 << (ebits - 1)) - 1;
+  uint32_t nan = ebits == 4 ? 0x7fu : 0x7fu;
+  double maxf = ebits == 4 ? 448.0 : 57344.0;
+  float f = wv_fp_f32(a);
+  if (f != f) return nan;
+  uint32_t s = a >> 31;
+  if (relu && (s || f == 0)) return 0;
+  double x = fabs((double)f);
+  if (x == 0) return s << 7;
+  if (x > maxf) x = maxf; /* satfinite; inf too */
+  int e;
+  (void)frexp(x, &e);
+  e -= 1; /* x in [2^e, 2^(e+1)) */
+  int emin = 1 - bias;
+  double quantum = ldexp(1.0, (e < emin ? emin : e) - mbits);
+  double r = nearbyint(x / quantum) * quantum; /* round to nearest even in the default mode */
+  if (r > maxf) r = maxf;
+  uint32_t code;
+  if (r < ldexp(1.0, emin)) {
+    code = (uint32_t)(r / ldexp(1.0, emin - mbits));
+  } else {
+    (void)frexp(r, &e);
+    e -= 1;
+    uint32_t mant = (uint32_t)(r / ldexp(1.0, e - mbits)) - (1u << mbits);
+    code = ((uint32_t)(e + bias) << mbits) | mant;
+  }
+  return (s << 7) | code;
+}
+
+uint32_t wv_fp_cvt_fp8x2_f32(uint32_t a, uint32_t b, int e5m2, unsigned flags) {
+  int relu = (flags & WV_FP_RELU) != 0;
+  int eb = e5m2 ? 5 : 4, mb = e5m2 ? 2 : 3;
+  return (to_fp8(a, eb, mb, relu) << 8) | to_fp8(b, eb, mb, relu);
+}
+
+static uint32_t fp8_to_f16(uint32_t v, int e5m2) {
+  v &= 0xff;
+  if (e5m2) {
+    if ((v & 0x7c) == 0x7c && (v & 3)) return 0x7fffu; /* NaN */
+    return v << 8;
+  }
+  if ((v & 0x7f) == 0x7f) return 0x7fffu; /* e4m3 NaN */
+  uint32_t s = v >> 7, e = (v >> 3) & 15, m = v & 7;
+  double x = e ? ldexp(1.0 + m / 8.0, (int)e - 7) : ldexp(m / 8.0, -6);
+  float f = (float)(s ? -x : x);
+  return wv_fp_cvt_f16_f32(wv_fp_b32(f), WV_FP_RN, 0) & 0xffffu;
+}
+
+uint32_t wv_fp_cvt_f16x2_fp8x2(uint32_t v, int e5m2) {
+  return (fp8_to_f16(v >> 8, e5m2) << 16) | fp8_to_f16(v, e5m2);
 }

@@ -31,7 +31,10 @@
  *    FADD for them), cvt to f32 from f16/f32, rounding to integral.
  *  - .f64: "NaN payloads are supported for double-precision instructions". A NaN operand comes
  *    back with its quiet bit set, sign and payload kept. With several NaN operands the hardware
- *    picks b for add/sub/mul/min/max, a for div (a software sequence), b then c then a for fma.
+ *    picks by the order of the SASS operands, which ptxas chooses: hand-written inline-asm
+ *    PTX measured b-first for add/sub/mul/min/max, while nvcc-compiled code (the corpus,
+ *    tests/kernels fp64.binary: 25 cases each) gives a-first for add/sub/mul/div/min/max and
+ *    a, then c, then b for fma. We follow nvcc-compiled code.
  *    A NaN made from numbers (inf-inf, 0*inf, 0/0, sqrt(-x), rsqrt(-x)) is WV_FP_F64_NAN,
  *    0xfff8000000000000 on the H200. neg/abs of an f64 NaN only quiet it (no sign change).
  *    Switches: WV_FP_F64_NAN (the default NaN) and WV_FP_F64_NAN_PROPAGATE (0: every f64 NaN
@@ -42,6 +45,10 @@
  */
 #ifndef WV_EXEC_FPMATH_H
 #define WV_EXEC_FPMATH_H
+
+#if defined(__FAST_MATH__)
+#error "fpmath.h needs IEEE semantics (NaN tests, exact rounding): do not build with -ffast-math"
+#endif
 
 #include <math.h>
 #include <stdint.h>
@@ -140,6 +147,8 @@ static inline uint32_t wv_fp_mul_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsi
 /* fma.f32 and mad.rnd.f32 (sm_20+ they are the same instruction). */
 static inline uint32_t wv_fp_fma_f32(uint32_t a, uint32_t b, uint32_t c, wv_fp_rnd rnd,
                                      unsigned flags) {
+  if (rnd == WV_FP_RN && !flags)
+    return wv_fp__canon32(fmaf(wv_fp_f32(a), wv_fp_f32(b), wv_fp_f32(c)));
   return wv_fp__arith_f32(WV_FP__FMA, a, b, c, rnd, flags);
 }
 static inline uint32_t wv_fp_div_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
@@ -159,19 +168,23 @@ static inline uint64_t wv_fp__res64(double r, uint64_t p0, uint64_t p1, uint64_t
   return r != r ? wv_fp__f64_nan(p0, p1, p2, n) : wv_fp_b64(r);
 }
 static inline uint64_t wv_fp_add_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
-  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) + wv_fp_f64(b), b, a, 0, 2);
+  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) + wv_fp_f64(b), a, b, 0, 2);
   return wv_fp__arith_f64(WV_FP__ADD, a, b, 0, rnd);
 }
 static inline uint64_t wv_fp_sub_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
-  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) - wv_fp_f64(b), b, a, 0, 2);
+  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) - wv_fp_f64(b), a, b, 0, 2);
   return wv_fp__arith_f64(WV_FP__SUB, a, b, 0, rnd);
 }
 static inline uint64_t wv_fp_mul_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
-  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) * wv_fp_f64(b), b, a, 0, 2);
+  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) * wv_fp_f64(b), a, b, 0, 2);
   return wv_fp__arith_f64(WV_FP__MUL, a, b, 0, rnd);
 }
 /* fma.f64 == mad.f64 (§9.7.3.7). */
 static inline uint64_t wv_fp_fma_f64(uint64_t a, uint64_t b, uint64_t c, wv_fp_rnd rnd) {
+  if (rnd == WV_FP_RN) {
+    double r = fma(wv_fp_f64(a), wv_fp_f64(b), wv_fp_f64(c));
+    if (r == r) return wv_fp_b64(r);
+  }
   return wv_fp__arith_f64(WV_FP__FMA, a, b, c, rnd);
 }
 static inline uint64_t wv_fp_div_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
@@ -374,6 +387,11 @@ uint32_t wv_fp_cvt_f32_s64(int64_t v, wv_fp_rnd rnd);
 uint32_t wv_fp_cvt_f32_u64(uint64_t v, wv_fp_rnd rnd);
 uint64_t wv_fp_cvt_f64_s64(int64_t v, wv_fp_rnd rnd);
 uint64_t wv_fp_cvt_f64_u64(uint64_t v, wv_fp_rnd rnd);
+/* fp8 pairs (sm_89+): cvt.rn.satfinite{.relu}.{e4m3x2,e5m2x2}.f32 d, a, b → (fp8(a) << 8) | fp8(b);
+ * cvt.rn.f16x2.{e4m3x2,e5m2x2} d, a → the two bytes of a as halves (upper byte → upper half).
+ * flags: WV_FP_RELU. */
+uint32_t wv_fp_cvt_fp8x2_f32(uint32_t a, uint32_t b, int e5m2, unsigned flags);
+uint32_t wv_fp_cvt_f16x2_fp8x2(uint32_t v, int e5m2);
 /* Round to an integral value in the same format: cvt.rni/rzi/rmi/rpi.f32.f32 and .f64.f64. */
 uint32_t wv_fp_rint_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags);
 uint64_t wv_fp_rint_f64(uint64_t a, wv_fp_rnd rnd);

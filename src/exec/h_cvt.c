@@ -63,6 +63,22 @@ static int h_sext32(wv_exec *x, const wv_insn *in, uint32_t m) {
   return 0;
 }
 
+/* fp8 pairs: in->mode bit 0 = e5m2 (else e4m3), bit 1 = .relu */
+static int h_to_fp8(wv_exec *x, const wv_insn *in, uint32_t m) {
+  uint64_t *D = WV_R(x, in->d[0]);
+  const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);
+  unsigned f = (in->mode & 2) ? WV_FP_RELU : 0;
+  WV_FOR_LANES(m, l, { D[l] = wv_fp_cvt_fp8x2_f32((uint32_t)A[l], (uint32_t)B[l], in->mode & 1, f); });
+  return 0;
+}
+static int h_from_fp8(wv_exec *x, const wv_insn *in, uint32_t m) {
+  uint64_t *D = WV_R(x, in->d[0]);
+  const uint64_t *A = WV_R(x, in->a);
+  WV_FOR_LANES(m, l, { D[l] = wv_fp_cvt_f16x2_fp8x2((uint32_t)A[l] & 0xffff, in->mode & 1); });
+  return 0;
+}
+wv_handler wv_h_fp8(int from_fp8) { return from_fp8 ? h_from_fp8 : h_to_fp8; }
+
 wv_handler wv_h_cvt(wv_type dst, wv_type src, const wv_insn *in) {
   if (fptype(dst) < 0 || fptype(src) < 0) return NULL;
   if (!in->sat) {

@@ -68,15 +68,16 @@ static int h_st(wv_exec *x, const wv_insn *in, uint32_t m) {
 }
 
 /* Atomics: lanes apply one after another in lane order (a legal serialisation). */
-static uint64_t atom_apply(const wv_insn *in, uint64_t old, uint64_t b, uint64_t c) {
+static uint64_t atom_apply(const wv_insn *in, uint64_t old, uint64_t b, uint64_t c, int global) {
   wv_type t = (wv_type)in->type;
   int w64 = wv_type_size(t) == 8, sgn = wv_type_is_signed(t);
   uint64_t mask = w64 ? ~0ull : wv_type_size(t) == 2 ? 0xffffull : 0xffffffffull;
   old &= mask; b &= mask; c &= mask;
   switch (in->mode) {
   case A_ADD:
-    /* atom.add.f32 rounds to nearest even and flushes subnormal inputs and results (PTX ISA "atom") */
-    if (t == WV_T_F32) return wv_fp_add_f32((uint32_t)old, (uint32_t)b, WV_FP_RN, WV_FP_FTZ);
+    /* atom.add.f32 rounds to nearest even; on global memory it flushes subnormal inputs and results
+     * (PTX ISA "atom"; CUDA Programming Guide, atomicAdd), on shared memory it does not */
+    if (t == WV_T_F32) return wv_fp_add_f32((uint32_t)old, (uint32_t)b, WV_FP_RN, global ? WV_FP_FTZ : 0);
     if (t == WV_T_F64) return wv_fp_add_f64(old, b, WV_FP_RN);
     return (old + b) & mask;
   case A_MIN:
@@ -103,10 +104,12 @@ static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
   int sgn = wv_type_is_signed((wv_type)in->type);
   x->n_atom++;
   WV_FOR_LANES(m, l, {
-    uint8_t *p = wv_mem_xlate(x, in->space, lane_addr(x, in, A, l), size, size, l, 1);
+    uint64_t addr = lane_addr(x, in, A, l), sa;
+    uint8_t *p = wv_mem_xlate(x, in->space, addr, size, size, l, 1);
     if (!p) return 1;
+    int sp = in->space == WV_SPACE_GENERIC ? wv_mem_classify(addr, &sa) : in->space;
     uint64_t old = load_elem(p, size, 0);
-    uint64_t nv = atom_apply(in, old, B[l], C ? C[l] : 0);
+    uint64_t nv = atom_apply(in, old, B[l], C ? C[l] : 0, sp == WV_SPACE_GLOBAL);
     memcpy(p, &nv, size);
     if (D) D[l] = sgn && size == 4 ? (uint64_t)(int64_t)(int32_t)old : old;
   });

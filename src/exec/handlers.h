@@ -19,6 +19,7 @@ enum {
 wv_handler wv_h_int(int op, int variant, wv_type t);
 wv_handler wv_h_float(int op, wv_type t, const wv_insn *in); /* reads rnd/ftz/sat/mode from in */
 wv_handler wv_h_cvt(wv_type dst, wv_type src, const wv_insn *in);
+wv_handler wv_h_fp8(int from_fp8);                            /* fp8 pair conversions */
 wv_handler wv_h_setp(int op, wv_type t);                      /* SETP/SET/SELP/SLCT */
 wv_handler wv_h_bits(int op, wv_type t, const wv_insn *in);   /* lop3 bfe bfi prmt shf fns dp4a dp2a */
 wv_handler wv_h_mov(int kind, wv_type t);                     /* see WV_MOV_* */

@@ -27,8 +27,11 @@
  *    comes from device memory and must never be able to write host memory.
  *  - A malformed or unknown conversion ("%y", "%1$d", a '%' at the end, "%5" cut off) is copied
  *    to the output literally and consumes no argument (what CUDA prints too).
- *  - A null argbuf (printf with only a format string): CUDA prints the format string verbatim,
- *    with no % processing at all ("%5%" stays "%5%"); so do we.
+ *  - A null argbuf (printf with only a format string): "%%" prints '%', every other conversion
+ *    is printed as written ("100%% done" → "100% done", "%5%" stays "%5%": both seen on the
+ *    H200). A conversion that needs an argument (e.g. "%d") makes the device fault on real
+ *    hardware; here it is printed as written and WV_PRINTF_ST_ARGS_SHORT is set so the
+ *    caller can raise the fault.
  *  - Reading beyond args_len yields zero bytes and sets WV_PRINTF_ST_ARGS_SHORT.
  *  - Widths and precisions above WV_PRINTF_MAX_FIELD are clamped (WV_PRINTF_ST_CLAMPED): a device
  *    format like "%999999999d" must not make the host allocate gigabytes.

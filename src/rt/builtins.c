@@ -57,8 +57,12 @@ static int do_vprintf(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
     rd r = {x, l};
     size_t n;
     unsigned st = 0;
-    char *text = wv_printf_format_alloc(fmt, (size_t)flen, args, alen, read_str, &r, &n, &st);
+    char *text = wv_printf_format_alloc(fmt, (size_t)flen, a ? args : NULL, alen, read_str, &r, &n, &st);
     if (!text) return wv_fault_set(x, WV_ERR_NOMEM, l, 0, 0, "out of host memory in printf");
+    if (!a && (st & WV_PRINTF_ST_ARGS_SHORT)) { /* the GPU faults on a conversion with no arguments */
+      free(text);
+      return wv_fault_set(x, WV_ERR_FAULT, l, 0, 0, "printf format \"%.60s\" needs arguments but none were passed", fmt);
+    }
     out_text(x, text, n);
     free(text);
     if (ci->nrets) { /* vprintf's result; nvcc's code does not read it */
