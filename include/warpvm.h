@@ -60,6 +60,8 @@ typedef struct wv_stats {
   uint64_t thread_instructions; /* sum over issued instructions of the active lanes */
   uint64_t divergent_branches;  /* branches whose active lanes went both ways */
   uint64_t reconvergences;      /* convergence points where split paths merged again */
+  uint64_t forced_yields;       /* lanes that left a reconvergence point without the others (ITS
+                                   forward progress: their warp ran 2^18 instructions meanwhile) */
   uint64_t barriers;            /* CTA barrier completions */
   uint64_t collectives;         /* shfl/vote/match/redux/bar.warp.sync executions */
   uint64_t collective_undefined;/* collectives with undefined-on-hardware inputs (see docs) */

@@ -96,12 +96,13 @@ static void print_stats(const wv_vm *vm) {
   fprintf(stderr,
           "launches: %" PRIu64 "\nwarp_instructions: %" PRIu64 "\nthread_instructions: %" PRIu64 "\n"
           "simt_efficiency: %.4f\ndivergent_branches: %" PRIu64 "\nreconvergences: %" PRIu64 "\n"
+          "forced_yields: %" PRIu64 "\n"
           "barriers: %" PRIu64 "\ncollectives: %" PRIu64 "\ncollective_undefined: %" PRIu64 "\n"
           "global_loads: %" PRIu64 "\nglobal_stores: %" PRIu64 "\nshared_loads: %" PRIu64 "\n"
           "shared_stores: %" PRIu64 "\nlocal_loads: %" PRIu64 "\nlocal_stores: %" PRIu64 "\n"
           "atomics: %" PRIu64 "\nctas: %" PRIu64 "\nkernel_seconds: %.6f\n",
           s.launches, s.warp_instructions, s.thread_instructions, eff, s.divergent_branches,
-          s.reconvergences, s.barriers, s.collectives, s.collective_undefined, s.global_loads,
+          s.reconvergences, s.forced_yields, s.barriers, s.collectives, s.collective_undefined, s.global_loads,
           s.global_stores, s.shared_loads, s.shared_stores, s.local_loads, s.local_stores, s.atomics,
           s.ctas, s.kernel_seconds);
 }

@@ -50,6 +50,7 @@ typedef struct wv_cbar {
   wv_frame *frame;          /* activation it belongs to */
   uint32_t members;         /* lanes expected */
   uint32_t arrived;         /* lanes waiting at rpc */
+  uint64_t stamp;           /* warp instructions executed when the last lane arrived */
   uint32_t refs;
   struct wv_cbar *parent;
   struct wv_cbar *next_free;

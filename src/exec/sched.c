@@ -22,6 +22,9 @@
 #include "rt/vm_internal.h"
 
 #define SLICE 1024            /* warp instructions a group runs before others get a turn */
+/* Forward progress under ITS: lanes waiting at a reconvergence point while the rest of their warp
+ * runs this many instructions without arriving go on alone (a spin lock inside one warp). */
+#define YIELD_AFTER (1u << 18)
 #define MAX_LOCAL_PER_THREAD (512u * 1024u)
 
 enum { R_BLOCKED = 1, R_SLICE, R_FAULT, R_DONE };
@@ -33,7 +36,7 @@ typedef struct sched {
   wv_cbar *free_cbars;
   uint64_t seq;
   uint64_t steps, max_steps;
-  uint64_t warp_insns, thread_insns, divergent, reconv, barriers;
+  uint64_t warp_insns, thread_insns, divergent, reconv, barriers, yields;
 } sched;
 
 /* ---------------- frames ---------------- */
@@ -156,10 +159,10 @@ static void threads_exit(sched *s, wv_warp *w, wv_group *g, uint32_t m) {
 
 static void do_return(sched *s, wv_warp *w, wv_group *g);
 
-/* Release a convergence barrier whose live members have all arrived. */
-static void cbar_try_release(sched *s, wv_warp *w, wv_cbar *cb) {
+/* Release a convergence barrier whose live members have all arrived (or, forced, the ones that have). */
+static void cbar_release_arrived(sched *s, wv_warp *w, wv_cbar *cb, int force) {
   uint32_t live = cb->members & ~w->exited;
-  if (live & ~cb->arrived) return;
+  if ((live & ~cb->arrived) && !force) return;
   uint32_t mask = 0, pc = 0;
   for (uint32_t i = 0; i < w->ngroups; i++) {
     wv_group *g = &w->groups[i];
@@ -172,6 +175,7 @@ static void cbar_try_release(sched *s, wv_warp *w, wv_cbar *cb) {
   cb->refs++; /* keep it alive while the waiting groups go */
   /* the merged group takes its references before the waiting groups drop theirs */
   wv_group *m = group_add(s, w, mask, cb->rpc == WV_RPC_EXIT ? pc : cb->rpc, cb->frame, cb->parent);
+  cb->members &= ~mask; /* after a forced yield the others still meet here */
   for (uint32_t i = 0; i < w->ngroups; i++) {
     wv_group *g = &w->groups[i];
     if (g->mask && g->state == WV_G_CBAR && g->cbar == cb) group_drop(s, g);
@@ -190,7 +194,7 @@ static void check_cbars(sched *s, wv_warp *w) {
       if (g->mask && g->state == WV_G_CBAR) {
         uint32_t before = w->ngroups;
         wv_cbar *cb = g->cbar;
-        cbar_try_release(s, w, cb);
+        cbar_release_arrived(s, w, cb, 0);
         if (w->ngroups != before || !g->mask) { again = 1; break; }
       }
     }
@@ -200,7 +204,8 @@ static void check_cbars(sched *s, wv_warp *w) {
 static void arrive_cbar(sched *s, wv_warp *w, wv_group *g) {
   g->state = WV_G_CBAR;
   g->cbar->arrived |= g->mask;
-  cbar_try_release(s, w, g->cbar);
+  g->cbar->stamp = s->warp_insns;
+  cbar_release_arrived(s, w, g->cbar, 0);
 }
 
 /* ---------------- CTA barriers ---------------- */
@@ -526,6 +531,10 @@ static int run_group(sched *s, wv_warp *w, wv_group *g, int64_t *budget) {
         uint32_t p = x->preds[in->guard];
         m &= in->guard_neg ? ~p : p;
       }
+#ifdef WV_TRACE /* cmake -DCMAKE_C_FLAGS=-DWV_TRACE: one line per warp instruction on stderr */
+      fprintf(stderr, "cta %u warp %u pc %4u line %5u %-10s active %08x exec %08x  %s\n", x->cta->ctaid[0], w->id, pc,
+              in->line, wv_ops[in->op].mnemonic, mask, m, wv_ops[in->op].synopsis);
+#endif
       if (in->ctl == WV_CTL_NONE) {
         x->cur_pc = pc;
         if (m && in->fn(x, in, m)) {
@@ -551,6 +560,18 @@ static int run_group(sched *s, wv_warp *w, wv_group *g, int64_t *budget) {
   }
 }
 
+/* Lanes that have waited at a reconvergence point for YIELD_AFTER instructions of their warp go on. */
+static void yield_stale(sched *s, wv_warp *w) {
+  for (uint32_t i = 0; i < w->ngroups; i++) {
+    wv_group *g = &w->groups[i];
+    if (g->mask && g->state == WV_G_CBAR && s->warp_insns - g->cbar->stamp > YIELD_AFTER) {
+      s->yields++;
+      cbar_release_arrived(s, w, g->cbar, 1);
+      i = (uint32_t)-1; /* groups changed */
+    }
+  }
+}
+
 static wv_group *pick(wv_warp *w) {
   wv_group *best = NULL;
   for (uint32_t i = 0; i < w->ngroups; i++) {
@@ -573,7 +594,10 @@ static int run_warp(sched *s, wv_warp *w) {
     if (budget != before) progressed = 1;
     if (r == R_FAULT || s->x.fault.status) return -1;
     if (r == R_BLOCKED || r == R_DONE) progressed = 1;
-    if (r == R_SLICE) g->seq = 0; /* let the warp's other paths have a turn */
+    if (r == R_SLICE) {
+      g->seq = 0; /* let the warp's other paths have a turn */
+      yield_stale(s, w);
+    }
     warp_compact(w);
     if (r == R_SLICE) break;
   }
@@ -805,6 +829,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   vm->stats.thread_instructions += s->thread_insns;
   vm->stats.divergent_branches += s->divergent;
   vm->stats.reconvergences += s->reconv;
+  vm->stats.forced_yields += s->yields;
   vm->stats.barriers += s->barriers;
   vm->stats.collectives += x->n_coll;
   vm->stats.collective_undefined += x->n_coll_undef;

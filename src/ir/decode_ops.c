@@ -138,7 +138,10 @@ static int dec_arith(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   }
   if (in->op == WV_OP_ADDC || in->op == WV_OP_SUBC || variant == WV_V_CC) in->e = wv_dcc(d);
   if (m->sat) variant = WV_V_SAT;
-  if (m->rnd || m->ftz) return unsupported(d, pi);
+  if (m->rnd || m->ftz) {
+    char b[160];
+    return wv_derr(d, pi->loc, "rounding and .ftz modifiers are not allowed on integer '%s'", fullname(pi, b, sizeof b));
+  }
   if ((in->op == WV_OP_MUL) && !variant) return wv_derr(d, pi->loc, "integer mul needs .lo, .hi or .wide");
   in->fn = wv_h_int(in->op, variant, t);
   return no_handler(d, pi, in);
@@ -401,10 +404,11 @@ static int dec_cvt(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 }
 
 static int dec_cvta(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
-  if (need_type(d, pi, m, 1) || nops(d, pi, 2, 2)) return -1;
+  int isp = in->op == WV_OP_ISSPACEP; /* isspacep.space p, a: no type, a is a 64-bit address */
+  if ((isp ? (m->nt != 0 ? need_type(d, pi, m, 0) : 0) : need_type(d, pi, m, 1)) || nops(d, pi, 2, 2)) return -1;
   if (m->space < 0) return unsupported(d, pi);
   in->space = (uint8_t)m->space;
-  in->type = (uint8_t)m->t[0];
+  in->type = (uint8_t)(isp ? WV_T_U64 : m->t[0]);
   if (in->op == WV_OP_ISSPACEP) {
     int32_t p = wv_dpred(d, &pi->ops[0], NULL);
     if (p < 0) return -1;
@@ -418,7 +422,7 @@ static int dec_cvta(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     const wv_decl *dl = wv_dlookup(d, src->name);
     if (dl && dl->kind == K_LOCALVAR) return wv_derr(d, src->loc, "cvta of a .local variable name is not supported");
   }
-  in->a = wv_dsrc(d, src, m->t[0]);
+  in->a = wv_dsrc(d, src, (wv_type)in->type);
   if (d->failed) return -1;
   in->fn = wv_h_mem(in->op, in);
   return no_handler(d, pi, in);
@@ -448,13 +452,15 @@ static int dec_setp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   if (nops(d, pi, b >= 0 ? 4 : 3, b >= 0 ? 4 : 3)) return -1;
   if (set) {
     in->d[0] = wv_ddst(d, &pi->ops[0]);
+  } else if (pi->ops[0].kind == PTX_OPND_SINK) { /* _|q */
+    in->d[0] = WV_NOSLOT;
+    if (pair_pred(d, &pi->ops[0], in)) return -1;
   } else {
     int32_t p = wv_dpred(d, &pi->ops[0], NULL);
     if (p < 0) return -1;
     in->d[0] = (uint32_t)p;
     if (pair_pred(d, &pi->ops[0], in)) return -1;
   }
-  if (pi->ops[0].kind == PTX_OPND_SINK) in->d[0] = WV_NOSLOT;
   in->a = wv_dsrc(d, &pi->ops[1], t);
   in->b = wv_dsrc(d, &pi->ops[2], t);
   if (b >= 0) {
@@ -795,6 +801,21 @@ static const char *const known_unimplemented[] = {
   "vmin", "vmax", "vshl", "vshr", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
   "vadd4", "vsub4", "vavrg4", "vmin4", "vmax4", "vset4", "vabsdiff", "ldu", NULL};
 
+/* PTX ISA modifiers that no family here consumes yet (valid PTX: the launch is refused). */
+static int valid_modifier(const char *w) {
+  static const char *const words[] = {
+    "noftz", "relu", "satfinite", "xorsign", "abs", "oob", "async", "unified", "mmio", "expect_tx", "complete_tx",
+    "arrive", "wait", "test_wait", "try_wait", "parity", "init", "inval", "pending_count", "bulk", "tensor",
+    "multicast", "cluster", "proxy", "alias", "sem", "collector", "elect", "f16", "f16x2", "bf16", "bf16x2", "tf32",
+    "e4m3x2", "e5m2x2", "e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2", "b128", "v8", "lo", "hi", "wide", "cc", "full",
+    "approx", "shiftamt", "uni", "to", "sync", "aligned", "red", "popc", "any", "all", "ballot", "idx", "up", "down",
+    "bfly", NULL};
+  if (strstr(w, "::")) return 1; /* .shared::cluster, .L2::cache_hint, .level::eviction_priority ... */
+  for (int k = 0; words[k]; k++)
+    if (!strcmp(w, words[k])) return 1;
+  return 0;
+}
+
 int wv_decode_insn(wv_dec *d, const ptx_insn *pi, wv_insn *in) {
   int op = -1;
   for (int i = 0; i < WV_OP_COUNT; i++)
@@ -840,7 +861,9 @@ int wv_decode_insn(wv_dec *d, const ptx_insn *pi, wv_insn *in) {
   for (int i = 0; i < m.nw; i++)
     if (!(m.used >> i & 1)) {
       char b[160];
-      return wv_derr(d, pi->loc, "unsupported modifier '.%s' in '%s'", m.w[i], fullname(pi, b, sizeof b));
+      /* a PTX modifier warpvm does not implement refuses the launch; a word PTX does not have is an error */
+      if (valid_modifier(m.w[i])) return wv_derr(d, pi->loc, "unsupported modifier '.%s' in '%s'", m.w[i], fullname(pi, b, sizeof b));
+      return wv_derr(d, pi->loc, "unknown modifier '.%s' in '%s'", m.w[i], fullname(pi, b, sizeof b));
     }
   if (in->ctl == WV_CTL_NONE && !in->fn) return unsupported(d, pi);
   return 0;

@@ -361,6 +361,7 @@ static void parse_operand(parser *ps, ptx_operand *o, int depth) {
     if (tok_is(t, "_")) {
       o->kind = PTX_OPND_SINK;
       advance(ps);
+      parse_pair(ps, o); /* `_|%p`: setp's first destination discarded */
       return;
     }
     o->kind = PTX_OPND_SYM;

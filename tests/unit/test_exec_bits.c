@@ -120,14 +120,15 @@ static void test_bfi(void **state) {
   for (size_t i = 0; i < N(lens); i++)
     for (size_t j = 0; j < N(poss); j++) {
       g_len = lens[i];
-      snprintf(snip, sizeof snip, "bfi.b32 %%d, %%a, %%b, %%c, %u;", lens[i]);
+      /* the length in a register: an immediate must be 0..255 (ptxas), a register may hold more */
+      snprintf(snip, sizeof snip, "mov.u32 %%t0, %u;\n bfi.b32 %%d, %%a, %%b, %%c, %%t0;", lens[i]);
       wvt_check_cross(vm, snip, 'd', as, N(as), bs, N(bs), poss[j], m_bfi32);
-      snprintf(snip, sizeof snip, "bfi.b64 %%D, %%A, %%B, %%c, %u;", lens[i]);
+      snprintf(snip, sizeof snip, "mov.u32 %%t0, %u;\n bfi.b64 %%D, %%A, %%B, %%c, %%t0;", lens[i]);
       wvt_check_cross(vm, snip, 'D', as, N(as), bs, N(bs), poss[j], m_bfi64);
     }
-  /* spelled out, with the length in a register */
+  /* spelled out, with an immediate length */
   wvt_case cs[] = {{0xab, 0x11111111u, 8, 0x1111ab11u}, {0xff, 0, 28, 0xf0000000u}, {0xff, 0x12345678u, 32, 0x12345678u}};
-  wvt_check_ops(vm, "mov.u32 %t0, 8;\n bfi.b32 %d, %a, %b, %c, %t0;", 'd', cs, N(cs));
+  wvt_check_ops(vm, "bfi.b32 %d, %a, %b, %c, 8;", 'd', cs, N(cs));
 }
 
 /* ---- prmt ------------------------------------------------------------------------------------- */

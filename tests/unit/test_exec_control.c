@@ -397,6 +397,8 @@ static void test_two_vms_interleaved(void **state) {
     wvt_expect_ok(v1, wv_launch(v1, k1, wvt_dim(2, 1, 1), wvt_dim(64, 1, 1), 0, a1));
     /* a fault in vm 2 does not disturb vm 1 */
     wvt_assert_status(v2, wv_launch(v2, bad2, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, a2), WV_ERR_FAULT);
+    wvt_assert_contains(wv_last_error(v2), "'bad'");
+    assert_null(strstr(wv_last_error(v1), "bad"));
     wvt_expect_ok(v2, wv_launch(v2, k2, wvt_dim(2, 1, 1), wvt_dim(64, 1, 1), 0, a2));
     assert_int_equal(wv_memcpy_dtoh(v1, h1, d1, sizeof h1), WV_OK);
     assert_int_equal(wv_memcpy_dtoh(v2, h2, d2, sizeof h2), WV_OK);
@@ -404,8 +406,6 @@ static void test_two_vms_interleaved(void **state) {
       assert_int_equal(h1[i], 3 * i + 11);
       assert_int_equal(h2[i], 5 * i + 22);
     }
-    assert_null(strstr(wv_last_error(v1), "bad"));
-    wvt_assert_contains(wv_last_error(v2), "'bad'");
   }
   wv_stats s1, s2;
   wv_get_stats(v1, &s1);
@@ -426,11 +426,371 @@ static void test_two_vms_concurrent(void **state) {
     if (jobs[i].failures) fail_msg("vm %d: %d failures, first: %s", i, jobs[i].failures, jobs[i].first_failure);
 }
 
+/* exit inside a called function ends those threads; the others return and go on. */
+static const char EXIT_IN_FUNC_PTX[] = WVT_HDR
+    ".visible .func (.param .b32 r) maybe_exit(.param .b32 x)\n"
+    "{\n"
+    ".reg .b32 %r<4>; .reg .pred %p<2>;\n"
+    "ld.param.b32 %r1, [x];\n"
+    "and.b32 %r2, %r1, 3;\n"
+    "setp.eq.u32 %p1, %r2, 2;\n"
+    "@%p1 exit;\n"                        /* lanes with lane % 4 == 2 end here */
+    "add.u32 %r3, %r1, 500;\n"
+    "st.param.b32 [r], %r3;\n"
+    "ret;\n"
+    "}\n"
+    ".visible .entry exitfn(.param .u64 pout)\n"
+    "{\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [pout];\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "{\n"
+    ".param .b32 a0;\n"
+    "st.param.b32 [a0], %r1;\n"
+    ".param .b32 rv;\n"
+    "call (rv), maybe_exit, (a0);\n"
+    "ld.param.b32 %r2, [rv];\n"
+    "}\n"
+    "activemask.b32 %r3;\n"
+    "mul.wide.u32 %rd2, %r1, 8;\n"
+    "add.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.v2.u32 [%rd3], {%r2, %r3};\n"
+    "ret;\n"
+    "}\n";
+
+static void test_exit_inside_function(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, EXIT_IN_FUNC_PTX, "exitfn");
+  static uint32_t out[64 * 2];
+  memset(out, 0xee, sizeof out);
+  wvt_buf b[1] = {{out, sizeof out}};
+  wvt_run_ok(vm, k, 1, 64, 1, b);
+  for (uint32_t t = 0; t < 64; t++) {
+    if (t % 4 == 2) {
+      assert_int_equal(out[2 * t], 0xeeeeeeeeu);
+      continue;
+    }
+    assert_int_equal(out[2 * t], t + 500);
+    assert_int_equal(out[2 * t + 1], 0xbbbbbbbbu); /* every lane but lane % 4 == 2 */
+  }
+}
+
+/* %dynamic_smem_size is the launch's dynamic shared memory size. */
+static const char DSMEM_PTX[] = WVT_HDR
+    ".visible .entry dsmem(.param .u64 pout)\n"
+    "{\n"
+    ".reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [pout];\n"
+    "mov.u32 %r1, %dynamic_smem_size;\n"
+    "st.global.u32 [%rd1], %r1;\n"
+    "ret;\n"
+    "}\n";
+
+static void test_dynamic_smem_size(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, DSMEM_PTX, "dsmem");
+  static const uint32_t sizes[] = {0, 4, 1000, 48 * 1024};
+  for (size_t i = 0; i < N(sizes); i++) {
+    uint32_t v = 0xeeeeeeeeu;
+    wvt_buf b[1] = {{&v, 4}};
+    wvt_expect_ok(vm, wvt_launch_bufs(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), sizes[i], 1, b));
+    assert_int_equal(v, sizes[i]);
+  }
+}
+
+/* nvcc -arch=sm_80 -ptx -O3 (CUDA 13.0) of:
+ *   __device__ __noinline__ unsigned rec(unsigned n, unsigned depth) {
+ *     unsigned arr[8];
+ *     for (int i = 0; i < 8; i++) arr[i] = n * i + depth;
+ *     if (n < 2) return arr[(n + depth) & 7];
+ *     unsigned k = arr[(n + depth) & 7];
+ *     return rec(n / 2, depth + 1) + (k & 0xff);
+ *   }
+ *
+ *   extern "C" __global__ void cflow(const unsigned *in, unsigned *out) {
+ *     unsigned t = blockIdx.x * blockDim.x + threadIdx.x;
+ *     unsigned x = in[t], steps = 0, acc = 0;
+ *     while (x != 1) {
+ *       if (steps > 200) break;
+ *       if (x & 1) { x = 3 * x + 1; acc += x & 7; continue; }
+ *       x >>= 1;
+ *       for (unsigned j = 0; j < (x & 3); j++) { if (j == 2) break; acc ^= j * 5 + x; }
+ *       steps++;
+ *     }
+ *     switch (acc % 4) {
+ *     case 0: acc += 100; break;
+ *     case 1: acc *= 3; break;
+ *     case 2: acc -= 7; (fall through)
+ *     default: acc ^= 0x55;
+ *     }
+ *     unsigned r = 0;
+ *     if (t % 3 != 1) r = rec(in[t] & 1023, t & 3);
+ *     unsigned sum = acc + r;
+ *     for (int o = 16; o > 0; o >>= 1) sum += __shfl_xor_sync(0xffffffffu, sum, o);
+ *     out[4 * t] = acc;
+ *     out[4 * t + 1] = steps;
+ *     out[4 * t + 2] = r;
+ *     out[4 * t + 3] = sum;
+ *   }
+ */
+static const char CFLOW_PTX[] =
+    ".version 9.0\n"
+    ".target sm_80\n"
+    ".address_size 64\n"
+    ".func  (.param .b32 func_retval0) _Z3recjj(\n"
+    "\t.param .b32 _Z3recjj_param_0,\n"
+    "\t.param .b32 _Z3recjj_param_1\n"
+    ")\n"
+    "{\n"
+    "\t.local .align 16 .b8 \t__local_depot0[32];\n"
+    "\t.reg .b64 \t%SP;\n"
+    "\t.reg .b64 \t%SPL;\n"
+    "\t.reg .pred \t%p<2>;\n"
+    "\t.reg .b32 \t%r<19>;\n"
+    "\t.reg .b64 \t%rd<6>;\n"
+    "\tmov.u64 \t%SPL, __local_depot0;\n"
+    "\tld.param.u32 \t%r4, [_Z3recjj_param_0];\n"
+    "\tld.param.u32 \t%r5, [_Z3recjj_param_1];\n"
+    "\tadd.u64 \t%rd2, %SPL, 0;\n"
+    "\tadd.s32 \t%r6, %r4, %r5;\n"
+    "\tadd.s32 \t%r7, %r6, %r4;\n"
+    "\tadd.s32 \t%r8, %r7, %r4;\n"
+    "\tst.local.v4.u32 \t[%rd2], {%r5, %r6, %r7, %r8};\n"
+    "\tadd.s32 \t%r9, %r8, %r4;\n"
+    "\tadd.s32 \t%r10, %r9, %r4;\n"
+    "\tadd.s32 \t%r11, %r10, %r4;\n"
+    "\tadd.s32 \t%r12, %r11, %r4;\n"
+    "\tst.local.v4.u32 \t[%rd2+16], {%r9, %r10, %r11, %r12};\n"
+    "\tshl.b32 \t%r13, %r6, 2;\n"
+    "\tcvt.u64.u32 \t%rd3, %r13;\n"
+    "\tand.b64  \t%rd4, %rd3, 28;\n"
+    "\tadd.s64 \t%rd5, %rd2, %rd4;\n"
+    "\tld.local.u32 \t%r18, [%rd5];\n"
+    "\tsetp.lt.u32 \t%p1, %r4, 2;\n"
+    "\t@%p1 bra \t$L__BB0_2;\n"
+    "\tshr.u32 \t%r14, %r4, 1;\n"
+    "\tadd.s32 \t%r15, %r5, 1;\n"
+    "\t{ // callseq 0, 0\n"
+    "\t.reg .b32 temp_param_reg;\n"
+    "\t.param .b32 param0;\n"
+    "\tst.param.b32 \t[param0+0], %r14;\n"
+    "\t.param .b32 param1;\n"
+    "\tst.param.b32 \t[param1+0], %r15;\n"
+    "\t.param .b32 retval0;\n"
+    "\tcall.uni (retval0), \n"
+    "\t_Z3recjj, \n"
+    "\t(\n"
+    "\tparam0, \n"
+    "\tparam1\n"
+    "\t);\n"
+    "\tld.param.b32 \t%r16, [retval0+0];\n"
+    "\t} // callseq 0\n"
+    "\tand.b32  \t%r17, %r18, 255;\n"
+    "\tadd.s32 \t%r18, %r16, %r17;\n"
+    "$L__BB0_2:\n"
+    "\tst.param.b32 \t[func_retval0+0], %r18;\n"
+    "\tret;\n"
+    "}\n"
+    "\t// .globl\tcflow\n"
+    ".visible .entry cflow(\n"
+    "\t.param .u64 cflow_param_0,\n"
+    "\t.param .u64 cflow_param_1\n"
+    ")\n"
+    "{\n"
+    "\t.reg .pred \t%p<20>;\n"
+    "\t.reg .b16 \t%rs<3>;\n"
+    "\t.reg .b32 \t%r<74>;\n"
+    "\t.reg .b64 \t%rd<11>;\n"
+    "\tld.param.u64 \t%rd2, [cflow_param_0];\n"
+    "\tld.param.u64 \t%rd1, [cflow_param_1];\n"
+    "\tmov.u32 \t%r29, %ntid.x;\n"
+    "\tmov.u32 \t%r30, %ctaid.x;\n"
+    "\tmov.u32 \t%r31, %tid.x;\n"
+    "\tmad.lo.s32 \t%r1, %r30, %r29, %r31;\n"
+    "\tcvta.to.global.u64 \t%rd3, %rd2;\n"
+    "\tmul.wide.u32 \t%rd4, %r1, 4;\n"
+    "\tadd.s64 \t%rd5, %rd3, %rd4;\n"
+    "\tld.global.u32 \t%r2, [%rd5];\n"
+    "\tsetp.eq.s32 \t%p1, %r2, 1;\n"
+    "\tmov.u32 \t%r64, 0;\n"
+    "\tmov.u32 \t%r65, %r64;\n"
+    "\t@%p1 bra \t$L__BB1_9;\n"
+    "\tmov.u32 \t%r65, 0;\n"
+    "\tmov.u32 \t%r63, %r2;\n"
+    "\tmov.u32 \t%r64, %r65;\n"
+    "$L__BB1_2:\n"
+    "\tand.b32  \t%r34, %r63, 1;\n"
+    "\tsetp.eq.b32 \t%p2, %r34, 1;\n"
+    "\tmov.pred \t%p3, 0;\n"
+    "\txor.pred  \t%p4, %p2, %p3;\n"
+    "\tnot.pred \t%p5, %p4;\n"
+    "\t@%p5 bra \t$L__BB1_4;\n"
+    "\tbra.uni \t$L__BB1_3;\n"
+    "$L__BB1_4:\n"
+    "\tshr.u32 \t%r63, %r63, 1;\n"
+    "\tand.b32  \t%r9, %r63, 3;\n"
+    "\tsetp.eq.s32 \t%p6, %r9, 0;\n"
+    "\t@%p6 bra \t$L__BB1_7;\n"
+    "\tsetp.eq.s32 \t%p7, %r9, 1;\n"
+    "\txor.b32  \t%r65, %r63, %r65;\n"
+    "\t@%p7 bra \t$L__BB1_7;\n"
+    "\tadd.s32 \t%r36, %r63, 5;\n"
+    "\txor.b32  \t%r65, %r36, %r65;\n"
+    "$L__BB1_7:\n"
+    "\tadd.s32 \t%r64, %r64, 1;\n"
+    "\tbra.uni \t$L__BB1_8;\n"
+    "$L__BB1_3:\n"
+    "\tmad.lo.s32 \t%r63, %r63, 3, 1;\n"
+    "\tand.b32  \t%r35, %r63, 7;\n"
+    "\tadd.s32 \t%r65, %r35, %r65;\n"
+    "$L__BB1_8:\n"
+    "\tsetp.lt.u32 \t%p8, %r64, 201;\n"
+    "\tsetp.ne.s32 \t%p9, %r63, 1;\n"
+    "\tand.pred  \t%p10, %p8, %p9;\n"
+    "\t@%p10 bra \t$L__BB1_2;\n"
+    "$L__BB1_9:\n"
+    "\tcvt.u16.u32 \t%rs2, %r65;\n"
+    "\tand.b16  \t%rs1, %rs2, 3;\n"
+    "\tsetp.eq.s16 \t%p11, %rs1, 0;\n"
+    "\t@%p11 bra \t$L__BB1_15;\n"
+    "\tsetp.eq.s16 \t%p12, %rs1, 1;\n"
+    "\t@%p12 bra \t$L__BB1_14;\n"
+    "\tsetp.ne.s16 \t%p13, %rs1, 2;\n"
+    "\t@%p13 bra \t$L__BB1_13;\n"
+    "\tadd.s32 \t%r65, %r65, -7;\n"
+    "$L__BB1_13:\n"
+    "\txor.b32  \t%r72, %r65, 85;\n"
+    "\tbra.uni \t$L__BB1_16;\n"
+    "$L__BB1_15:\n"
+    "\tadd.s32 \t%r72, %r65, 100;\n"
+    "\tbra.uni \t$L__BB1_16;\n"
+    "$L__BB1_14:\n"
+    "\tmul.lo.s32 \t%r72, %r65, 3;\n"
+    "$L__BB1_16:\n"
+    "\tmul.wide.u32 \t%rd6, %r1, -1431655765;\n"
+    "\tshr.u64 \t%rd7, %rd6, 33;\n"
+    "\tcvt.u32.u64 \t%r38, %rd7;\n"
+    "\tmul.lo.s32 \t%r39, %r38, 3;\n"
+    "\tsub.s32 \t%r40, %r1, %r39;\n"
+    "\tsetp.eq.s32 \t%p14, %r40, 1;\n"
+    "\tmov.u32 \t%r73, 0;\n"
+    "\t@%p14 bra \t$L__BB1_18;\n"
+    "\tand.b32  \t%r41, %r2, 1023;\n"
+    "\tand.b32  \t%r42, %r1, 3;\n"
+    "\t{ // callseq 1, 0\n"
+    "\t.reg .b32 temp_param_reg;\n"
+    "\t.param .b32 param0;\n"
+    "\tst.param.b32 \t[param0+0], %r41;\n"
+    "\t.param .b32 param1;\n"
+    "\tst.param.b32 \t[param1+0], %r42;\n"
+    "\t.param .b32 retval0;\n"
+    "\tcall.uni (retval0), \n"
+    "\t_Z3recjj, \n"
+    "\t(\n"
+    "\tparam0, \n"
+    "\tparam1\n"
+    "\t);\n"
+    "\tld.param.b32 \t%r73, [retval0+0];\n"
+    "\t} // callseq 1\n"
+    "$L__BB1_18:\n"
+    "\tadd.s32 \t%r43, %r73, %r72;\n"
+    "\tmov.u32 \t%r44, 31;\n"
+    "\tmov.u32 \t%r45, 16;\n"
+    "\tmov.u32 \t%r46, -1;\n"
+    "\tshfl.sync.bfly.b32 \t%r47|%p15, %r43, %r45, %r44, %r46;\n"
+    "\tadd.s32 \t%r48, %r47, %r43;\n"
+    "\tmov.u32 \t%r49, 8;\n"
+    "\tshfl.sync.bfly.b32 \t%r50|%p16, %r48, %r49, %r44, %r46;\n"
+    "\tadd.s32 \t%r51, %r50, %r48;\n"
+    "\tmov.u32 \t%r52, 4;\n"
+    "\tshfl.sync.bfly.b32 \t%r53|%p17, %r51, %r52, %r44, %r46;\n"
+    "\tadd.s32 \t%r54, %r53, %r51;\n"
+    "\tmov.u32 \t%r55, 2;\n"
+    "\tshfl.sync.bfly.b32 \t%r56|%p18, %r54, %r55, %r44, %r46;\n"
+    "\tadd.s32 \t%r57, %r56, %r54;\n"
+    "\tmov.u32 \t%r58, 1;\n"
+    "\tshfl.sync.bfly.b32 \t%r59|%p19, %r57, %r58, %r44, %r46;\n"
+    "\tadd.s32 \t%r60, %r59, %r57;\n"
+    "\tshl.b32 \t%r61, %r1, 2;\n"
+    "\tcvta.to.global.u64 \t%rd8, %rd1;\n"
+    "\tmul.wide.u32 \t%rd9, %r61, 4;\n"
+    "\tadd.s64 \t%rd10, %rd8, %rd9;\n"
+    "\tst.global.u32 \t[%rd10], %r72;\n"
+    "\tst.global.u32 \t[%rd10+4], %r64;\n"
+    "\tst.global.u32 \t[%rd10+8], %r73;\n"
+    "\tst.global.u32 \t[%rd10+12], %r60;\n"
+    "\tret;\n"
+    "}\n";
+
+/* C model of the CUDA source above. */
+static uint32_t rec_model(uint32_t n, uint32_t depth) {
+  uint32_t arr[8];
+  for (uint32_t i = 0; i < 8; i++) arr[i] = n * i + depth;
+  if (n < 2) return arr[(n + depth) & 7];
+  uint32_t k = arr[(n + depth) & 7];
+  return rec_model(n / 2, depth + 1) + (k & 0xff);
+}
+
+static void cflow_model(uint32_t t, uint32_t in, uint32_t *acc_out, uint32_t *steps_out, uint32_t *r_out) {
+  uint32_t x = in, steps = 0, acc = 0;
+  while (x != 1) {
+    if (steps > 200) break;
+    if (x & 1) {
+      x = 3 * x + 1;
+      acc += x & 7;
+      continue;
+    }
+    x >>= 1;
+    for (uint32_t j = 0; j < (x & 3); j++) {
+      if (j == 2) break;
+      acc ^= j * 5 + x;
+    }
+    steps++;
+  }
+  switch (acc % 4) {
+  case 0: acc += 100; break;
+  case 1: acc *= 3; break;
+  case 2: acc -= 7; /* fall through */
+  default: acc ^= 0x55;
+  }
+  *acc_out = acc;
+  *steps_out = steps;
+  *r_out = t % 3 != 1 ? rec_model(in & 1023, t & 3) : 0;
+}
+
+/* nvcc output with loops (break / continue), a switch, a recursive __noinline__ function with a
+ * local array on the stack (__local_depot, %SPL), called from divergent code, and a warp-wide
+ * __shfl_xor_sync reduction afterwards. */
+static void test_nvcc_control_flow(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, CFLOW_PTX, "cflow");
+  enum { T = 128 };
+  static uint32_t in[T], out[4 * T];
+  static const uint32_t special[] = {1, 2, 3, 27, 97, 871, 6171, 77031, 1023, 1024};
+  uint64_t seed = 2024;
+  for (uint32_t t = 0; t < T; t++) in[t] = t < N(special) ? special[t] : 1 + (uint32_t)(wvt_rand(&seed) % 100000);
+  wvt_buf b[2] = {{in, sizeof in}, {out, sizeof out}};
+  wvt_run_ok(vm, k, 2, T / 2, 2, b);
+  uint32_t acc[T], steps[T], r[T];
+  for (uint32_t t = 0; t < T; t++) cflow_model(t, in[t], &acc[t], &steps[t], &r[t]);
+  for (uint32_t t = 0; t < T; t++) {
+    uint32_t sum = 0;
+    for (uint32_t l = 0; l < 32; l++) sum += acc[t / 32 * 32 + l] + r[t / 32 * 32 + l];
+    const uint32_t *o = out + 4 * t;
+    if (o[0] != acc[t] || o[1] != steps[t] || o[2] != r[t] || o[3] != sum)
+      fail_msg("thread %u (in %u): got acc %u steps %u rec %u sum %u, want %u %u %u %u", t, in[t], o[0], o[1], o[2], o[3],
+               acc[t], steps[t], r[t], sum);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_calls_and_recursion, ctl_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_early_exit, ctl_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_exit_inside_function, ctl_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_special_registers_3d, ctl_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_dynamic_smem_size, ctl_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_nvcc_control_flow, ctl_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_two_vms_interleaved, NULL, NULL),
       cmocka_unit_test_setup_teardown(test_two_vms_concurrent, NULL, NULL),
   };

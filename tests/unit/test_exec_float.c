@@ -470,7 +470,7 @@ static void test_setp_int(void **state) {
   char snip[64];
   for (size_t t = 0; t < N(tys); t++)
     for (int k = 0; k < (tys[t].unsigned_ops ? 10 : 6); k++) {
-      if (!strcmp(tys[t].ty, "b32") && k >= 2 && k < 6) continue; /* .b types: eq/ne/lo/ls/hi/hs */
+      if (!strcmp(tys[t].ty, "b32") && k >= 2) continue; /* .b types: eq and ne only (ptxas) */
       g_cmp = k, g_w = tys[t].w, g_sgn = tys[t].sgn;
       snprintf(snip, sizeof snip, "setp.%s.%s %%p, %s, %s;", ICMPS[k], tys[t].ty, tys[t].ra, tys[t].rb);
       wvt_check_cross(vm, snip, 'p', v, N(v), v, N(v), 0, m_icmp);
@@ -675,12 +675,108 @@ static void test_cvt_int_int(void **state) {
   wvt_check_ops(vm, "cvt.s64.s32 %D, %a;", 'D', sx, 1);
 }
 
+/* sqrt and rcp are correctly rounded in every mode (values from exact integer square roots and
+ * rational arithmetic when the test was written; sqrt(2) = 0x3fb504f3 is the familiar one). */
+static void test_sqrt_rcp_rounding(void **state) {
+  wv_vm *vm = *state;
+  static const struct {
+    float x;
+    uint32_t r[4];
+  } sq[] = {
+      {2.0f, {0x3fb504f3u, 0x3fb504f3u, 0x3fb504f3u, 0x3fb504f4u}},
+      {3.0f, {0x3fddb3d7u, 0x3fddb3d7u, 0x3fddb3d7u, 0x3fddb3d8u}},
+      {0.5f, {0x3f3504f3u, 0x3f3504f3u, 0x3f3504f3u, 0x3f3504f4u}},
+      {5.0f, {0x400f1bbdu, 0x400f1bbcu, 0x400f1bbcu, 0x400f1bbdu}},
+      {10.0f, {0x404a62c2u, 0x404a62c1u, 0x404a62c1u, 0x404a62c2u}},
+      {4.0f, {0x40000000u, 0x40000000u, 0x40000000u, 0x40000000u}},
+  };
+  static const struct {
+    float x;
+    uint32_t r[4];
+  } rc[] = {
+      {3.0f, {0x3eaaaaabu, 0x3eaaaaaau, 0x3eaaaaaau, 0x3eaaaaabu}},
+      {7.0f, {0x3e124925u, 0x3e124924u, 0x3e124924u, 0x3e124925u}},
+      {10.0f, {0x3dcccccdu, 0x3dccccccu, 0x3dccccccu, 0x3dcccccdu}},
+      {-4.0f, {0xbe800000u, 0xbe800000u, 0xbe800000u, 0xbe800000u}},
+  };
+  char snip[64];
+  for (int m = 0; m < 4; m++) {
+    wvt_case cs[N(sq) + 2];
+    for (size_t i = 0; i < N(sq); i++) cs[i] = (wvt_case){fb(sq[i].x), 0, 0, sq[i].r[m]};
+    cs[N(sq)] = (wvt_case){0x80000000u, 0, 0, 0x80000000u}; /* sqrt(-0) = -0 */
+    cs[N(sq) + 1] = (wvt_case){0x7f800000u, 0, 0, 0x7f800000u};
+    snprintf(snip, sizeof snip, "sqrt.%s.f32 %%fd, %%fa;", RNAME[m]);
+    wvt_check_ops(vm, snip, 'f', cs, N(cs));
+    wvt_case cr[N(rc) + 2];
+    for (size_t i = 0; i < N(rc); i++) cr[i] = (wvt_case){fb(rc[i].x), 0, 0, rc[i].r[m]};
+    cr[N(rc)] = (wvt_case){0x80000000u, 0, 0, 0xff800000u}; /* 1/-0 = -inf */
+    cr[N(rc) + 1] = (wvt_case){0x7f800000u, 0, 0, 0};      /* 1/inf = +0 */
+    snprintf(snip, sizeof snip, "rcp.%s.f32 %%fd, %%fa;", RNAME[m]);
+    wvt_check_ops(vm, snip, 'f', cr, N(cr));
+  }
+  static const uint64_t s2[4] = {0x3ff6a09e667f3bcdull, 0x3ff6a09e667f3bccull, 0x3ff6a09e667f3bccull, 0x3ff6a09e667f3bcdull};
+  static const uint64_t s3[4] = {0x3ffbb67ae8584caaull, 0x3ffbb67ae8584caaull, 0x3ffbb67ae8584caaull, 0x3ffbb67ae8584cabull};
+  static const uint64_t r3[4] = {0x3fd5555555555555ull, 0x3fd5555555555555ull, 0x3fd5555555555555ull, 0x3fd5555555555556ull};
+  for (int m = 0; m < 4; m++) {
+    wvt_case cs[] = {{db(2.0), 0, 0, s2[m]}, {db(3.0), 0, 0, s3[m]}};
+    snprintf(snip, sizeof snip, "sqrt.%s.f64 %%gd, %%ga;", RNAME[m]);
+    wvt_check_ops(vm, snip, 'g', cs, N(cs));
+    wvt_case cr[] = {{db(3.0), 0, 0, r3[m]}};
+    snprintf(snip, sizeof snip, "rcp.%s.f64 %%gd, %%ga;", RNAME[m]);
+    wvt_check_ops(vm, snip, 'g', cr, N(cr));
+  }
+}
+
+/* copysign.f32 d, a, b: |b| with the sign of a (PTX ISA "copysign": note the operand order). */
+static void test_copysign(void **state) {
+  wv_vm *vm = *state;
+  wvt_case cs[] = {{fb(-1.0f), fb(2.5f), 0, fb(-2.5f)}, {fb(1.0f), fb(-2.5f), 0, fb(2.5f)}, {0x80000000u, 0x7f800000u, 0, 0xff800000u},
+                   {0, fb(-0.0f), 0, 0}};
+  wvt_check_ops(vm, "copysign.f32 %fd, %fa, %fb;", 'f', cs, N(cs));
+  wvt_case cd[] = {{db(-1.0), db(3.0), 0, db(-3.0)}, {db(2.0), db(-0.0), 0, 0}};
+  wvt_check_ops(vm, "copysign.f64 %gd, %ga, %gb;", 'g', cd, N(cd));
+}
+
+/* slct.dtype.s32 d, a, b, c: c >= 0 ? a : b; slct.dtype.f32: c >= 0.0, so -0.0 selects a and a
+ * NaN c (unordered) selects b (PTX ISA "slct"). */
+static void test_slct(void **state) {
+  wv_vm *vm = *state;
+  wvt_case si[] = {{11, 22, 0, 11}, {11, 22, 5, 11}, {11, 22, 0xffffffffu, 22}, {11, 22, 0x80000000u, 22}, {11, 22, 0x7fffffffu, 11}};
+  wvt_check_ops(vm, "slct.u32.s32 %d, %a, %b, %c;", 'd', si, N(si));
+  wvt_case sf[] = {{11, 22, fb(1.0f), 11}, {11, 22, fb(-1.0f), 22}, {11, 22, 0, 11}, {11, 22, 0x80000000u, 11},
+                   {11, 22, 0x7fc00000u, 22}, {11, 22, 0xffc00000u, 22}, {11, 22, 0xff800000u, 22}};
+  wvt_check_ops(vm, "slct.b32.f32 %d, %a, %b, %fc;", 'd', sf, N(sf));
+}
+
+/* set with a boolean combination. */
+static void test_set_bool(void **state) {
+  wv_vm *vm = *state;
+  /* d = (a < b) AND c ? all ones : 0 */
+  wvt_case s[] = {{fb(1.0f), fb(2.0f), 1, 0xffffffffu}, {fb(1.0f), fb(2.0f), 0, 0}, {fb(3.0f), fb(2.0f), 1, 0}};
+  wvt_check_ops(vm, "set.lt.and.u32.f32 %d, %fa, %fb, %pc;", 'd', s, N(s));
+  wvt_case so[] = {{fb(3.0f), fb(2.0f), 1, 0xffffffffu}, {fb(3.0f), fb(2.0f), 0, 0}};
+  wvt_check_ops(vm, "set.lt.or.s32.f32 %d, %fa, %fb, %pc;", 'd', so, N(so));
+}
+
+/* setp with the sink symbol for p: _|q writes only the complement (valid PTX: ptxas accepts the
+ * sink in either position of the pair). */
+static void test_setp_sink_destination(void **state) {
+  wv_vm *vm = *state;
+  wvt_case p1[] = {{1, 2, 0, 1}, {2, 1, 0, 0}};
+  wvt_check_ops(vm, "setp.lt.u32 %p|_, %a, %b;", 'p', p1, N(p1));
+  /* _|q: only the complement is written (ptxas accepts the sink in either place) */
+  wvt_case q[] = {{1, 2, 0, 0}, {2, 1, 0, 1}, {2, 2, 0, 1}};
+  wvt_check_ops(vm, "setp.lt.u32 _|%p, %a, %b;", 'p', q, N(q));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_add_sub_mul_rounding, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_rounding_by_hand, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_div_rounding, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_fma, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_sqrt_rcp_rounding, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_copysign, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_ftz, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_sat, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_canonical_nan, wvt_setup, wvt_teardown),
@@ -688,6 +784,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_setp_float, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_setp_int, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_selp, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_slct, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_set_bool, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_setp_sink_destination, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_testp, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_cvt_int_to_float, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_cvt_float_to_int, wvt_setup, wvt_teardown),

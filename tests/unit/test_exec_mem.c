@@ -1031,10 +1031,138 @@ static void test_fault_shared_oob(void **state) {
   wvt_assert_contains(e, want);
 }
 
+/* A fault inside a called function, in a 3-D launch: the report names the kernel, the 3-D block
+ * and thread, the PTX line inside the function, the address, and the CUDA line from .loc. */
+static const char FUNC_FAULT_PTX[] = WVT_HDR
+    ".file 1 \"kern.cu\"\n"
+    ".visible .func store_at(.param .b64 addr, .param .b32 v)\n"
+    "{\n"
+    ".reg .b64 %rd<2>; .reg .b32 %r<2>;\n"
+    "ld.param.b64 %rd1, [addr];\n"
+    "ld.param.b32 %r1, [v];\n"
+    ".loc 1 42 7\n"
+    "st.global.u32 [%rd1], %r1; // FUNC_STORE\n"
+    "ret;\n"
+    "}\n"
+    ".visible .entry ffault(.param .u64 pbuf)\n"
+    "{\n"
+    ".reg .b32 %r<16>; .reg .b64 %rd<8>; .reg .pred %p<8>;\n"
+    "ld.param.u64 %rd1, [pbuf];\n"
+    "mov.u32 %r1, %tid.x;\n mov.u32 %r2, %tid.y;\n mov.u32 %r3, %tid.z;\n"
+    "mov.u32 %r4, %ctaid.x;\n mov.u32 %r5, %ctaid.y;\n mov.u32 %r6, %ctaid.z;\n"
+    "setp.eq.u32 %p1, %r1, 1;\n setp.eq.u32 %p2, %r2, 2;\n setp.eq.u32 %p3, %r3, 1;\n"
+    "setp.eq.u32 %p4, %r4, 0;\n setp.eq.u32 %p5, %r5, 1;\n setp.eq.u32 %p6, %r6, 1;\n"
+    "and.pred %p1, %p1, %p2;\n and.pred %p1, %p1, %p3;\n and.pred %p1, %p1, %p4;\n"
+    "and.pred %p1, %p1, %p5;\n and.pred %p1, %p1, %p6;\n"
+    "mov.u64 %rd2, %rd1;\n"
+    "@%p1 add.s64 %rd2, %rd1, 1048576;\n"  /* only block (0,1,1) thread (1,2,1) goes astray */
+    "{\n"
+    ".param .b64 a0;\n"
+    "st.param.b64 [a0], %rd2;\n"
+    ".param .b32 a1;\n"
+    "st.param.b32 [a1], %r1;\n"
+    "call store_at, (a0, a1);\n"
+    "}\n"
+    "ret;\n"
+    "}\n";
+
+static void test_fault_in_function_3d(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, FUNC_FAULT_PTX, "ffault");
+  wv_devptr buf;
+  assert_int_equal(wv_malloc(vm, 64, &buf), WV_OK);
+  void *args[1] = {&buf};
+  wv_status st = wv_launch(vm, k, wvt_dim(2, 2, 2), wvt_dim(4, 4, 2), 0, args);
+  wvt_assert_status(vm, st, WV_ERR_FAULT);
+  const char *e = wv_last_error(vm);
+  char want[64];
+  wvt_assert_contains(e, "'ffault'");
+  wvt_assert_contains(e, "block (0,1,1)");
+  wvt_assert_contains(e, "thread (1,2,1)");
+  snprintf(want, sizeof want, "PTX line %u", wvt_line_of(FUNC_FAULT_PTX, "FUNC_STORE"));
+  wvt_assert_contains(e, want);
+  snprintf(want, sizeof want, "0x%llx", (unsigned long long)(buf + 1048576));
+  wvt_assert_contains(e, want);
+  wvt_assert_contains(e, "42");
+  assert_int_equal(wv_free(vm, buf), WV_OK);
+}
+
+/* Launch configuration limits (PTX ISA / CUDA: at most 1024 threads per block, z <= 64). */
+static void test_bad_launch_configuration(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, EXITED_PTX, "halfexit");
+  wv_devptr buf;
+  assert_int_equal(wv_malloc(vm, 64, &buf), WV_OK);
+  void *args[1] = {&buf};
+  wvt_assert_status(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1025, 1, 1), 0, args), WV_ERR_LAUNCH);
+  wvt_assert_status(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 32, 2), 0, args), WV_ERR_LAUNCH);
+  wvt_assert_status(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 65), 0, args), WV_ERR_LAUNCH);
+  wvt_assert_status(vm, wv_launch(vm, k, wvt_dim(0, 1, 1), wvt_dim(32, 1, 1), 0, args), WV_ERR_LAUNCH);
+  wvt_assert_status(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(0, 1, 1), 0, args), WV_ERR_LAUNCH);
+  wvt_assert_status(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 1u << 30, args), WV_ERR_LAUNCH);
+  /* the limits themselves are fine */
+  wvt_expect_ok(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1024, 1, 1), 0, args));
+  wvt_expect_ok(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 16, 64), 0, args));
+  assert_int_equal(wv_free(vm, buf), WV_OK);
+}
+
+/* Cache and ordering variants load, store and run like the plain forms: ld.global.nc, ldu,
+ * .v2.f64, fences, prefetch, atom with .relaxed.gpu / red with .release.sys. */
+static const char VARIANTS_PTX[] = WVT_HDR
+    ".visible .entry variants(.param .u64 pin, .param .u64 pout)\n"
+    "{\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .f64 %fd<4>;\n"
+    "ld.param.u64 %rd1, [pin];\n"
+    "ld.param.u64 %rd2, [pout];\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd3, %r1, 16;\n"
+    "add.s64 %rd4, %rd1, %rd3;\n"
+    "add.s64 %rd5, %rd2, %rd3;\n"
+    "prefetch.global.L2 [%rd4];\n"
+    "ld.global.nc.v2.f64 {%fd1, %fd2}, [%rd4];\n"
+    "ldu.global.u32 %r2, [%rd1];\n"
+    "ld.global.ca.u32 %r3, [%rd4+8];\n"
+    "ld.volatile.global.u32 %r4, [%rd4+12];\n"
+    "membar.gl;\n"
+    "fence.sc.cta;\n"
+    "fence.acq_rel.gpu;\n"
+    "add.rn.f64 %fd3, %fd1, %fd2;\n"
+    "st.global.cs.v2.f64 [%rd5], {%fd3, %fd1};\n"
+    "atom.relaxed.gpu.global.add.u32 %r5, [%rd2+1024], %r2;\n"
+    "red.release.sys.global.add.u32 [%rd2+1028], 1;\n"
+    "ret;\n"
+    "}\n";
+
+static void test_variants(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, VARIANTS_PTX, "variants");
+  enum { T = 64 };
+  static double in[2 * T], out[2 * T + 64];
+  for (int t = 0; t < T; t++) {
+    in[2 * t] = 1.5 * t;
+    in[2 * t + 1] = 0.25 + t;
+  }
+  memset(out, 0, sizeof out);
+  uint32_t first;
+  memcpy(&first, in, 4);
+  wvt_buf b[2] = {{in, sizeof in}, {out, sizeof out}};
+  wvt_run_ok(vm, k, 1, T, 2, b);
+  for (int t = 0; t < T; t++) {
+    double want = 1.5 * t + (0.25 + t);
+    assert_true(out[2 * t] == want);
+    assert_true(out[2 * t + 1] == 1.5 * t);
+  }
+  uint32_t c[2];
+  memcpy(c, (uint8_t *)out + 1024, 8); /* after the 2*T doubles */
+  assert_int_equal(c[0], first * T);
+  assert_int_equal(c[1], T);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_ld_st_global, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_narrow_stores, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_variants, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_shared, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_local, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_module_variables, wvt_setup, wvt_teardown),
@@ -1050,6 +1178,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_fault_watchdog, NULL, NULL),
       cmocka_unit_test_setup_teardown(test_fault_deadlock, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_fault_shared_oob, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_fault_in_function_3d, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_bad_launch_configuration, wvt_setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -747,6 +747,196 @@ static void test_bar_warp_sync(void **state) {
   }
 }
 
+/* Named barriers with a thread count, bar.arrive and bar.sync: warp 0 produces, warp 1 consumes,
+ * through two barriers ("full" = 1, "empty" = 2), four rounds (PTX ISA "bar": b is the number of
+ * threads, arrive does not wait). */
+static const char PRODCONS_PTX[] = WVT_HDR
+    ".visible .entry prodcons(.param .u64 pout)\n"
+    "{\n"
+    ".shared .align 4 .u32 box[32];\n"
+    ".reg .b32 %r<16>; .reg .b64 %rd<8>; .reg .pred %p<4>;\n"
+    "ld.param.u64 %rd1, [pout];\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "mov.u32 %r2, %laneid;\n"
+    "mov.u32 %r3, box;\n"
+    "shl.b32 %r4, %r2, 2;\n"
+    "add.s32 %r5, %r3, %r4;\n"
+    "mov.u32 %r6, 0;\n"
+    "setp.ge.u32 %p1, %r1, 32;\n"
+    "@%p1 bra CONSUMER;\n"
+    "PROD:\n"
+    "bar.sync 2, 64;\n"                    /* wait until the box is empty */
+    "mad.lo.u32 %r7, %r6, 10, %r2;\n"
+    "st.shared.u32 [%r5], %r7;\n"
+    "bar.arrive 1, 64;\n"                  /* the box is full */
+    "add.u32 %r6, %r6, 1;\n"
+    "setp.lt.u32 %p2, %r6, 4;\n"
+    "@%p2 bra PROD;\n"
+    "bra.uni END;\n"
+    "CONSUMER:\n"
+    "bar.arrive 2, 64;\n"                  /* the box is empty */
+    "bar.sync 1, 64;\n"                    /* wait until it is full */
+    "ld.shared.u32 %r8, [%r5];\n"
+    "mad.lo.u32 %r9, %r6, 32, %r2;\n"
+    "mul.wide.u32 %rd2, %r9, 4;\n"
+    "add.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.u32 [%rd3], %r8;\n"
+    "add.u32 %r6, %r6, 1;\n"
+    "setp.lt.u32 %p2, %r6, 4;\n"
+    "@%p2 bra CONSUMER;\n"
+    "END:\n"
+    "ret;\n"
+    "}\n";
+
+static void test_named_barriers_producer_consumer(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, PRODCONS_PTX, "prodcons");
+  static uint32_t out[4 * 32];
+  memset(out, 0xee, sizeof out);
+  wvt_buf b[1] = {{out, sizeof out}};
+  wvt_run_ok(vm, k, 1, 64, 1, b);
+  for (uint32_t i = 0; i < 4; i++)
+    for (uint32_t l = 0; l < 32; l++)
+      if (out[32 * i + l] != i * 10 + l) fail_msg("round %u lane %u read %u, want %u", i, l, out[32 * i + l], i * 10 + l);
+}
+
+/* bar.red.popc / .and / .or over the whole CTA (PTX ISA "bar.red"). */
+static const char BARRED_PTX[] = WVT_HDR
+    ".visible .entry barred(.param .u64 pout, .param .u32 mod)\n"
+    "{\n"
+    ".reg .b32 %r<16>; .reg .b64 %rd<8>; .reg .pred %p<6>;\n"
+    "ld.param.u64 %rd1, [pout];\n"
+    "ld.param.u32 %r9, [mod];\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "rem.u32 %r2, %r1, %r9;\n"
+    "setp.eq.u32 %p1, %r2, 0;\n"
+    "bar.red.popc.u32 %r3, 0, %p1;\n"
+    "bar.red.and.pred %p2, 1, %p1;\n"
+    "bar.red.or.pred %p3, 2, %p1;\n"
+    "bar.red.popc.u32 %r4, 3, !%p1;\n"
+    "selp.u32 %r5, 1, 0, %p2;\n"
+    "selp.u32 %r6, 1, 0, %p3;\n"
+    "mul.wide.u32 %rd2, %r1, 16;\n"
+    "add.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.v4.u32 [%rd3], {%r3, %r5, %r6, %r4};\n"
+    "ret;\n"
+    "}\n";
+
+static void test_bar_red(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, BARRED_PTX, "barred");
+  enum { T = 96 };
+  static const uint32_t mods[] = {1, 3, 97};
+  for (size_t i = 0; i < N(mods); i++) {
+    static uint32_t out[T * 4];
+    wv_devptr d;
+    assert_int_equal(wv_malloc(vm, sizeof out, &d), WV_OK);
+    uint32_t mod = mods[i];
+    void *args[2] = {&d, &mod};
+    wvt_expect_ok(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(T, 1, 1), 0, args));
+    assert_int_equal(wv_memcpy_dtoh(vm, out, d, sizeof out), WV_OK);
+    assert_int_equal(wv_free(vm, d), WV_OK);
+    uint32_t cnt = 0;
+    for (uint32_t t = 0; t < T; t++) cnt += t % mod == 0;
+    for (uint32_t t = 0; t < T; t++) {
+      const uint32_t *o = out + 4 * t;
+      assert_int_equal(o[0], cnt);
+      assert_int_equal(o[1], cnt == T);
+      assert_int_equal(o[2], cnt > 0);
+      assert_int_equal(o[3], T - cnt);
+    }
+  }
+}
+
+/* A full-mask shfl.sync after some lanes exited: the ISA waits only for non-exited lanes. The
+ * live lanes read each other. */
+static const char SHFL_EXIT_PTX[] = WVT_HDR
+    ".visible .entry shflexit(.param .u64 pout)\n"
+    "{\n"
+    ".reg .b32 %r<16>; .reg .b64 %rd<8>; .reg .pred %p<4>;\n"
+    "ld.param.u64 %rd1, [pout];\n"
+    "mov.u32 %r1, %laneid;\n"
+    "setp.ge.u32 %p1, %r1, 20;\n"
+    "@%p1 exit;\n"
+    "mul.lo.u32 %r2, %r1, 3;\n"
+    "add.s32 %r3, %r1, 1;\n"
+    "rem.u32 %r3, %r3, 20;\n"              /* read the next live lane */
+    "shfl.sync.idx.b32 %r4, %r2, %r3, 31, -1;\n"
+    "mul.wide.u32 %rd2, %r1, 4;\n"
+    "add.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.u32 [%rd3], %r4;\n"
+    "ret;\n"
+    "}\n";
+
+static void test_shfl_after_exit(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, SHFL_EXIT_PTX, "shflexit");
+  static uint32_t out[32];
+  memset(out, 0xee, sizeof out);
+  wvt_buf b[1] = {{out, sizeof out}};
+  wvt_run_ok(vm, k, 1, 32, 1, b);
+  for (uint32_t l = 0; l < 20; l++) assert_int_equal(out[l], 3 * ((l + 1) % 20));
+  for (uint32_t l = 20; l < 32; l++) assert_int_equal(out[l], 0xeeeeeeeeu);
+}
+
+/* Divergence statistics: one branch that splits a warp and merges again. */
+static void test_divergence_stats(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, ACTIVE_PTX, "active");
+  static uint32_t out[32 * 4];
+  wvt_buf b[1] = {{out, sizeof out}};
+  wv_stats_reset(vm);
+  wvt_run_ok(vm, k, 1, 32, 1, b);
+  wv_stats s;
+  wv_get_stats(vm, &s);
+  assert_int_equal(s.launches, 1);
+  assert_int_equal(s.ctas, 1);
+  /* the lane < 10 branch splits the warp, and the odd/even branch splits lanes 0..9 */
+  assert_int_equal(s.divergent_branches, 2);
+  assert_true(s.reconvergences >= 2);
+  assert_true(s.thread_instructions > s.warp_instructions);
+}
+
+/* elect.sync d|p, membermask (sm_90): the leader is the lowest member; p is true on it alone. */
+static const char ELECT_PTX[] =
+    ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry elect(.param .u64 pout)\n"
+    "{\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<4>;\n"
+    "ld.param.u64 %rd1, [pout];\n"
+    "mov.u32 %r1, %laneid;\n"
+    "elect.sync %r2|%p1, -1;\n"
+    "selp.u32 %r3, 1, 0, %p1;\n"
+    "setp.lt.u32 %p2, %r1, 20;\n"
+    "@%p2 bra LOW;\n"
+    "elect.sync %r4|%p3, 0xfff00000;\n"
+    "bra.uni J;\n"
+    "LOW:\n"
+    "elect.sync %r4|%p3, 0x000fffff;\n"
+    "J:\n"
+    "selp.u32 %r5, 1, 0, %p3;\n"
+    "mul.wide.u32 %rd2, %r1, 16;\n"
+    "add.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.v4.u32 [%rd3], {%r2, %r3, %r4, %r5};\n"
+    "ret;\n"
+    "}\n";
+
+static void test_elect(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, ELECT_PTX, "elect");
+  static uint32_t out[32 * 4];
+  wvt_buf b[1] = {{out, sizeof out}};
+  wvt_run_ok(vm, k, 1, 32, 1, b);
+  for (uint32_t l = 0; l < 32; l++) {
+    const uint32_t *o = out + 4 * l;
+    uint32_t leader = l < 20 ? 0 : 20;
+    assert_int_equal(o[0], 0);
+    assert_int_equal(o[1], l == 0);
+    assert_int_equal(o[2], leader);
+    assert_int_equal(o[3], l == leader);
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_shfl_modes, warp_setup, wvt_teardown),
@@ -754,6 +944,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_vote, warp_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_match, warp_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_redux, warp_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_elect, warp_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_activemask_reconvergence, warp_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_loop_exit_activemask, warp_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_its_shfl_across_paths, warp_setup, wvt_teardown),
@@ -762,6 +953,10 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_spin_wait_between_warps, warp_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_spin_wait_within_warp, warp_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_bar_warp_sync, warp_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_named_barriers_producer_consumer, warp_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_bar_red, warp_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_shfl_after_exit, warp_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_divergence_stats, warp_setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -1,0 +1,308 @@
+/*
+ * test_decode_errors.c — malformed and unsupported PTX through wv_module_load_string: the status
+ * (WV_ERR_PARSE or WV_ERR_UNSUPPORTED), no module, and a one-line message
+ * "NAME:LINE:COL: error: ..." whose LINE is the line of the offending text (computed here from the
+ * PTX by searching for a marker) and whose COL lies on that line. Also: valid PTX that warpvm
+ * cannot run makes only the kernels that reach it unlaunchable — the module loads, its other
+ * kernels run, and launching the bad one fails with WV_ERR_UNSUPPORTED naming the instruction and
+ * its line.
+ */
+#include <ctype.h>
+
+#include "wv_test.h"
+
+#define N(a) (sizeof(a) / sizeof((a)[0]))
+
+#define KHEAD ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<8>;\n.reg .b64 %rd<4>;\n.reg .pred %p<2>;\n"
+
+/* Length of line `line` (1-based) of text. */
+static unsigned line_len(const char *text, size_t len, unsigned line) {
+  size_t i = 0;
+  for (unsigned l = 1; l < line && i < len; i++)
+    if (text[i] == '\n') l++;
+  size_t s = i;
+  while (i < len && text[i] != '\n') i++;
+  return (unsigned)(i - s);
+}
+
+/* Loads text (len bytes) as NAME and checks the failure: status, no module, the message format,
+ * the line, a column on that line, and that the message mentions `needle` (if not NULL). */
+static void expect_load_error_n(const char *text, size_t len, unsigned line, const char *needle) {
+  static const char *const name = "bad.ptx";
+  wv_vm *vm = wv_create(NULL);
+  assert_non_null(vm);
+  wv_module *m = (wv_module *)(uintptr_t)1;
+  wv_status st = wv_module_load_string(vm, text, len, name, &m);
+  char e[1100];
+  snprintf(e, sizeof e, "%s", wv_last_error(vm));
+  wv_destroy(vm);
+  if (st != WV_ERR_PARSE && st != WV_ERR_UNSUPPORTED)
+    fail_msg("status %d (%s), want parse error or unsupported; message: %s", (int)st, wv_status_name(st), e);
+  assert_null(m);
+  /* NAME:LINE:COL: error: ... */
+  char prefix[64];
+  snprintf(prefix, sizeof prefix, "%s:%u:", name, line);
+  if (strncmp(e, prefix, strlen(prefix))) fail_msg("message does not start with '%s': %s", prefix, e);
+  const char *p = e + strlen(prefix);
+  unsigned col = 0;
+  if (!isdigit((unsigned char)*p)) fail_msg("no column in: %s", e);
+  while (isdigit((unsigned char)*p)) col = col * 10 + (unsigned)(*p++ - '0');
+  if (strncmp(p, ": error: ", 9)) fail_msg("no ': error: ' after the column in: %s", e);
+  unsigned ll = line_len(text, len, line);
+  if (col < 1 || col > ll + 1) fail_msg("column %u is not on line %u (length %u): %s", col, line, ll, e);
+  assert_null(strchr(e, '\n'));
+  if (needle && !strstr(e, needle)) fail_msg("message does not mention '%s': %s", needle, e);
+}
+
+static void expect_load_error(const char *text, const char *marker, const char *needle) {
+  unsigned line = wvt_line_of(text, marker);
+  assert_true(line > 0);
+  expect_load_error_n(text, strlen(text), line, needle);
+}
+
+/* ---- tests ------------------------------------------------------------------------------------ */
+
+static void test_undeclared_register(void **state) {
+  (void)state;
+  static const char ptx[] = WVT_HDR KHEAD "mov.u32 %r1, 1;\nadd.u32 %r1, %r9, 1; // HERE\nret;\n}\n";
+  expect_load_error(ptx, "HERE", "%r9");
+  static const char ptx2[] = WVT_HDR KHEAD "mov.u32 %q1, 1; // HERE\nret;\n}\n";
+  expect_load_error(ptx2, "HERE", "%q1");
+}
+
+static void test_unknown_label(void **state) {
+  (void)state;
+  static const char ptx[] = WVT_HDR KHEAD "mov.u32 %r1, 1;\nbra NOWHERE; // HERE\nret;\n}\n";
+  expect_load_error(ptx, "HERE", "NOWHERE");
+  static const char ptx2[] = WVT_HDR KHEAD "setp.eq.u32 %p1, %r1, 0;\n@%p1 bra.uni MISSING_L; // HERE\nret;\n}\n";
+  expect_load_error(ptx2, "HERE", "MISSING_L");
+}
+
+static void test_duplicate_label(void **state) {
+  (void)state;
+  static const char ptx[] = WVT_HDR KHEAD "L1:\nmov.u32 %r1, 1;\nL1: // HERE\nret;\n}\n";
+  expect_load_error(ptx, "HERE", "L1");
+}
+
+static void test_unknown_opcode(void **state) {
+  (void)state;
+  static const char ptx[] = WVT_HDR KHEAD "mov.u32 %r1, 1;\nfrobnicate.u32 %r1, %r2; // HERE\nret;\n}\n";
+  expect_load_error(ptx, "HERE", "frobnicate");
+}
+
+/* A word that is no PTX modifier at all. */
+static void test_unknown_modifier(void **state) {
+  (void)state;
+  static const char ptx[] = WVT_HDR KHEAD "mov.u32 %r1, 1;\nadd.frob.u32 %r1, %r1, 1; // HERE\nret;\n}\n";
+  expect_load_error(ptx, "HERE", "frob");
+  static const char ptx2[] = WVT_HDR KHEAD "ld.global.zzz.u32 %r1, [%rd1]; // HERE\nret;\n}\n";
+  expect_load_error(ptx2, "HERE", "zzz");
+}
+
+/* Modifiers that exist in PTX but not on this instruction (ptxas rejects both). */
+static void test_misplaced_modifier(void **state) {
+  (void)state;
+  static const char ptx[] = WVT_HDR KHEAD "mov.u32 %r1, 1;\nadd.rn.u32 %r1, %r1, 1; // HERE\nret;\n}\n";
+  expect_load_error(ptx, "HERE", "add");
+  static const char ptx2[] = WVT_HDR KHEAD "mov.u32 %r1, 1;\nand.ftz.b32 %r1, %r1, 1; // HERE\nret;\n}\n";
+  expect_load_error(ptx2, "HERE", "and");
+}
+
+static void test_wrong_operand_count(void **state) {
+  (void)state;
+  static const char ptx[] = WVT_HDR KHEAD "mov.u32 %r1, 1;\nadd.u32 %r1, %r2; // HERE\nret;\n}\n";
+  expect_load_error(ptx, "HERE", "operand");
+  static const char ptx2[] = WVT_HDR KHEAD "mov.u32 %r1, 1;\nmad.lo.u32 %r1, %r2, %r3; // HERE\nret;\n}\n";
+  expect_load_error(ptx2, "HERE", "operand");
+  static const char ptx3[] = WVT_HDR KHEAD "not.b32 %r1, %r2, %r3; // HERE\nret;\n}\n";
+  expect_load_error(ptx3, "HERE", "operand");
+}
+
+static void test_predicate_as_value(void **state) {
+  (void)state;
+  static const char ptx[] = WVT_HDR KHEAD "setp.eq.u32 %p1, %r1, 0;\nadd.u32 %r1, %p1, 1; // HERE\nret;\n}\n";
+  expect_load_error(ptx, "HERE", "%p1");
+  /* and a value register where a predicate is required */
+  static const char ptx2[] = WVT_HDR KHEAD "mov.u32 %r1, 0;\n@%r1 bra L; // HERE\nL:\nret;\n}\n";
+  expect_load_error(ptx2, "HERE", "%r1");
+}
+
+static void test_huge_register_range(void **state) {
+  (void)state;
+  static const char ptx[] = WVT_HDR ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<100000000>; // HERE\nret;\n}\n";
+  expect_load_error(ptx, "HERE", "range");
+}
+
+static void test_truncated_file(void **state) {
+  (void)state;
+  static const char full[] = WVT_HDR KHEAD "mov.u32 %r1, 1;\nadd.u32 %r1, %r1, 1;\nret;\n}\n";
+  /* cut in the middle of the add instruction */
+  const char *cut = strstr(full, "add.u32 %r1, %r1");
+  size_t len = (size_t)(cut - full) + strlen("add.u32 %r1, %r1");
+  expect_load_error_n(full, len, wvt_line_of(full, "add.u32"), NULL);
+  /* cut inside the header of the kernel */
+  const char *h = strstr(full, "(.param .u64");
+  expect_load_error_n(full, (size_t)(h - full) + 4, wvt_line_of(full, ".visible"), NULL);
+  /* cut before the closing brace */
+  size_t nobrace = strlen(full) - 2; /* drop "}\n" */
+  unsigned last = wvt_line_of(full, "ret;");
+  wv_vm *vm = wv_create(NULL);
+  wv_module *m = NULL;
+  wv_status st = wv_module_load_string(vm, full, nobrace, "bad.ptx", &m);
+  char e[1100];
+  snprintf(e, sizeof e, "%s", wv_last_error(vm));
+  wv_destroy(vm);
+  if (st != WV_ERR_PARSE) fail_msg("no closing brace: status %d: %s", (int)st, e);
+  /* the end of input is on the line after "ret;" (the text ends with a newline) */
+  char p1[32], p2[32];
+  snprintf(p1, sizeof p1, "bad.ptx:%u:", last);
+  snprintf(p2, sizeof p2, "bad.ptx:%u:", last + 1);
+  if (strncmp(e, p1, strlen(p1)) && strncmp(e, p2, strlen(p2))) fail_msg("unexpected location: %s", e);
+}
+
+static void test_binary_garbage(void **state) {
+  (void)state;
+  /* a valid header, then random bytes (no newlines, some NULs) on line 4 */
+  static char text[512];
+  size_t n = strlen(WVT_HDR);
+  memcpy(text, WVT_HDR, n);
+  uint64_t seed = 12345;
+  for (int i = 0; i < 300; i++) {
+    uint8_t c = (uint8_t)wvt_rand(&seed);
+    if (c == '\n' || c == '\r') c = 0x80;
+    text[n++] = (char)c;
+  }
+  expect_load_error_n(text, n, 4, NULL);
+  /* garbage from the first byte */
+  for (int round = 0; round < 20; round++) {
+    size_t len = 1 + (size_t)(wvt_rand(&seed) % 200);
+    for (size_t i = 0; i < len; i++) {
+      uint8_t c = (uint8_t)wvt_rand(&seed);
+      text[i] = (char)(c == '\n' || c == '\r' || c == '.' ? 0xfe : c);
+    }
+    text[0] = (char)0xff; /* never a valid start */
+    expect_load_error_n(text, len, 1, NULL);
+  }
+}
+
+static void test_mul_without_mode(void **state) {
+  (void)state;
+  static const char ptx[] = WVT_HDR KHEAD "mov.u32 %r1, 3;\nmul.u32 %r1, %r1, %r1; // HERE\nret;\n}\n";
+  expect_load_error(ptx, "HERE", "mul");
+  static const char ptx2[] = WVT_HDR KHEAD "mov.u32 %r1, 3;\nmad.s32 %r1, %r1, %r1, %r1; // HERE\nret;\n}\n";
+  expect_load_error(ptx2, "HERE", "mad");
+}
+
+/* Valid PTX that warpvm does not run: the module loads; the clean kernel runs; a kernel that
+ * reaches the instruction (directly, or through a call) is refused at launch, naming it. */
+static const char MIXED_PTX[] = WVT_HDR
+    ".visible .func helper(.param .u64 a)\n"
+    "{\n"
+    ".reg .b64 %rd<4>;\n"
+    ".shared .align 8 .b64 mb;\n"
+    "mov.u64 %rd1, mb;\n"
+    "mbarrier.init.shared.b64 [%rd1], 32; // MBAR\n"
+    "ret;\n"
+    "}\n"
+    ".visible .entry clean(.param .u64 p)\n"
+    "{\n"
+    ".reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    "ld.param.u64 %rd1, [p];\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "mul.wide.u32 %rd2, %r1, 4;\n"
+    "add.s64 %rd3, %rd1, %rd2;\n"
+    "add.u32 %r2, %r1, 40;\n"
+    "st.global.u32 [%rd3], %r2;\n"
+    "ret;\n"
+    "}\n"
+    ".visible .entry direct(.param .u64 p)\n"
+    "{\n"
+    ".reg .b32 %r<4>; .reg .b64 %rd<4>;\n"
+    ".shared .align 16 .b8 buf[64];\n"
+    "ld.param.u64 %rd1, [p];\n"
+    "mov.u32 %r1, buf;\n"
+    "cp.async.ca.shared.global [%r1], [%rd1], 16; // CPASYNC\n"
+    "cp.async.wait_all;\n"
+    "ret;\n"
+    "}\n"
+    ".visible .entry viacall(.param .u64 p)\n"
+    "{\n"
+    ".reg .b64 %rd<2>;\n"
+    "ld.param.u64 %rd1, [p];\n"
+    "{\n"
+    ".param .b64 a0;\n"
+    "st.param.b64 [a0], %rd1;\n"
+    "call helper, (a0);\n"
+    "}\n"
+    "ret;\n"
+    "}\n";
+
+static void test_unsupported_instruction_is_deferred(void **state) {
+  wv_vm *vm = *state;
+  wv_module *m = NULL;
+  wv_status st = wv_module_load_string(vm, MIXED_PTX, strlen(MIXED_PTX), "mixed.ptx", &m);
+  if (st != WV_OK) fail_msg("the module does not load (%s): %s", wv_status_name(st), wv_last_error(vm));
+  assert_int_equal(wv_module_kernel_count(m), 3);
+  const wv_kernel *clean = wvt_get(m, vm, "clean"), *direct = wvt_get(m, vm, "direct"), *viacall = wvt_get(m, vm, "viacall");
+  /* the clean kernel runs */
+  static uint32_t out[64];
+  wvt_buf b[1] = {{out, sizeof out}};
+  wvt_run_ok(vm, clean, 1, 64, 1, b);
+  for (uint32_t t = 0; t < 64; t++) assert_int_equal(out[t], t + 40);
+  /* the others are refused, naming the instruction and its line */
+  wv_devptr d;
+  assert_int_equal(wv_malloc(vm, 64, &d), WV_OK);
+  void *args[1] = {&d};
+  st = wv_launch(vm, direct, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
+  wvt_assert_status(vm, st, WV_ERR_UNSUPPORTED);
+  char want[64];
+  snprintf(want, sizeof want, "mixed.ptx:%u:", wvt_line_of(MIXED_PTX, "CPASYNC"));
+  wvt_assert_contains(wv_last_error(vm), want);
+  wvt_assert_contains(wv_last_error(vm), "cp.async");
+  wvt_assert_contains(wv_last_error(vm), "direct");
+  st = wv_launch(vm, viacall, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
+  wvt_assert_status(vm, st, WV_ERR_UNSUPPORTED);
+  snprintf(want, sizeof want, "mixed.ptx:%u:", wvt_line_of(MIXED_PTX, "MBAR"));
+  wvt_assert_contains(wv_last_error(vm), want);
+  wvt_assert_contains(wv_last_error(vm), "mbarrier");
+  wvt_assert_contains(wv_last_error(vm), "viacall");
+  /* and the clean kernel still runs afterwards */
+  memset(out, 0, sizeof out);
+  wvt_run_ok(vm, clean, 1, 64, 1, b);
+  assert_int_equal(out[63], 103);
+  assert_int_equal(wv_free(vm, d), WV_OK);
+}
+
+/* Error state is per call: a good load after a bad one succeeds, and the kernel lookup of a
+ * missing name says which. */
+static void test_errors_do_not_stick(void **state) {
+  wv_vm *vm = *state;
+  static const char bad[] = WVT_HDR KHEAD "bra NOWHERE;\n}\n";
+  wv_module *m = NULL;
+  assert_int_equal(wv_module_load_string(vm, bad, strlen(bad), "bad.ptx", &m), WV_ERR_PARSE);
+  static const char good[] = WVT_HDR KHEAD "ret;\n}\n";
+  assert_int_equal(wv_module_load_string(vm, good, strlen(good), "good.ptx", &m), WV_OK);
+  const wv_kernel *k = NULL;
+  assert_int_equal(wv_kernel_get(m, "nosuch", &k), WV_ERR_NOT_FOUND);
+  wvt_assert_contains(wv_last_error(vm), "nosuch");
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_undeclared_register),
+      cmocka_unit_test(test_unknown_label),
+      cmocka_unit_test(test_duplicate_label),
+      cmocka_unit_test(test_unknown_opcode),
+      cmocka_unit_test(test_unknown_modifier),
+      cmocka_unit_test(test_misplaced_modifier),
+      cmocka_unit_test(test_wrong_operand_count),
+      cmocka_unit_test(test_predicate_as_value),
+      cmocka_unit_test(test_huge_register_range),
+      cmocka_unit_test(test_truncated_file),
+      cmocka_unit_test(test_binary_garbage),
+      cmocka_unit_test(test_mul_without_mode),
+      cmocka_unit_test_setup_teardown(test_unsupported_instruction_is_deferred, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_errors_do_not_stick, wvt_setup, wvt_teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
