@@ -13,6 +13,11 @@ echo "== __shfl_down_sync(0xffffffff, value, 3, 16): the top 3 lanes of each seg
 $W run examples/shuffle.ptx --kernel down3_width16 --block 32 --arg buf:128 --print 0:s32 | tr '\n' ' '; echo
 echo "== scan4: __shfl_down_sync(0xff, val, offset, 8) on 2 blocks of 8 threads, with device printf"
 $W run examples/shuffle.ptx --kernel scan4 --grid 2 --block 8 | sort -V | head -8
-echo "== the same kernel with --stats"
-$W run examples/shuffle.ptx --kernel tree_reduce --block 32 --arg buf:128:iota32 --print 0:u32 --stats 2>&1 | head -1
-$W run examples/shuffle.ptx --kernel tree_reduce --block 32 --arg buf:128:iota32 --stats 2>&1 >/dev/null | sed 's/^/   /'
+echo "== tree reduction of 0..31 with __shfl_down_sync: lane 0 holds the sum; --stats counters"
+stats=$(mktemp)
+$W run examples/shuffle.ptx --kernel tree_reduce --block 32 --arg buf:128:iota32 --print 0:u32 --stats 2>"$stats" |
+  sed -n '2s/^/lane 0: /p'
+grep -E '^(warp_instructions|thread_instructions|simt_efficiency|collectives|kernel_seconds):' "$stats" | sed 's/^/   /'
+rm -f "$stats"
+echo "== a device fault is reported with kernel, block, thread, PTX line and address (exit status 2)"
+$W run examples/shuffle.ptx --kernel tree_reduce --block 64 --arg buf:128 || true

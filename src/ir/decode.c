@@ -597,6 +597,22 @@ static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
   return 0;
 }
 
+/* The decoder's own state (a failed function's partial code and constants included). */
+static void dec_fini(wv_dec *d) {
+  wv_symtab_fini(&d->modsyms);
+  wv_symtab_fini(&d->fnshared);
+  wv_symtab_fini(&d->names);
+  wv_symtab_fini(&d->labels);
+  free(d->decls);
+  free(d->fix);
+  free(d->code);
+  free(d->consts);
+  d->decls = NULL;
+  d->fix = NULL;
+  d->code = NULL;
+  d->consts = NULL;
+}
+
 int wv_decode_module(const ptx_module *ast, wv_vm *vm, wv_irmod *out, char *err, size_t errlen) {
   wv_dec dd, *d = &dd;
   memset(d, 0, sizeof *d);
@@ -653,23 +669,11 @@ int wv_decode_module(const ptx_module *ast, wv_vm *vm, wv_irmod *out, char *err,
       out->funcs[i].shared_align = d->shared_align;
     }
   out->arena = ast->arena;
-  wv_symtab_fini(&d->modsyms);
-  wv_symtab_fini(&d->fnshared);
-  wv_symtab_fini(&d->names);
-  wv_symtab_fini(&d->labels);
-  free(d->decls);
-  free(d->fix);
+  dec_fini(d);
   return 0;
 fail:
   if (!d->failed) wv_derr(d, (ptx_loc){1, 1}, "out of memory");
-  wv_symtab_fini(&d->modsyms);
-  wv_symtab_fini(&d->fnshared);
-  wv_symtab_fini(&d->names);
-  wv_symtab_fini(&d->labels);
-  free(d->decls);
-  free(d->fix);
-  free(d->code);
-  free(d->consts);
+  dec_fini(d);
   out->arena = NULL;
   wv_irmod_free(vm, out);
   return -1;
