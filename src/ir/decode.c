@@ -50,6 +50,18 @@ static uint32_t elem_size(const ptx_var *v) {
   return t == WV_T_PRED ? 1 : s;
 }
 
+/* A call instruction's argument map (decode_ops.c allocates it). */
+static void free_callinfo(wv_insn *in) {
+  wv_callinfo *ci = in->op == WV_OP_CALL ? in->aux : NULL;
+  if (!ci) return;
+  free(ci->arg_off);
+  free(ci->arg_size);
+  free(ci->ret_off);
+  free(ci->ret_size);
+  free(ci);
+  in->aux = NULL;
+}
+
 /* ---------------- names ---------------- */
 
 static int declare(wv_dec *d, const char *name, wv_decl dl) {
@@ -123,6 +135,8 @@ static const struct { const char *name; int sp; } specials[] = {
 int wv_dspecial(const char *name) {
   for (size_t i = 0; i < sizeof specials / sizeof *specials; i++)
     if (!strcmp(name, specials[i].name)) return specials[i].sp;
+  /* %envreg0..31: driver-defined environment registers; no driver sets them here */
+  if (!strncmp(name, "%envreg", 7) && name[7] >= '0' && name[7] <= '9' && strtoul(name + 7, NULL, 10) < 32) return WV_SP_ZERO;
   return -1;
 }
 
@@ -297,6 +311,11 @@ static int init_var(wv_dec *d, const ptx_var *v, const wv_gvar *g) {
     uint64_t bits = it->bits;
     if (it->kind == PTX_INIT_SYM || it->kind == PTX_INIT_GENERIC) {
       const wv_decl *dl = wv_dlookup(d, it->sym);
+      if (dl && dl->kind == K_FUNC) { /* a function-pointer table (vtables): a tagged, uncallable value */
+        bits = WV_FUNC_ADDR_TAG | dl->base;
+        memcpy(host + (uint64_t)i * es, &bits, es);
+        continue;
+      }
       if (!dl || dl->kind != K_GVAR) return wv_derr(d, v->loc, "initializer of '%s' names '%s', which is not a variable", v->name, it->sym);
       const wv_gvar *s = &d->mod->vars[dl->base];
       uint64_t a = (s->space == WV_SPACE_SHARED && it->kind == PTX_INIT_GENERIC ? s->addr + WV_SHARED_WINDOW : s->addr) +
@@ -311,6 +330,18 @@ static int init_var(wv_dec *d, const ptx_var *v, const wv_gvar *g) {
       bits = imm_bits(&o, t);
     }
     memcpy(host + (uint64_t)i * es, &bits, es);
+  }
+  return 0;
+}
+
+/* Initializers run once every variable and function has its address (they may name any). */
+static int init_vars(wv_dec *d) {
+  for (uint32_t i = 0; i < d->ast->nvars; i++) {
+    const ptx_var *v = &d->ast->vars[i];
+    int64_t idx;
+    if (v->ninit && wv_symtab_get(&d->modsyms, v->name, &idx) && (idx >> 32) == K_GVAR &&
+        init_var(d, v, &d->mod->vars[(uint32_t)idx]))
+      return -1;
   }
   return 0;
 }
@@ -351,11 +382,6 @@ static int decode_vars(wv_dec *d) {
     }
     if (wv_symtab_put(&d->modsyms, v->name, ((int64_t)K_GVAR << 32) | m->nvars)) return -1;
     m->nvars++;
-  }
-  for (uint32_t i = 0; i < a->nvars; i++) {
-    const ptx_var *v = &a->vars[i];
-    int64_t idx;
-    if (v->ninit && wv_symtab_get(&d->modsyms, v->name, &idx) && init_var(d, v, &m->vars[(uint32_t)idx])) return -1;
   }
   /* function-scope .shared variables belong to the same static layout: place them now, before
    * any code embeds the dynamic area's offset */
@@ -492,11 +518,8 @@ static int emit(wv_dec *d, const ptx_insn *pi) {
   d->unsup = 0;
   int rc = wv_decode_insn(d, pi, in);
   d->in_insn = 0;
+  if (rc) free_callinfo(in); /* a failed instruction keeps nothing */
   if (rc && d->unsup && !d->failed) { /* placeholder: never executed, the launch is refused */
-    if (in->op == WV_OP_CALL && in->aux) {
-      wv_callinfo *ci = in->aux;
-      free(ci->arg_off); free(ci->arg_size); free(ci->ret_off); free(ci->ret_size); free(ci);
-    }
     memset(in, 0, sizeof *in);
     in->op = WV_OP_TRAP;
     in->ctl = WV_CTL_TRAP;
@@ -599,6 +622,7 @@ static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
 
 /* The decoder's own state (a failed function's partial code and constants included). */
 static void dec_fini(wv_dec *d) {
+  for (uint32_t i = 0; d->code && i < d->ncode; i++) free_callinfo(&d->code[i]);
   wv_symtab_fini(&d->modsyms);
   wv_symtab_fini(&d->fnshared);
   wv_symtab_fini(&d->names);
@@ -651,6 +675,7 @@ int wv_decode_module(const ptx_module *ast, wv_vm *vm, wv_irmod *out, char *err,
     if (pf->has_body) f->defined = 1;
     else f->builtin = builtin_of(pf->name);
   }
+  if (init_vars(d)) goto fail;
   for (uint32_t i = 0; i < ast->nfuncs; i++) {
     const ptx_func *pf = &ast->funcs[i];
     if (!pf->has_body) continue;
@@ -682,16 +707,7 @@ fail:
 void wv_irmod_free(wv_vm *vm, wv_irmod *m) {
   for (uint32_t i = 0; i < m->nfuncs; i++) {
     wv_func *f = &m->funcs[i];
-    for (uint32_t k = 0; k < f->ncode; k++) {
-      wv_callinfo *ci = f->code[k].op == WV_OP_CALL ? f->code[k].aux : NULL;
-      if (ci) {
-        free(ci->arg_off);
-        free(ci->arg_size);
-        free(ci->ret_off);
-        free(ci->ret_size);
-        free(ci);
-      }
-    }
+    for (uint32_t k = 0; k < f->ncode; k++) free_callinfo(&f->code[k]);
     free(f->code);
     free(f->consts);
     free(f->params);

@@ -80,6 +80,16 @@ static int pair_pred(wv_dec *d, const ptx_operand *o, wv_insn *in) {
   return in->pd < 0 ? -1 : 0;
 }
 
+/* A register operand must be as wide as the instruction needs (ptxas: "Arguments mismatch"). */
+static int check_size(wv_dec *d, const ptx_insn *pi, const ptx_operand *o, unsigned size) {
+  if (o->kind != PTX_OPND_REG && o->kind != PTX_OPND_SYM) return 0;
+  const wv_decl *dl = wv_dlookup(d, o->name);
+  if (!dl || dl->kind != K_REG || wv_type_size(dl->type) == size) return 0;
+  char b[160];
+  return wv_derr(d, o->loc, "operand '%s' is a %u-bit register but '%s' needs %u bits", o->name,
+                 wv_type_size(dl->type) * 8, fullname(pi, b, sizeof b), size * 8);
+}
+
 static int no_handler(wv_dec *d, const ptx_insn *pi, wv_insn *in) {
   return in->fn ? 0 : unsupported(d, pi);
 }
@@ -99,7 +109,13 @@ static int dec_arith(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     return no_handler(d, pi, in);
   }
   wv_type bt = t;
-  if ((in->op == WV_OP_SHL || in->op == WV_OP_SHR)) bt = WV_T_U32;
+  int shift = in->op == WV_OP_SHL || in->op == WV_OP_SHR;
+  if (shift) bt = WV_T_U32;
+  unsigned sz = wv_type_size(t);
+  int wide = in->op == WV_OP_MUL && !wv_type_is_float(t) && pi->nmods && !strcmp(pi->mods[0], "wide");
+  if (check_size(d, pi, &pi->ops[0], wide ? 2 * sz : sz) || check_size(d, pi, &pi->ops[1], sz) ||
+      check_size(d, pi, &pi->ops[2], shift ? 4 : sz))
+    return -1;
   in->d[0] = wv_ddst(d, &pi->ops[0]);
   in->a = wv_dsrc(d, &pi->ops[1], t);
   in->b = wv_dsrc(d, &pi->ops[2], bt);
@@ -152,6 +168,10 @@ static int dec_arith3(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   wv_type t = m->t[0];
   in->type = (uint8_t)t;
   int wide = wv_mods_take(m, "wide");
+  unsigned sz = wv_type_size(t);
+  if (check_size(d, pi, &pi->ops[0], wide ? 2 * sz : sz) || check_size(d, pi, &pi->ops[1], sz) ||
+      check_size(d, pi, &pi->ops[2], sz) || check_size(d, pi, &pi->ops[3], wide ? 2 * sz : sz))
+    return -1;
   wv_type ct = t;
   if (wide) ct = wv_type_size(t) == 2 ? (wv_type_is_signed(t) ? WV_T_S32 : WV_T_U32) : (wv_type_is_signed(t) ? WV_T_S64 : WV_T_U64);
   in->d[0] = wv_ddst(d, &pi->ops[0]);
@@ -199,6 +219,9 @@ static int dec_unary(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     in->fn = wv_h_int(WV_OP_NOT, 0, t);
     return no_handler(d, pi, in);
   }
+  int counts = in->op == WV_OP_POPC || in->op == WV_OP_CLZ || in->op == WV_OP_BFIND; /* d is .u32 */
+  if (check_size(d, pi, &pi->ops[0], counts ? 4 : wv_type_size(t)) || check_size(d, pi, &pi->ops[1], wv_type_size(t)))
+    return -1;
   in->d[0] = wv_ddst(d, &pi->ops[0]);
   in->a = wv_dsrc(d, &pi->ops[1], t);
   if (d->failed) return -1;
@@ -450,6 +473,7 @@ static int dec_setp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   in->boolop = (uint8_t)(b + 1);
   in->ftz = (uint8_t)m->ftz;
   if (nops(d, pi, b >= 0 ? 4 : 3, b >= 0 ? 4 : 3)) return -1;
+  if (check_size(d, pi, &pi->ops[1], wv_type_size(t)) || check_size(d, pi, &pi->ops[2], wv_type_size(t))) return -1;
   if (set) {
     in->d[0] = wv_ddst(d, &pi->ops[0]);
   } else if (pi->ops[0].kind == PTX_OPND_SINK) { /* _|q */
@@ -591,12 +615,12 @@ static int dec_call(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   if (i >= pi->nops) return wv_derr(d, pi->loc, "call needs a function name");
   fn = &pi->ops[i++];
   if (i < pi->nops && pi->ops[i].kind == PTX_OPND_LIST) args = &pi->ops[i++];
-  if (i < pi->nops || fn->kind != PTX_OPND_SYM) return wv_derr(d, pi->loc, "indirect calls through prototypes are not supported");
+  if (i < pi->nops || fn->kind != PTX_OPND_SYM) return unsupported(d, pi); /* indirect call through a prototype */
   const wv_decl *dl = wv_dlookup(d, fn->name);
   if (!dl || dl->kind != K_FUNC) return wv_derr(d, fn->loc, "call to undeclared function '%s'", fn->name);
   const wv_func *callee = &d->mod->funcs[dl->base];
   if (!callee->defined && !callee->builtin)
-    return wv_derr(d, fn->loc, "call to external function '%s', which warpvm does not provide", fn->name);
+    return wv_derr(d, fn->loc, "unsupported call to external function '%s' (warpvm provides vprintf and __assertfail)", fn->name);
   if (callee->is_entry) return wv_derr(d, fn->loc, "call to kernel '%s'", fn->name);
   wv_callinfo *ci = calloc(1, sizeof *ci);
   if (!ci) return wv_derr(d, pi->loc, "out of memory");

@@ -95,6 +95,7 @@ typedef enum wv_space {
 #define WV_LOCAL_WINDOW 0x0000020000000000ull
 #define WV_WINDOW_SIZE 0x0000000100000000ull
 #define WV_GLOBAL_BASE 0x0000700000000000ull
+#define WV_FUNC_ADDR_TAG 0x00f0000000000000ull /* | function index: a function's address in data */
 
 /* Rounding modes and comparison operators carried in wv_insn. */
 enum { WV_RND_NONE = 0, WV_RND_RN, WV_RND_RZ, WV_RND_RM, WV_RND_RP,

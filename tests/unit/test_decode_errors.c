@@ -127,6 +127,15 @@ static void test_predicate_as_value(void **state) {
   expect_load_error(ptx2, "HERE", "%r1");
 }
 
+/* A register narrower or wider than the instruction's type (ptxas: "Arguments mismatch"). */
+static void test_operand_size_mismatch(void **state) {
+  (void)state;
+  static const char ptx[] = WVT_HDR KHEAD "mov.u32 %r1, 1;\nadd.u32 %r1, %rd1, %r2; // HERE\nret;\n}\n";
+  expect_load_error(ptx, "HERE", "64-bit register");
+  static const char ptx2[] = WVT_HDR KHEAD "setp.lt.u64 %p1, %r1, %rd1; // HERE\nret;\n}\n";
+  expect_load_error(ptx2, "HERE", "32-bit register");
+}
+
 static void test_huge_register_range(void **state) {
   (void)state;
   static const char ptx[] = WVT_HDR ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<100000000>; // HERE\nret;\n}\n";
@@ -297,6 +306,7 @@ int main(void) {
       cmocka_unit_test(test_misplaced_modifier),
       cmocka_unit_test(test_wrong_operand_count),
       cmocka_unit_test(test_predicate_as_value),
+      cmocka_unit_test(test_operand_size_mismatch),
       cmocka_unit_test(test_huge_register_range),
       cmocka_unit_test(test_truncated_file),
       cmocka_unit_test(test_binary_garbage),
