@@ -89,7 +89,7 @@ static int h_setp(wv_exec *x, const wv_insn *in, uint32_t m) {
 static int h_set(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint32_t f, t = combine(x, in, compare(x, in, m), &f);
   uint64_t *D = WV_R(x, in->d[0]);
-  uint64_t one = in->type2 == WV_T_F32 ? 0x3f800000u : in->type2 == WV_T_S32 || in->type2 == WV_T_U32 || in->type2 == WV_T_B32 ? 0xffffffffu : 0xffffffffu;
+  uint64_t one = in->type2 == WV_T_F32 ? 0x3f800000u : 0xffffffffu; /* 1.0f, or all ones for .s32/.u32 */
   WV_FOR_LANES(m, l, { D[l] = (t >> l & 1) ? one : 0; });
   return 0;
 }

@@ -35,7 +35,7 @@ typedef struct sched {
   wv_frame **free_frames;     /* per function index */
   wv_cbar *free_cbars;
   uint64_t seq;
-  uint64_t steps, max_steps;
+  uint64_t max_steps;
   uint64_t warp_insns, thread_insns, divergent, reconv, barriers, yields;
 } sched;
 
@@ -125,7 +125,8 @@ static void warp_compact(wv_warp *w) {
   w->done = j == 0;
 }
 
-/* Runnable groups at the same place with the same barriers are one group again. */
+/* Runnable groups at the same place with the same barriers are one group again. Merged groups
+ * leave holes (mask 0) that only run_warp compacts, so a caller's group pointer stays valid. */
 static void warp_merge(sched *s, wv_warp *w) {
   for (uint32_t i = 0; i < w->ngroups; i++) {
     wv_group *a = &w->groups[i];
@@ -139,7 +140,6 @@ static void warp_merge(sched *s, wv_warp *w) {
       }
     }
   }
-  warp_compact(w);
 }
 
 /* ---------------- exits and barrier completion ---------------- */
@@ -554,6 +554,7 @@ static int run_group(sched *s, wv_warp *w, wv_group *g, int64_t *budget) {
       x->cur_pc = pc;
       int r = control(s, w, g, in, m);
       if (r) return r;
+      if (!g->mask || g->state != WV_G_RUN) return R_BLOCKED; /* merged into another group */
       break; /* reload the group's state */
     }
     if (*budget <= 0) return R_SLICE;
@@ -650,8 +651,7 @@ static void warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_f
   }
   wv_frame *f = frame_new(s, kfn);
   f->local_base = 0;
-  wv_group *g = group_add(s, w, w->exists, 0, f, NULL);
-  (void)g;
+  group_add(s, w, w->exists, 0, f, NULL);
   f->refs--; /* group_add took the reference */
 }
 
@@ -691,7 +691,6 @@ static int cta_run(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **f
       if (w->done) continue;
       alive = 1;
       int r = run_warp(s, w);
-      s->steps += 0;
       if (r < 0) {
         *fw = w;
         wv_group *g = pick(w);

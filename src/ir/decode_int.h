@@ -55,7 +55,6 @@ typedef struct wv_dec {
   uint32_t ncode, capcode;
   uint64_t *consts;
   uint32_t nconsts, capconsts;
-  wv_symtab constmap;      /* not used for values (keys are pointers); see const_slot */
   wv_symtab labels;        /* label name → insn index */
   struct { uint32_t insn; const char *label; ptx_loc loc; } *fix;
   uint32_t nfix, capfix;
