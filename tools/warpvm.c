@@ -18,6 +18,7 @@
 #include <string.h>
 
 #include "warpvm.h"
+#include "amd/gcn.h"
 
 #define MAXARGS 64 /* as ptxrun: a 65th --arg or --print is an unknown option */
 
@@ -27,6 +28,7 @@ static const char USAGE[] =
     "usage: warpvm run FILE.ptx --kernel NAME [--grid X,Y,Z] [--block X,Y,Z] [--shared BYTES]\n"
     "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N]\n"
     "       warpvm list FILE.ptx\n"
+    "       warpvm gcn FILE.s [--wave 64|32|8] [--rdna] [--set vN=A,B,...]... [--exec MASK]   (see gcn --help)\n"
     "       warpvm --help | -h | --version\n";
 
 static const char HELP[] =
@@ -389,11 +391,80 @@ static int cmd_list(int argc, char **argv) {
   return rc;
 }
 
+/*
+ * `warpvm gcn FILE.s`: one wave of the AMD model of src/amd/gcn.h, whose only cross-lane instructions
+ * are ds_permute_b32 / ds_bpermute_b32. Assembles FILE.s for the wave size, initialises VGPRs from
+ * --set (v0 is the lane id unless set), runs the program once and prints every register it wrote.
+ */
+static int cmd_gcn(int argc, char **argv) {
+  static const char GCN_HELP[] =
+      "usage: warpvm gcn FILE.s [--wave 64|32|8] [--rdna] [--set vN=A,B,...]... [--exec MASK]\n"
+      "\n"
+      "Runs FILE.s (AMDGPU assembly, LLVM spelling, one instruction per line, ';' and '//' comments) on one\n"
+      "wave of the AMD model and prints every VGPR it wrote as \"vN: lane0 lane1 ...\" (u32 decimal), then\n"
+      "written SGPRs (\"sN: x\") and vcc / exec (hex) if written.\n"
+      "  --wave N        64 (GCN/CDNA, default), 32 (RDNA wave32) or 8 (toy wave of the reference examples)\n"
+      "  --rdna          wave64 as on RDNA (GFX10-11.5): ds_(b)permute stay inside each 32-lane half\n"
+      "  --set vN=A,...  lanes 0..k-1 of vN get A,... (the other lanes 0); v0 defaults to the lane id\n"
+      "  --exec MASK     initial exec mask (default: all lanes)\n"
+      "Instructions: v_mov_b32 v_mbcnt_lo_u32_b32 v_mbcnt_hi_u32_b32 v_lshlrev_b32 v_add_u32 v_add_nc_u32\n"
+      "  v_sub_u32 v_sub_nc_u32 v_and_b32 v_or_b32 v_xor_b32 v_cmp_{eq,ne,lt,le,gt,ge}_{u32,i32}\n"
+      "  v_cndmask_b32 v_readlane_b32 v_readfirstlane_b32 s_mov_b32 s_mov_b64 ds_permute_b32\n"
+      "  ds_bpermute_b32 [offset:N] s_waitcnt s_nop s_endpgm\n"
+      "Exit status: 0 success, 1 usage or assembly error (FILE:LINE:COL: error: ...).\n";
+  const char *file = NULL, *sets[64];
+  int nset = 0, rdna = 0, have_exec = 0;
+  unsigned wave = 64;
+  uint64_t exec = 0;
+  for (int i = 0; i < argc; i++) {
+    const char *a = argv[i];
+    int more = i + 1 < argc;
+    if (!strcmp(a, "--wave") && more) {
+      const char *v = argv[++i];
+      if (!strcmp(v, "64") || !strcmp(v, "32") || !strcmp(v, "8")) wave = (unsigned)atoi(v);
+      else return usage_error("--wave must be 64, 32 or 8");
+    } else if (!strcmp(a, "--rdna")) rdna = 1;
+    else if (!strcmp(a, "--set") && more) {
+      if (nset == 64) return usage_error("too many --set");
+      sets[nset++] = argv[++i];
+    } else if (!strcmp(a, "--exec") && more) {
+      if (!parse_count(argv[++i], &exec)) return usage_error("bad --exec");
+      have_exec = 1;
+    } else if (!strcmp(a, "--help") || !strcmp(a, "-h")) { fputs(GCN_HELP, stdout); return 0; }
+    else if (a[0] != '-' && !file) file = a;
+    else return usage_error("unknown option");
+  }
+  if (!file) return usage_error("gcn needs FILE.s");
+  if (have_exec && wave < 64 && (exec >> wave)) return usage_error("--exec has bits beyond the wave's lanes");
+  size_t len;
+  unsigned char *text = read_file(file, &len);
+  if (!text) return EXIT_USAGE;
+  char err[512];
+  wv_gcn_program *prog = wv_gcn_assemble((const char *)text, len, file, wave, err, sizeof err);
+  free(text);
+  if (!prog) { fprintf(stderr, "%s\n", err); return EXIT_USAGE; }
+  wv_gcn_wave *w = malloc(sizeof *w);
+  int rc = 0;
+  if (!w) { fprintf(stderr, "warpvm: out of memory\n"); rc = EXIT_DEVICE; }
+  else {
+    wv_gcn_wave_init(w, wave, rdna);
+    if (have_exec) w->exec = exec;
+    for (int i = 0; i < nset && !rc; i++)
+      if (wv_gcn_set_vgpr(w, sets[i], err, sizeof err)) rc = usage_error(err);
+    if (!rc && wv_gcn_run(w, prog, err, sizeof err)) { fprintf(stderr, "warpvm: %s\n", err); rc = EXIT_DEVICE; }
+    if (!rc) wv_gcn_print_written(w, stdout);
+  }
+  free(w);
+  wv_gcn_program_free(prog);
+  return rc;
+}
+
 int main(int argc, char **argv) {
   const char *cmd = argc > 1 ? argv[1] : NULL;
   if (!cmd) return usage_error("missing command");
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
   if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
+  if (!strcmp(cmd, "gcn")) return cmd_gcn(argc - 2, argv + 2);
   if (!strcmp(cmd, "--version")) { puts("warpvm " WARPVM_VERSION); return 0; }
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
     fputs(USAGE, stdout);

@@ -1,0 +1,21 @@
+; shfl_down64.s — __shfl_down_sync(~0, x, 1) on a GCN wave64 with ds_bpermute_b32 as the only cross-lane
+; instruction (reference text §3): the lane id from v_mbcnt_lo/hi (not from v0), the pull address lane*4
+; with offset:4 (= lane+1), then v_cndmask keeps the own value where lane+1 is out of range, as shfl.down does.
+; RUN: --wave 64
+v_mbcnt_lo_u32_b32 v6, -1, 0        // lanes below me in exec[31:0]
+v_mbcnt_hi_u32_b32 v6, -1, v6       // + lanes below me in exec[63:32] = lane id
+v_lshlrev_b32 v7, 2, v6             // byte address of my own lane
+v_add_u32 v8, v6, v6
+v_add_u32 v8, 100, v8               // x = 100 + 2 * lane
+ds_bpermute_b32 v9, v7, v8 offset:4 // pull x from lane + 1 (lane 63 wraps to lane 0)
+v_add_u32 v10, 1, v6
+v_cmp_gt_u32 vcc, 64, v10           // source lane in range?
+s_waitcnt lgkmcnt(0)
+v_cndmask_b32 v11, v8, v9, vcc      // in range: pulled value, else my own
+; EXPECT: v6: 0 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63
+; EXPECT: v7: 0 4 8 12 16 20 24 28 32 36 40 44 48 52 56 60 64 68 72 76 80 84 88 92 96 100 104 108 112 116 120 124 128 132 136 140 144 148 152 156 160 164 168 172 176 180 184 188 192 196 200 204 208 212 216 220 224 228 232 236 240 244 248 252
+; EXPECT: v8: 100 102 104 106 108 110 112 114 116 118 120 122 124 126 128 130 132 134 136 138 140 142 144 146 148 150 152 154 156 158 160 162 164 166 168 170 172 174 176 178 180 182 184 186 188 190 192 194 196 198 200 202 204 206 208 210 212 214 216 218 220 222 224 226
+; EXPECT: v9: 102 104 106 108 110 112 114 116 118 120 122 124 126 128 130 132 134 136 138 140 142 144 146 148 150 152 154 156 158 160 162 164 166 168 170 172 174 176 178 180 182 184 186 188 190 192 194 196 198 200 202 204 206 208 210 212 214 216 218 220 222 224 226 100
+; EXPECT: v10: 1 2 3 4 5 6 7 8 9 10 11 12 13 14 15 16 17 18 19 20 21 22 23 24 25 26 27 28 29 30 31 32 33 34 35 36 37 38 39 40 41 42 43 44 45 46 47 48 49 50 51 52 53 54 55 56 57 58 59 60 61 62 63 64
+; EXPECT: v11: 102 104 106 108 110 112 114 116 118 120 122 124 126 128 130 132 134 136 138 140 142 144 146 148 150 152 154 156 158 160 162 164 166 168 170 172 174 176 178 180 182 184 186 188 190 192 194 196 198 200 202 204 206 208 210 212 214 216 218 220 222 224 226 226
+; EXPECT: vcc: 0x7fffffffffffffff
