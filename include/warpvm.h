@@ -13,6 +13,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #ifdef __cplusplus
 extern "C" {
@@ -51,6 +52,11 @@ typedef struct wv_config {
   uint64_t max_steps;        /* watchdog: warp instructions per launch, 0 = unlimited */
   wv_output_fn printf_out;   /* NULL = write to stdout */
   void *printf_user;
+  /* The machine that runs the kernels: NULL or "sm_90" = NVIDIA's native warp semantics;
+   * "gfx90a" (CDNA2, wave64), "gfx1100" (RDNA3, wave32), "gfx1100w64" (RDNA3, wave64): every
+   * cross-lane instruction is lowered to that machine's code (ds_bpermute_b32 ...) and run on it. */
+  const char *machine;
+  uint32_t warps_per_wave;   /* wave64 machines: 1 (upper half idle, default) or 2 (a warp per half) */
 } wv_config;
 
 /* Counters of the last launches since wv_stats_reset (or creation). */
@@ -81,7 +87,8 @@ typedef struct wv_param_info {
 } wv_param_info;
 
 /* vm */
-wv_vm *wv_create(const wv_config *cfg); /* cfg may be NULL; returns NULL only if out of memory */
+/* cfg may be NULL. Returns NULL if out of memory or if cfg names an unknown machine or mapping. */
+wv_vm *wv_create(const wv_config *cfg);
 void wv_destroy(wv_vm *vm);
 const char *wv_last_error(const wv_vm *vm);
 const char *wv_status_name(wv_status s);
@@ -117,6 +124,13 @@ wv_status wv_module_symbol(const wv_module *m, const char *name, wv_devptr *addr
  */
 wv_status wv_launch(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block,
                     uint32_t shared_bytes, void **args);
+
+/* Machines (wv_config.machine): i-th name and a one-line description; NULL past the end. */
+const char *wv_machine_name(uint32_t i);
+const char *wv_machine_describe(uint32_t i);
+/* For every cross-lane instruction of the module: the PTX line, then the code it becomes on the vm's
+ * machine (AMD GCN assembly that llvm-mc assembles; PTX lines are `;` comments). */
+wv_status wv_module_print_lowering(wv_vm *vm, const wv_module *m, FILE *out);
 
 void wv_get_stats(const wv_vm *vm, wv_stats *out);
 void wv_stats_reset(wv_vm *vm);

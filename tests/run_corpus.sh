@@ -9,6 +9,8 @@
 #
 # Usage: tests/run_corpus.sh [--warpvm PATH] [--one ID | ID-REGEX...]
 #   --warpvm PATH   the warpvm binary (default: $WARPVM, else build/warpvm)
+#   --extra "ARGS"  more warpvm options for every run, e.g. "--machine gfx90a --warps-per-wave 2":
+#                   the GPU's output is the golden whatever machine warpvm models
 #   --fpcmp PATH    the tolerance comparator for runs listed in kernels/tolerance.txt
 #                   (default: $FPCMP, else build/tests/wv_fpcmp)
 #   --one ID        exactly one run (what each CTest test `kernel.ID` does)
@@ -20,11 +22,13 @@ KDIR=$HERE/kernels
 WARPVM=${WARPVM:-$HERE/../build/warpvm}
 FPCMP=${FPCMP:-$HERE/../build/tests/wv_fpcmp}
 ONE=""
+EXTRA=""
 PATS=()
 while [ $# -gt 0 ]; do
   case $1 in
     --warpvm) WARPVM=$2; shift 2 ;;
     --fpcmp) FPCMP=$2; shift 2 ;;
+    --extra) EXTRA=$2; shift 2 ;;
     --one) ONE=$2; shift 2 ;;
     -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
     *) PATS+=("$1"); shift ;;
@@ -56,7 +60,8 @@ check() {
     echo "FAIL $id: no golden output $KDIR/$gold"
     return 1
   fi
-  timeout "$TIMEOUT" "$WARPVM" run "$ptx" "$@" >"$TMP/out" 2>"$TMP/err"
+  # shellcheck disable=SC2086
+  timeout "$TIMEOUT" "$WARPVM" run "$ptx" "$@" $EXTRA >"$TMP/out" 2>"$TMP/err"
   local rc=$?
   split "$gold" "$TMP/g"
   split "$TMP/out" "$TMP/a"
@@ -88,7 +93,7 @@ check() {
     head -c 2000 "$TMP/err"
   fi
   [ $ok -eq 0 ] && echo "PASS $id"
-  echo "  command: (cd tests/kernels && $WARPVM run $ptx $*)" >"$TMP/cmd"
+  echo "  command: (cd tests/kernels && $WARPVM run $ptx $* $EXTRA)" >"$TMP/cmd"
   [ $ok -eq 0 ] || cat "$TMP/cmd"
   return $ok
 }

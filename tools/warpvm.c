@@ -27,7 +27,10 @@ enum { EXIT_USAGE = 1, EXIT_DEVICE = 2 };
 static const char USAGE[] =
     "usage: warpvm run FILE.ptx --kernel NAME [--grid X,Y,Z] [--block X,Y,Z] [--shared BYTES]\n"
     "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N]\n"
+    "                  [--machine NAME] [--warps-per-wave 1|2]\n"
     "       warpvm list FILE.ptx\n"
+    "       warpvm machines\n"
+    "       warpvm lower FILE.ptx --machine NAME\n"
     "       warpvm gcn FILE.s [--wave 64|32|8] [--rdna] [--set vN=A,B,...]... [--exec MASK]   (see gcn --help)\n"
     "       warpvm --help | -h | --version\n";
 
@@ -49,9 +52,17 @@ static const char HELP[] =
     "                       line \"arg INDEX:\"; f32/f64 print the exact bits in hex and the value\n"
     "  --stats              print the execution counters to stderr after the run\n"
     "  --max-steps N        watchdog: stop after N warp instructions (0 = unlimited)\n"
+    "  --machine NAME       sm_90 (default, NVIDIA) or an AMD model: gfx90a, gfx1100, gfx1100w64; on AMD every\n"
+    "                       cross-lane instruction runs as its lowered code (ds_bpermute_b32 ...)\n"
+    "  --warps-per-wave N   wave64 machines: 1 = a warp per wave (upper half idle), 2 = a warp per half\n"
     "  Kernel printf output goes to stdout before the --print blocks.\n"
     "\n"
     "list    print each kernel of FILE.ptx with its parameters (name, type, size, align, offset)\n"
+    "\n"
+    "machines  the machines --machine accepts, with their warp/wave size, LDS and cross-lane instructions\n"
+    "\n"
+    "lower   every cross-lane PTX instruction of FILE.ptx, followed by the AMD GCN code it becomes on\n"
+    "        --machine NAME (llvm-mc -arch=amdgcn assembles it; `warpvm gcn` runs it)\n"
     "\n"
     "Exit status: 0 success, 1 usage or PTX error, 2 device or VM error (message on stderr).\n";
 
@@ -84,9 +95,20 @@ static int load_module(wv_vm *vm, const char *path, wv_module **mod) {
   return EXIT_USAGE;
 }
 
+static int known_machine(const char *name) {
+  for (uint32_t i = 0; wv_machine_name(i); i++)
+    if (!strcmp(wv_machine_name(i), name)) return 1;
+  return 0;
+}
+
 static wv_vm *create_vm(const wv_config *cfg) {
+  if (cfg && cfg->machine && !known_machine(cfg->machine)) {
+    usage_error("unknown --machine (see `warpvm machines`)");
+    return NULL;
+  }
   wv_vm *vm = wv_create(cfg);
-  if (!vm) fprintf(stderr, "warpvm: out of memory\n");
+  if (!vm && cfg && cfg->warps_per_wave == 2) usage_error("--warps-per-wave 2 needs a wave64 machine (gfx90a, gfx1100w64)");
+  else if (!vm) fprintf(stderr, "warpvm: out of memory\n");
   return vm;
 }
 
@@ -126,6 +148,8 @@ typedef struct run_opts {
   int nprint;
   int stats;
   uint64_t max_steps;
+  const char *machine; /* --machine */
+  uint64_t wpw;        /* --warps-per-wave */
 } run_opts;
 
 /* ptxrun's `dims`: "%u,%u,%u", missing components 1. */
@@ -156,6 +180,8 @@ static int parse_run_opts(int argc, char **argv, run_opts *o) {
     else if (!strcmp(a, "--print") && more && o->nprint < MAXARGS) o->prints[o->nprint++] = argv[++i];
     else if (!strcmp(a, "--stats")) o->stats = 1;
     else if (!strcmp(a, "--max-steps") && more) { if (!parse_count(argv[++i], &o->max_steps)) return usage_error("bad --max-steps"); }
+    else if (!strcmp(a, "--machine") && more) o->machine = argv[++i];
+    else if (!strcmp(a, "--warps-per-wave") && more) { if (!parse_count(argv[++i], &o->wpw) || o->wpw < 1 || o->wpw > 2) return usage_error("bad --warps-per-wave (1 or 2)"); }
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return -1;
     else if (a[0] != '-' && !o->file) o->file = a;
     else return usage_error("unknown option");
@@ -351,9 +377,10 @@ static int cmd_run(int argc, char **argv) {
   int rc = parse_run_opts(argc, argv, &o);
   if (rc < 0) { fputs(USAGE, stdout); fputs(HELP, stdout); return 0; }
   if (rc) return rc;
-  wv_config cfg = {.max_steps = o.max_steps, .printf_out = printf_to_stdout, .printf_user = NULL};
+  wv_config cfg = {.max_steps = o.max_steps, .printf_out = printf_to_stdout, .printf_user = NULL,
+                   .machine = o.machine, .warps_per_wave = (uint32_t)o.wpw};
   wv_vm *vm = create_vm(&cfg);
-  if (!vm) return EXIT_DEVICE;
+  if (!vm) return EXIT_USAGE;
   run_arg args[MAXARGS] = {0};
   rc = run_kernel(vm, &o, args);
   for (int i = 0; i < o.nspec; i++) free(args[i].wide);
@@ -386,6 +413,39 @@ static int cmd_list(int argc, char **argv) {
   for (uint32_t i = 0, n = rc ? 0 : wv_module_kernel_count(mod); i < n; i++) {
     if (i) putchar('\n');
     list_kernel(wv_module_kernel_at(mod, i));
+  }
+  wv_destroy(vm);
+  return rc;
+}
+
+/* `warpvm machines`: the machines kernels can run on. */
+static int cmd_machines(int argc, char **argv) {
+  (void)argv;
+  if (argc) return usage_error("machines takes no arguments");
+  for (uint32_t i = 0; wv_machine_name(i); i++) printf("%-11s %s\n", wv_machine_name(i), wv_machine_describe(i));
+  return 0;
+}
+
+/* `warpvm lower FILE.ptx --machine M [--warps-per-wave N]`: every cross-lane PTX instruction and the
+ * AMD code it becomes (the code `run --machine M` executes). */
+static int cmd_lower(int argc, char **argv) {
+  const char *file = NULL, *machine = NULL;
+  for (int i = 0; i < argc; i++) {
+    if (!strcmp(argv[i], "--machine") && i + 1 < argc) machine = argv[++i];
+    else if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) { fputs(USAGE, stdout); return 0; }
+    else if (argv[i][0] != '-' && !file) file = argv[i];
+    else return usage_error("unknown option");
+  }
+  if (!file || !machine) return usage_error("lower needs FILE.ptx and --machine");
+  if (!strcmp(machine, "sm_90")) return usage_error("lower needs an AMD machine (see `warpvm machines`)");
+  wv_config cfg = {.machine = machine};
+  wv_vm *vm = create_vm(&cfg);
+  if (!vm) return EXIT_USAGE;
+  wv_module *mod;
+  int rc = load_module(vm, file, &mod);
+  if (!rc) {
+    wv_status st = wv_module_print_lowering(vm, mod, stdout);
+    if (st) rc = vm_error(vm, st);
   }
   wv_destroy(vm);
   return rc;
@@ -465,6 +525,8 @@ int main(int argc, char **argv) {
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
   if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
   if (!strcmp(cmd, "gcn")) return cmd_gcn(argc - 2, argv + 2);
+  if (!strcmp(cmd, "machines")) return cmd_machines(argc - 2, argv + 2);
+  if (!strcmp(cmd, "lower")) return cmd_lower(argc - 2, argv + 2);
   if (!strcmp(cmd, "--version")) { puts("warpvm " WARPVM_VERSION); return 0; }
   if (!strcmp(cmd, "--help") || !strcmp(cmd, "-h") || !strcmp(cmd, "help")) {
     fputs(USAGE, stdout);

@@ -1,6 +1,7 @@
 /*
  * gcn.c — the single-wave AMD model of gcn.h: wave state, ds_permute_b32 / ds_bpermute_b32, a small
- * assembler for a subset of AMDGPU assembly (LLVM spelling) and its interpreter.
+ * assembler for a subset of AMDGPU assembly (LLVM spelling: VALU/VOPC, SALU bitwise and compares,
+ * labels and SOPP branches) and its interpreter (pc-driven, capped at WV_GCN_MAX_STEPS).
  *
  * Permute semantics follow the ISA pseudocode (AMD "Vega" / CDNA4 ISA "LDS instructions",
  * DS_PERMUTE_B32 opcode 62 and DS_BPERMUTE_B32 opcode 63; RDNA3 ISA §16.15 opcodes 178/179; RDNA4 ISA
@@ -146,8 +147,19 @@ bad:
 typedef enum {
   OP_MOV, OP_MBCNT_LO, OP_MBCNT_HI, OP_LSHLREV, OP_ADD, OP_SUB, OP_AND, OP_OR, OP_XOR, OP_CMP,
   OP_CNDMASK, OP_READLANE, OP_READFIRSTLANE, OP_SMOV32, OP_SMOV64, OP_PERMUTE, OP_BPERMUTE,
-  OP_IGNORE, OP_ENDPGM
+  OP_IGNORE, OP_ENDPGM,
+  /* VALU additions for the cross-lane lowerings (src/amd/lower.c) */
+  OP_NOT, OP_LSHRREV, OP_ASHRREV, OP_MIN, OP_MAX, OP_BFE, OP_BCNT,
+  /* SALU bitwise on 32-bit registers / 64-bit pairs (SCC = result != 0), compare, saveexec */
+  OP_SALU32, OP_SALU64, OP_SCMP, OP_SAVEEXEC32, OP_SAVEEXEC64, OP_CSELECT32, OP_CSELECT64,
+  /* SOPP branches to a label */
+  OP_BRANCH, OP_CBRANCH
 } gcn_op;
+
+/* OP_SALU32 / OP_SALU64 operations (gcn_opdef.cond) */
+enum { SB_AND, SB_OR, SB_XOR, SB_ANDN2, SB_ORN2, SB_NOT };
+/* OP_CBRANCH conditions (gcn_opdef.cond) */
+enum { BR_EXECZ, BR_EXECNZ, BR_VCCZ, BR_VCCNZ, BR_SCC0, BR_SCC1 };
 
 enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
 
@@ -156,7 +168,8 @@ enum { C_EQ, C_NE, C_LT, C_LE, C_GT, C_GE };
  *  a  32-bit source: VGPR, SGPR, vcc_lo/hi, exec_lo/hi, constant
  *  S  32-bit SGPR destination    s  32-bit SGPR or constant
  *  D  64-bit SGPR destination    d  64-bit SGPR or constant
- *  M  lane mask: vcc / s[N:N+1] on wave64; vcc_lo (or vcc) / sN on wave32 and wave8 */
+ *  M  lane mask: vcc / s[N:N+1] on wave64; vcc_lo (or vcc) / sN on wave32 and wave8
+ *  L  a label defined anywhere in the program (NAME: at the start of a line) */
 typedef struct gcn_opdef {
   const char *name;
   uint8_t op, cond, is_signed;
@@ -197,6 +210,54 @@ static const gcn_opdef OPS[] = {
     {"s_waitcnt", OP_IGNORE, 0, 0, NULL}, /* any operand text: the model has no outstanding counters */
     {"s_nop", OP_IGNORE, 0, 0, NULL},
     {"s_endpgm", OP_ENDPGM, 0, 0, ""},
+    {"v_not_b32", OP_NOT, 0, 0, "Va"},
+    {"v_lshrrev_b32", OP_LSHRREV, 0, 0, "Vaa"},
+    {"v_ashrrev_i32", OP_ASHRREV, 0, 0, "Vaa"},
+    {"v_min_u32", OP_MIN, 0, 0, "Vaa"},
+    {"v_min_i32", OP_MIN, 0, 1, "Vaa"},
+    {"v_max_u32", OP_MAX, 0, 0, "Vaa"},
+    {"v_max_i32", OP_MAX, 0, 1, "Vaa"},
+    {"v_bfe_u32", OP_BFE, 0, 0, "Vaaa"},
+    {"v_bcnt_u32_b32", OP_BCNT, 0, 0, "Vaa"},
+    {"s_and_b32", OP_SALU32, SB_AND, 0, "Sss"},
+    {"s_or_b32", OP_SALU32, SB_OR, 0, "Sss"},
+    {"s_xor_b32", OP_SALU32, SB_XOR, 0, "Sss"},
+    {"s_andn2_b32", OP_SALU32, SB_ANDN2, 0, "Sss"},
+    {"s_and_not1_b32", OP_SALU32, SB_ANDN2, 0, "Sss"}, /* GFX11 spelling */
+    {"s_orn2_b32", OP_SALU32, SB_ORN2, 0, "Sss"},
+    {"s_or_not1_b32", OP_SALU32, SB_ORN2, 0, "Sss"},
+    {"s_not_b32", OP_SALU32, SB_NOT, 0, "Ss"},
+    {"s_and_b64", OP_SALU64, SB_AND, 0, "Ddd"},
+    {"s_or_b64", OP_SALU64, SB_OR, 0, "Ddd"},
+    {"s_xor_b64", OP_SALU64, SB_XOR, 0, "Ddd"},
+    {"s_andn2_b64", OP_SALU64, SB_ANDN2, 0, "Ddd"},
+    {"s_and_not1_b64", OP_SALU64, SB_ANDN2, 0, "Ddd"},
+    {"s_orn2_b64", OP_SALU64, SB_ORN2, 0, "Ddd"},
+    {"s_or_not1_b64", OP_SALU64, SB_ORN2, 0, "Ddd"},
+    {"s_not_b64", OP_SALU64, SB_NOT, 0, "Dd"},
+    {"s_and_saveexec_b32", OP_SAVEEXEC32, 0, 0, "Ss"},
+    {"s_and_saveexec_b64", OP_SAVEEXEC64, 0, 0, "Dd"},
+    {"s_cselect_b32", OP_CSELECT32, 0, 0, "Sss"},
+    {"s_cselect_b64", OP_CSELECT64, 0, 0, "Ddd"},
+    {"s_cmp_eq_u32", OP_SCMP, C_EQ, 0, "ss"},
+    {"s_cmp_lg_u32", OP_SCMP, C_NE, 0, "ss"},
+    {"s_cmp_lt_u32", OP_SCMP, C_LT, 0, "ss"},
+    {"s_cmp_le_u32", OP_SCMP, C_LE, 0, "ss"},
+    {"s_cmp_gt_u32", OP_SCMP, C_GT, 0, "ss"},
+    {"s_cmp_ge_u32", OP_SCMP, C_GE, 0, "ss"},
+    {"s_cmp_eq_i32", OP_SCMP, C_EQ, 1, "ss"},
+    {"s_cmp_lg_i32", OP_SCMP, C_NE, 1, "ss"},
+    {"s_cmp_lt_i32", OP_SCMP, C_LT, 1, "ss"},
+    {"s_cmp_le_i32", OP_SCMP, C_LE, 1, "ss"},
+    {"s_cmp_gt_i32", OP_SCMP, C_GT, 1, "ss"},
+    {"s_cmp_ge_i32", OP_SCMP, C_GE, 1, "ss"},
+    {"s_branch", OP_BRANCH, 0, 0, "L"},
+    {"s_cbranch_execz", OP_CBRANCH, BR_EXECZ, 0, "L"},
+    {"s_cbranch_execnz", OP_CBRANCH, BR_EXECNZ, 0, "L"},
+    {"s_cbranch_vccz", OP_CBRANCH, BR_VCCZ, 0, "L"},
+    {"s_cbranch_vccnz", OP_CBRANCH, BR_VCCNZ, 0, "L"},
+    {"s_cbranch_scc0", OP_CBRANCH, BR_SCC0, 0, "L"},
+    {"s_cbranch_scc1", OP_CBRANCH, BR_SCC1, 0, "L"},
 };
 
 typedef enum { K_V, K_S, K_S64, K_VCC, K_VCC_LO, K_VCC_HI, K_EXEC, K_EXEC_LO, K_EXEC_HI, K_CONST } gcn_kind;
@@ -214,6 +275,7 @@ typedef struct gcn_insn {
   gcn_opnd o[4];
   uint32_t offset;
   uint32_t line;
+  uint32_t target; /* OP_BRANCH / OP_CBRANCH: index of the instruction the label names */
 } gcn_insn;
 
 struct wv_gcn_program {
@@ -221,6 +283,20 @@ struct wv_gcn_program {
   size_t n, cap;
   unsigned wave_size;
 };
+
+/* Labels, only while assembling: definitions (name → instruction index) and the references to them,
+ * resolved once the whole text is read so branches may go forward. */
+#define GCN_MAX_LABEL 128 /* longest label name, in bytes */
+typedef struct gcn_label {
+  char name[GCN_MAX_LABEL + 1];
+  size_t at;           /* definition: instruction index; reference: the referring instruction */
+  unsigned line, col;  /* where it was written, for messages */
+} gcn_label;
+
+typedef struct gcn_labels {
+  gcn_label *v;
+  size_t n, cap;
+} gcn_labels;
 
 /* ---- assembler --------------------------------------------------------------------------------- */
 
@@ -231,6 +307,9 @@ typedef struct asm_ctx {
   unsigned lineno;
   char *err;
   size_t errlen;
+  size_t ninsn;       /* instructions assembled so far: the index a label defined now names */
+  gcn_labels defs;    /* labels defined */
+  gcn_labels refs;    /* label operands, resolved at the end */
 } asm_ctx;
 
 static int asm_error(asm_ctx *c, const char *at, const char *fmt, ...) {
@@ -375,11 +454,64 @@ static const gcn_opdef *lookup(const char *p, size_t n) {
   return NULL;
 }
 
-/* One line. Returns 0 (with *have set when it held an instruction) or -1. */
+static int is_label0(char ch) { return is_ident0(ch) || ch == '.'; }
+
+/* Appends a label (definition or reference) named [name, name+n) written at `at`. 0 or -1. */
+static int label_add(asm_ctx *c, gcn_labels *t, const char *name, size_t n, const char *at, size_t idx) {
+  if (n > GCN_MAX_LABEL) return asm_error(c, at, "label longer than %d bytes", GCN_MAX_LABEL);
+  if (t->n == t->cap) {
+    size_t cap = t->cap ? t->cap * 2 : 16;
+    gcn_label *v = realloc(t->v, cap * sizeof *v);
+    if (!v) return asm_error(c, at, "out of memory");
+    t->v = v;
+    t->cap = cap;
+  }
+  gcn_label *l = &t->v[t->n++];
+  memcpy(l->name, name, n);
+  l->name[n] = 0;
+  l->at = idx;
+  l->line = c->lineno;
+  l->col = (unsigned)(at - c->line) + 1;
+  return 0;
+}
+
+static const gcn_label *label_find(const gcn_labels *t, const char *name) {
+  for (size_t i = 0; i < t->n; i++)
+    if (!strcmp(t->v[i].name, name)) return &t->v[i];
+  return NULL;
+}
+
+/* A label operand: NAME, resolved later. */
+static int parse_label_operand(asm_ctx *c, const char **pp) {
+  const char *p = *pp, *start = p;
+  if (p == c->end || !is_label0(*p)) return bad_char(c, p, "expected a label");
+  while (p < c->end && is_ident(*p)) p++;
+  if (label_add(c, &c->refs, start, (size_t)(p - start), start, c->ninsn)) return -1;
+  *pp = p;
+  return 0;
+}
+
+/* One line: [LABEL:] [instruction] [comment]. Returns 0 (with *have set when it held an instruction) or -1. */
 static int assemble_line(asm_ctx *c, gcn_insn *in, int *have) {
   const char *p = c->line;
   *have = 0;
   if (at_eol(c, &p)) return 0;
+  if (is_label0(*p)) { /* NAME: defines a label naming the next instruction */
+    const char *q = p;
+    while (q < c->end && is_ident(*q)) q++;
+    if (q < c->end && *q == ':') {
+      char name[GCN_MAX_LABEL + 1];
+      size_t n = (size_t)(q - p);
+      if (n > GCN_MAX_LABEL) return asm_error(c, p, "label longer than %d bytes", GCN_MAX_LABEL);
+      memcpy(name, p, n);
+      name[n] = 0;
+      const gcn_label *old = label_find(&c->defs, name);
+      if (old) return asm_error(c, p, "label '%s' already defined at line %u", name, old->line);
+      if (label_add(c, &c->defs, p, n, p, c->ninsn)) return -1;
+      p = q + 1;
+      if (at_eol(c, &p)) return 0;
+    }
+  }
   if (!is_ident0(*p)) return bad_char(c, p, "expected an instruction");
   const char *mn = p;
   while (p < c->end && is_ident(*p)) p++;
@@ -403,6 +535,10 @@ static int assemble_line(asm_ctx *c, gcn_insn *in, int *have) {
       if (at_eol(c, &p)) return asm_error(c, p, "too few operands for '%s' (expects %zu)", d->name, nops);
     }
     const char *at = p;
+    if (d->sig[i] == 'L') {
+      if (parse_label_operand(c, &p)) return -1;
+      continue;
+    }
     if (parse_operand(c, &p, &in->o[i])) return -1;
     int range;
     const char *want = check_class(c, d->sig[i], &in->o[i], &range);
@@ -477,14 +613,27 @@ wv_gcn_program *wv_gcn_assemble(const char *text, size_t len, const char *file, 
         prog->cap = cap;
       }
       prog->v[prog->n++] = in;
+      c.ninsn = prog->n;
     }
     if (!nl) break;
     p = nl + 1;
   }
+  for (size_t i = 0; i < c.refs.n; i++) { /* every label operand names a defined label */
+    const gcn_label *r = &c.refs.v[i], *d = label_find(&c.defs, r->name);
+    if (!d) {
+      if (err && errlen) snprintf(err, errlen, "%s:%u:%u: error: undefined label '%s'", c.file, r->line, r->col, r->name);
+      goto fail;
+    }
+    prog->v[r->at].target = (uint32_t)d->at;
+  }
+  free(c.defs.v);
+  free(c.refs.v);
   return prog;
 nomem:
   if (err && errlen) snprintf(err, errlen, "%s: error: out of memory", c.file);
 fail:
+  free(c.defs.v);
+  free(c.refs.v);
   wv_gcn_program_free(prog);
   return NULL;
 }
@@ -575,15 +724,43 @@ static uint32_t valu(const wv_gcn_wave *w, const gcn_insn *in, unsigned l, uint6
   case OP_OR: return a | b;
   case OP_XOR: return a ^ b;
   case OP_CNDMASK: return (mask >> l & 1) ? b : a;
+  case OP_NOT: return ~a;
+  case OP_LSHRREV: return b >> (a & 31);
+  case OP_ASHRREV: return (uint32_t)((int32_t)b >> (a & 31)); /* arithmetic: gcc/clang shift in the sign */
+  case OP_MIN: return (in->is_signed ? (int32_t)a < (int32_t)b : a < b) ? a : b;
+  case OP_MAX: return (in->is_signed ? (int32_t)a > (int32_t)b : a > b) ? a : b;
+  case OP_BFE: { /* D = (S0 >> S1[4:0]) & ((1 << S2[4:0]) - 1) */
+    uint32_t width = rd32(w, &in->o[3], l) & 31;
+    return (a >> (b & 31)) & (uint32_t)(((uint64_t)1 << width) - 1);
+  }
+  case OP_BCNT: return (uint32_t)__builtin_popcount(a) + b;
   default: return 0;
   }
 }
 
-static void exec_insn(wv_gcn_wave *w, const gcn_insn *in) {
+static uint64_t sbit(int sub, uint64_t a, uint64_t b) {
+  switch (sub) {
+  case SB_AND: return a & b;
+  case SB_OR: return a | b;
+  case SB_XOR: return a ^ b;
+  case SB_ANDN2: return a & ~b;
+  case SB_ORN2: return a | ~b;
+  default: return ~a;
+  }
+}
+
+static void set_scc(wv_gcn_wave *w, int v) {
+  w->scc = v ? 1 : 0;
+  w->special_written |= 4;
+}
+
+/* Executes one instruction; returns 1 when it is a taken branch (to in->target). */
+static int exec_insn(wv_gcn_wave *w, const gcn_insn *in) {
   uint64_t active = w->exec & wv_gcn_lane_mask(w);
   switch (in->op) {
   case OP_MOV: case OP_MBCNT_LO: case OP_MBCNT_HI: case OP_LSHLREV: case OP_ADD: case OP_SUB:
-  case OP_AND: case OP_OR: case OP_XOR: case OP_CNDMASK: {
+  case OP_AND: case OP_OR: case OP_XOR: case OP_CNDMASK: case OP_NOT: case OP_LSHRREV: case OP_ASHRREV:
+  case OP_MIN: case OP_MAX: case OP_BFE: case OP_BCNT: {
     uint64_t mask = in->op == OP_CNDMASK ? rd_mask(w, &in->o[3]) : 0;
     unsigned d = in->o[0].reg;
     for (unsigned l = 0; l < w->size; l++)
@@ -611,8 +788,52 @@ static void exec_insn(wv_gcn_wave *w, const gcn_insn *in) {
   case OP_SMOV64: wr64(w, &in->o[0], rd64(w, &in->o[1])); break;
   case OP_PERMUTE: wv_gcn_ds_permute(w, in->o[0].reg, in->o[1].reg, in->o[2].reg, in->offset); break;
   case OP_BPERMUTE: wv_gcn_ds_bpermute(w, in->o[0].reg, in->o[1].reg, in->o[2].reg, in->offset); break;
+  case OP_SALU32: {
+    uint32_t r = (uint32_t)sbit(in->cond, rd32(w, &in->o[1], 0), in->nops > 2 ? rd32(w, &in->o[2], 0) : 0);
+    wr32(w, &in->o[0], r);
+    set_scc(w, r != 0);
+    break;
+  }
+  case OP_SALU64: {
+    uint64_t r = sbit(in->cond, rd64(w, &in->o[1]), in->nops > 2 ? rd64(w, &in->o[2]) : 0);
+    wr64(w, &in->o[0], r);
+    set_scc(w, r != 0);
+    break;
+  }
+  case OP_SAVEEXEC32: { /* D = EXEC_LO; EXEC_LO = S0 & EXEC_LO; SCC = EXEC_LO != 0 (S0 read first) */
+    uint32_t s0 = rd32(w, &in->o[1], 0), old = (uint32_t)w->exec;
+    wr32(w, &in->o[0], old);
+    w->exec = (w->exec & ~(uint64_t)0xffffffffu) | (s0 & old);
+    w->special_written |= 2;
+    set_scc(w, (s0 & old) != 0);
+    break;
+  }
+  case OP_SAVEEXEC64: {
+    uint64_t s0 = rd64(w, &in->o[1]), old = w->exec;
+    wr64(w, &in->o[0], old);
+    w->exec = s0 & old;
+    w->special_written |= 2;
+    set_scc(w, w->exec != 0);
+    break;
+  }
+  case OP_CSELECT32: wr32(w, &in->o[0], w->scc ? rd32(w, &in->o[1], 0) : rd32(w, &in->o[2], 0)); break;
+  case OP_CSELECT64: wr64(w, &in->o[0], w->scc ? rd64(w, &in->o[1]) : rd64(w, &in->o[2])); break;
+  case OP_SCMP: set_scc(w, compare(in, rd32(w, &in->o[0], 0), rd32(w, &in->o[1], 0))); break;
+  case OP_BRANCH: return 1;
+  case OP_CBRANCH: {
+    uint64_t lanes = wv_gcn_lane_mask(w);
+    switch (in->cond) {
+    case BR_EXECZ: return (w->exec & lanes) == 0;
+    case BR_EXECNZ: return (w->exec & lanes) != 0;
+    case BR_VCCZ: return (w->vcc & lanes) == 0;
+    case BR_VCCNZ: return (w->vcc & lanes) != 0;
+    case BR_SCC0: return !w->scc;
+    default: return w->scc;
+    }
+  }
   default: break;
   }
+  return 0;
 }
 
 int wv_gcn_run(wv_gcn_wave *w, const wv_gcn_program *p, char *err, size_t errlen) {
@@ -624,7 +845,16 @@ int wv_gcn_run(wv_gcn_wave *w, const wv_gcn_program *p, char *err, size_t errlen
     if (err && errlen) snprintf(err, errlen, "program assembled for wave%u, wave has %u lanes", p->wave_size, w->size);
     return -1;
   }
-  for (size_t i = 0; i < p->n && p->v[i].op != OP_ENDPGM; i++) exec_insn(w, &p->v[i]);
+  uint64_t steps = 0;
+  for (size_t pc = 0; pc < p->n && p->v[pc].op != OP_ENDPGM;) {
+    if (++steps > WV_GCN_MAX_STEPS) {
+      if (err && errlen)
+        snprintf(err, errlen, "runaway program: more than %lu instructions executed (now at line %u; a loop that never exits?)",
+                 (unsigned long)WV_GCN_MAX_STEPS, (unsigned)p->v[pc].line);
+      return -1;
+    }
+    pc = exec_insn(w, &p->v[pc]) ? p->v[pc].target : pc + 1;
+  }
   return 0;
 }
 
@@ -640,4 +870,5 @@ void wv_gcn_print_written(const wv_gcn_wave *w, FILE *out) {
   int digits = (int)(w->size + 3) / 4;
   if (w->special_written & 1) fprintf(out, "vcc: 0x%0*llx\n", digits, (unsigned long long)(w->vcc & wv_gcn_lane_mask(w)));
   if (w->special_written & 2) fprintf(out, "exec: 0x%0*llx\n", digits, (unsigned long long)(w->exec & wv_gcn_lane_mask(w)));
+  if (w->special_written & 4) fprintf(out, "scc: %d\n", w->scc);
 }

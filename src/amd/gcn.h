@@ -3,9 +3,9 @@
  * ds_permute_b32 / ds_bpermute_b32 (issue 3), plus a tiny assembler for a subset of the AMDGPU
  * assembly syntax (LLVM spelling) and an interpreter for it.
  *
- * It owns: the wave state (VGPRs, SGPRs, vcc, exec, wave size, the RDNA half-wave flag), the two
- * permute instructions, the assembler (text → wv_gcn_program, errors "FILE:LINE:COL: error: ..."),
- * the interpreter, the `--set vN=a,b,...` initialiser and the result printer used by `warpvm gcn`.
+ * It owns: the wave state (VGPRs, SGPRs, vcc, exec, scc, wave size, the RDNA half-wave flag), the two
+ * permute instructions, the assembler (text → wv_gcn_program, labels and branches, errors
+ * "FILE:LINE:COL: error: ..."), the interpreter (bounded: WV_GCN_MAX_STEPS), the `--set vN=a,b,...` initialiser and the result printer used by `warpvm gcn`.
  * It shares nothing with the PTX machine and has no global mutable state.
  *
  * Wave sizes: 64 (GCN/CDNA, and RDNA in wave64 mode when `rdna` is set), 32 (RDNA wave32), and 8
@@ -29,9 +29,10 @@ typedef struct wv_gcn_wave {
   int rdna;          /* wave64 only: permutes confined to 32-lane halves (GFX10..GFX11.5 wave64) */
   uint64_t exec;     /* bit i: lane i active (bits >= size are ignored) */
   uint64_t vcc;
+  int scc;           /* scalar condition code: set by SALU bitwise ops and s_cmp_*, read by s_cbranch_scc* */
   uint32_t sgpr[WV_GCN_NSGPR];
   uint32_t vgpr[WV_GCN_NVGPR][WV_GCN_MAXLANES];
-  /* what the program wrote, for printing: one bit per VGPR / SGPR; bit 0 vcc, bit 1 exec */
+  /* what the program wrote, for printing: one bit per VGPR / SGPR; bit 0 vcc, bit 1 exec, bit 2 scc */
   uint64_t vgpr_written[WV_GCN_NVGPR / 64];
   uint64_t sgpr_written[(WV_GCN_NSGPR + 63) / 64];
   unsigned special_written;
@@ -61,11 +62,14 @@ typedef struct wv_gcn_program wv_gcn_program;
 
 #define WV_GCN_MAX_LINE 4096     /* longest accepted source line, in bytes */
 #define WV_GCN_MAX_INSNS 65536   /* most instructions in one program */
+#define WV_GCN_MAX_STEPS 1000000 /* most instructions one wv_gcn_run executes (loops included) */
 
 /*
  * Assembles len bytes of text for a wave of wave_size lanes (the size decides whether lane masks are
  * 64-bit: vcc / s[N:N+1], or 32-bit: vcc_lo / sN). One instruction per line; `;` and `//` start a
- * comment. On error returns NULL and writes "FILE:LINE:COL: error: message" into err (file names
+ * comment; `NAME:` at the start of a line defines a label (letters, digits, `_`, `.`; it may be followed
+ * by an instruction), which s_branch / s_cbranch_{execz,execnz,vccz,vccnz,scc0,scc1} name, before or
+ * after their definition (a duplicate or undefined label is an error). On error returns NULL and writes "FILE:LINE:COL: error: message" into err (file names
  * the source in messages). Never reads past len; any bytes are accepted as input.
  */
 wv_gcn_program *wv_gcn_assemble(const char *text, size_t len, const char *file, unsigned wave_size,
@@ -73,13 +77,15 @@ wv_gcn_program *wv_gcn_assemble(const char *text, size_t len, const char *file, 
 void wv_gcn_program_free(wv_gcn_program *p);
 size_t wv_gcn_program_size(const wv_gcn_program *p);
 
-/* Runs the (straight-line) program on w, whose size must be the one it was assembled for. 0 or -1. */
+/* Runs the program on w, whose size must be the one it was assembled for, until it runs past its last
+ * instruction or reaches s_endpgm. At most WV_GCN_MAX_STEPS instructions are executed: a program that
+ * runs longer (a loop that never exits) stops with -1 and "runaway program: ..." in err. 0 or -1. */
 int wv_gcn_run(wv_gcn_wave *w, const wv_gcn_program *p, char *err, size_t errlen);
 
 /*
  * Prints what the program wrote: every written VGPR as "vN: x0 x1 ... x(size-1)" (u32 decimal, lanes in
- * order), then every written SGPR as "sN: x", then "vcc: 0x..." / "exec: 0x..." (hex, size bits) if
- * written. Registers in ascending order.
+ * order), then every written SGPR as "sN: x", then "vcc: 0x..." / "exec: 0x..." (hex, size bits) and
+ * "scc: 0|1" if written. Registers in ascending order.
  */
 void wv_gcn_print_written(const wv_gcn_wave *w, FILE *out);
 

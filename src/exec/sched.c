@@ -346,7 +346,11 @@ static int run_collective(sched *s, wv_warp *w, uint32_t lanes, int forced) {
   if (!rep) return 0;
   c.exists = w->exists & ~w->exited;
   if (forced) s->x.n_coll_undef++;
-  wv_coll_compute(&s->x, rep, lanes, &c);
+  if (s->x.vm->amd) {
+    if (wv_amd_collective(&s->x, rep, lanes, &c)) return 0; /* the fault is in x */
+  } else {
+    wv_coll_compute(&s->x, rep, lanes, &c);
+  }
   for (uint32_t i = 0; i < w->ngroups; i++) {
     wv_group *g = &w->groups[i];
     if (!g->mask || g->state != WV_G_COLL || !(g->mask & lanes)) continue;
@@ -719,6 +723,12 @@ static int cta_run(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **f
         if (w->groups[i].mask && w->groups[i].state == WV_G_COLL) {
           s->x.warp = w;
           run_collective(s, w, w->groups[i].mask, 1);
+          if (s->x.fault.status) {
+            *fw = w;
+            *ffn = w->groups[i].frame ? w->groups[i].frame->fn : kfn;
+            *fpc = w->groups[i].pc;
+            return -1;
+          }
           progress = 1;
           break;
         }

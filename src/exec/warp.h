@@ -39,5 +39,7 @@ uint32_t wv_coll_members(wv_exec *x, const wv_insn *in, uint32_t m);
 void wv_coll_gather(wv_exec *x, const wv_insn *in, uint32_t gmask, wv_coll *c, int first);
 void wv_coll_compute(wv_exec *x, const wv_insn *rep, uint32_t lanes, wv_coll *c);
 void wv_coll_scatter(wv_exec *x, const wv_insn *in, uint32_t gmask, const wv_coll *c);
+/* The same computation on the vm's AMD machine, through the instruction's lowered code (rt/amd.c). */
+int wv_amd_collective(wv_exec *x, const wv_insn *rep, uint32_t lanes, wv_coll *c);
 
 #endif

@@ -37,6 +37,10 @@ wv_vm *wv_create(const wv_config *cfg) {
   if (!vm) return NULL;
   if (cfg) vm->cfg = *cfg;
   wv_heap_init(&vm->heap);
+  if (wv_amd_select(vm, vm->cfg.machine, vm->cfg.warps_per_wave)) {
+    free(vm);
+    return NULL;
+  }
   return vm;
 }
 
@@ -47,6 +51,7 @@ void wv_module_unload(wv_module *m) {
     if (*p == m) { *p = m->next; break; }
   wv_irmod_free(vm, &m->ir);
   free(m->kernels);
+  free(m->text);
   ptx_module_free(((wv_module_priv *)m)->ast);
   free(m);
 }
@@ -54,6 +59,7 @@ void wv_module_unload(wv_module *m) {
 void wv_destroy(wv_vm *vm) {
   if (!vm) return;
   while (vm->modules) wv_module_unload(vm->modules);
+  wv_amd_fini(vm);
   wv_heap_fini(&vm->heap);
   free(vm);
 }
@@ -86,6 +92,12 @@ wv_status wv_module_load_string(wv_vm *vm, const char *ptx, size_t len, const ch
   }
   for (uint32_t i = 0; i < m->ir.nfuncs; i++)
     if (m->ir.funcs[i].is_entry && m->ir.funcs[i].defined) m->kernels[m->nkernels++] = (struct wv_kernel){m, &m->ir.funcs[i]};
+  m->text = malloc(len + 1);
+  if (m->text) {
+    memcpy(m->text, ptx, len);
+    m->text[len] = 0;
+    m->text_len = len;
+  }
   m->next = vm->modules;
   vm->modules = m;
   *out = m;

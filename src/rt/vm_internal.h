@@ -17,16 +17,31 @@ struct wv_kernel {
 struct wv_module {
   struct wv_vm *vm;
   wv_irmod ir;
+  char *text;                /* the PTX source (for listings) */
+  size_t text_len;
   struct wv_kernel *kernels;
   uint32_t nkernels;
   struct wv_module *next;
 };
+
+struct wv_amd_machine;
+struct wv_gcn_program;
+
+/* Lowered cross-lane programs of an AMD machine, one per (opcode, mode, type). */
+typedef struct wv_amd_cache {
+  uint16_t op;
+  uint8_t mode, type;
+  struct wv_gcn_program *prog;
+} wv_amd_cache;
 
 struct wv_vm {
   wv_config cfg;
   wv_heap heap;
   wv_stats stats;
   struct wv_module *modules;
+  const struct wv_amd_machine *amd; /* NULL: NVIDIA native */
+  wv_amd_cache *amd_progs;
+  uint32_t n_amd_progs;
   char err[2048];
 };
 
@@ -43,5 +58,9 @@ int wv_decode_module(const struct ptx_module *ast, wv_vm *vm, wv_irmod *out, cha
 void wv_irmod_free(wv_vm *vm, wv_irmod *m);
 
 #define WV_MAX_SHARED (227u * 1024u) /* per-block opt-in limit of sm_90 */
+
+/* amd.c: machine selection and running a warp collective through its lowered AMD code. */
+int wv_amd_select(wv_vm *vm, const char *machine, uint32_t warps_per_wave);
+void wv_amd_fini(wv_vm *vm);
 
 #endif
