@@ -205,6 +205,14 @@ static void lower_vote(text *t, const spell *s, int mode) {
   }
 }
 
+/* activemask.b32: on a wave the lanes executing together are exactly exec. */
+static void lower_activemask(text *t, const spell *s) {
+  ins(t, NULL, "; activemask.b32: the lanes executing together are the wave's exec mask");
+  lane_ids(t, s);
+  if (s->w64) ins(t, "lanes of a warp in the upper half", "v_cmp_ne_u32 %s, 0, v7", s->sa);
+  warp_bits(t, s, "d = exec", 10, 11, "exec_lo", "exec_hi");
+}
+
 static void lower_match(text *t, const spell *s, int mode, int w64val, const char *prefix) {
   ins(t, NULL, "; match.%s.sync.%s: lanes holding my value (v1%s)", mode == WV_MATCH_ANY ? "any" : "all",
       w64val ? "b64" : "b32", w64val ? " low word, v2 high word" : "");
@@ -331,6 +339,7 @@ char *wv_amd_lower(const wv_amd_machine *m, int op, int mode, int type, const ch
     lower_redux(&t, &s, mode, type == WV_T_S32);
     break;
   case WV_OP_ELECT: lower_elect(&t, &s); break;
+  case WV_OP_ACTIVEMASK: lower_activemask(&t, &s); break;
   case WV_OP_BAR:
     if (mode != WV_BAR_WARPSYNC) FAIL("bar: only bar.warp.sync is a warp-level instruction to lower");
     ins(&t, NULL, "; bar.warp.sync: the lanes of a wave execute in lockstep, so there is nothing to wait for");

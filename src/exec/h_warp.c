@@ -8,6 +8,7 @@
  * register value in the warp's register file (what a register-file read would return).
  */
 #include "exec/warp.h"
+#include "rt/vm_internal.h"
 
 uint32_t wv_coll_members(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint32_t slot = in->op == WV_OP_SHFL ? in->e : in->op == WV_OP_BAR || in->op == WV_OP_BARRIER ? in->a : in->b;
@@ -147,9 +148,17 @@ void wv_coll_scatter(wv_exec *x, const wv_insn *in, uint32_t gmask, const wv_col
   }
 }
 
-/* activemask.b32 d: the lanes executing this instruction together. */
+/* activemask.b32 d: the lanes executing this instruction together (on an AMD machine: its lowered
+ * code reads exec). */
 int wv_h_activemask(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t *D = WV_R(x, in->d[0]);
+  if (x->vm->amd) {
+    wv_coll c;
+    memset(&c, 0, sizeof c);
+    if (wv_amd_collective(x, in, x->cur_mask, &c)) return 1;
+    WV_FOR_LANES(m, l, { D[l] = (uint32_t)c.d[l]; });
+    return 0;
+  }
   WV_FOR_LANES(m, l, { D[l] = x->cur_mask; });
   return 0;
 }

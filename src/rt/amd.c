@@ -107,7 +107,7 @@ int wv_amd_collective(wv_exec *x, const wv_insn *rep, uint32_t lanes, wv_coll *c
 }
 
 static int is_lowered(const wv_insn *in) {
-  return in->ctl == WV_CTL_COLL;
+  return in->ctl == WV_CTL_COLL || in->op == WV_OP_ACTIVEMASK;
 }
 
 /* The PTX source line `line` of the module, trimmed, into buf. */
