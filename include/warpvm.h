@@ -57,6 +57,10 @@ typedef struct wv_config {
    * cross-lane instruction is lowered to that machine's code (ds_bpermute_b32 ...) and run on it. */
   const char *machine;
   uint32_t warps_per_wave;   /* wave64 machines: 1 (upper half idle, default) or 2 (a warp per half) */
+  /* When cp.async data lands in shared memory: NULL or "at-wait" (at the matching wait_group /
+   * wait_all / mbarrier wait: the latest a correct program allows), "eager" (at issue), or
+   * "random:SEED" (a random point in between). A program whose output depends on it has a race. */
+  const char *async_delivery;
 } wv_config;
 
 /* Counters of the last launches since wv_stats_reset (or creation). */
@@ -73,6 +77,8 @@ typedef struct wv_stats {
   uint64_t collective_undefined;/* collectives with undefined-on-hardware inputs (see docs) */
   uint64_t global_loads, global_stores, shared_loads, shared_stores, local_loads, local_stores;
   uint64_t atomics;
+  uint64_t async_copies;        /* cp.async operations issued */
+  uint64_t async_early_reads;   /* shared loads of bytes a cp.async had not delivered yet (a bug) */
   uint64_t ctas;                /* CTAs run */
   double kernel_seconds;        /* wall time inside launches */
 } wv_stats;

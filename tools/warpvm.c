@@ -27,7 +27,7 @@ enum { EXIT_USAGE = 1, EXIT_DEVICE = 2 };
 static const char USAGE[] =
     "usage: warpvm run FILE.ptx --kernel NAME [--grid X,Y,Z] [--block X,Y,Z] [--shared BYTES]\n"
     "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N]\n"
-    "                  [--machine NAME] [--warps-per-wave 1|2]\n"
+    "                  [--machine NAME] [--warps-per-wave 1|2] [--async-delivery at-wait|eager|random:SEED]\n"
     "       warpvm list FILE.ptx\n"
     "       warpvm machines\n"
     "       warpvm lower FILE.ptx --machine NAME\n"
@@ -55,6 +55,8 @@ static const char HELP[] =
     "  --machine NAME       sm_90 (default, NVIDIA) or an AMD model: gfx90a, gfx1100, gfx1100w64; on AMD every\n"
     "                       cross-lane instruction runs as its lowered code (ds_bpermute_b32 ...)\n"
     "  --warps-per-wave N   wave64 machines: 1 = a warp per wave (upper half idle), 2 = a warp per half\n"
+    "  --async-delivery M   when cp.async data lands: at-wait (default: at the matching wait, the latest a\n"
+    "                       correct program allows), eager (at issue), random:SEED (in between)\n"
     "  Kernel printf output goes to stdout before the --print blocks.\n"
     "\n"
     "list    print each kernel of FILE.ptx with its parameters (name, type, size, align, offset)\n"
@@ -107,7 +109,9 @@ static wv_vm *create_vm(const wv_config *cfg) {
     return NULL;
   }
   wv_vm *vm = wv_create(cfg);
-  if (!vm && cfg && cfg->warps_per_wave == 2) usage_error("--warps-per-wave 2 needs a wave64 machine (gfx90a, gfx1100w64)");
+  if (!vm && cfg && cfg->async_delivery && wv_create(&(wv_config){.async_delivery = cfg->async_delivery}) == NULL)
+    usage_error("bad --async-delivery (at-wait, eager or random:SEED)");
+  else if (!vm && cfg && cfg->warps_per_wave == 2) usage_error("--warps-per-wave 2 needs a wave64 machine (gfx90a, gfx1100w64)");
   else if (!vm) fprintf(stderr, "warpvm: out of memory\n");
   return vm;
 }
@@ -124,10 +128,12 @@ static void print_stats(const wv_vm *vm) {
           "barriers: %" PRIu64 "\ncollectives: %" PRIu64 "\ncollective_undefined: %" PRIu64 "\n"
           "global_loads: %" PRIu64 "\nglobal_stores: %" PRIu64 "\nshared_loads: %" PRIu64 "\n"
           "shared_stores: %" PRIu64 "\nlocal_loads: %" PRIu64 "\nlocal_stores: %" PRIu64 "\n"
-          "atomics: %" PRIu64 "\nctas: %" PRIu64 "\nkernel_seconds: %.6f\n",
+          "atomics: %" PRIu64 "\nasync_copies: %" PRIu64 "\nasync_early_reads: %" PRIu64 "\n"
+          "ctas: %" PRIu64 "\nkernel_seconds: %.6f\n",
           s.launches, s.warp_instructions, s.thread_instructions, eff, s.divergent_branches,
           s.reconvergences, s.forced_yields, s.barriers, s.collectives, s.collective_undefined, s.global_loads,
           s.global_stores, s.shared_loads, s.shared_stores, s.local_loads, s.local_stores, s.atomics,
+          s.async_copies, s.async_early_reads,
           s.ctas, s.kernel_seconds);
 }
 
@@ -149,6 +155,7 @@ typedef struct run_opts {
   int stats;
   uint64_t max_steps;
   const char *machine; /* --machine */
+  const char *delivery; /* --async-delivery */
   uint64_t wpw;        /* --warps-per-wave */
 } run_opts;
 
@@ -181,6 +188,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o) {
     else if (!strcmp(a, "--stats")) o->stats = 1;
     else if (!strcmp(a, "--max-steps") && more) { if (!parse_count(argv[++i], &o->max_steps)) return usage_error("bad --max-steps"); }
     else if (!strcmp(a, "--machine") && more) o->machine = argv[++i];
+    else if (!strcmp(a, "--async-delivery") && more) o->delivery = argv[++i];
     else if (!strcmp(a, "--warps-per-wave") && more) { if (!parse_count(argv[++i], &o->wpw) || o->wpw < 1 || o->wpw > 2) return usage_error("bad --warps-per-wave (1 or 2)"); }
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return -1;
     else if (a[0] != '-' && !o->file) o->file = a;
@@ -378,7 +386,7 @@ static int cmd_run(int argc, char **argv) {
   if (rc < 0) { fputs(USAGE, stdout); fputs(HELP, stdout); return 0; }
   if (rc) return rc;
   wv_config cfg = {.max_steps = o.max_steps, .printf_out = printf_to_stdout, .printf_user = NULL,
-                   .machine = o.machine, .warps_per_wave = (uint32_t)o.wpw};
+                   .machine = o.machine, .warps_per_wave = (uint32_t)o.wpw, .async_delivery = o.delivery};
   wv_vm *vm = create_vm(&cfg);
   if (!vm) return EXIT_USAGE;
   run_arg args[MAXARGS] = {0};

@@ -61,6 +61,7 @@ typedef enum wv_gstate {
   WV_G_CBAR,      /* waiting at its convergence barrier */
   WV_G_BAR,       /* waiting at a CTA barrier */
   WV_G_COLL,      /* waiting for the other members of a warp collective */
+  WV_G_MBAR,      /* waiting in mbarrier.try_wait for a phase to complete */
 } wv_gstate;
 
 typedef struct wv_group {
@@ -84,6 +85,7 @@ typedef struct wv_warp {
   uint32_t local_cap;
   uint32_t local_top;       /* bytes in use (same depth for all lanes of a frame chain) */
   int done;
+  struct wv_aq *aq;         /* per-lane queues of cp.async operations not yet delivered (async.c) */
 } wv_warp;
 
 typedef struct wv_ctabar {
@@ -102,6 +104,7 @@ typedef struct wv_cta {
   uint8_t *shared;
   uint32_t shared_size;
   wv_ctabar bars[WV_MAX_BARRIERS];
+  uint32_t async_pending;   /* cp.async operations issued and not yet delivered */
 } wv_cta;
 
 /* One device fault, reported as one message. */
@@ -129,10 +132,13 @@ typedef struct wv_exec {
   uint32_t block[3], grid[3];
   uint32_t dyn_shared;
   uint32_t cur_mask;        /* the running group's lanes (activemask) */
+  int async_mode;           /* WV_ASYNC_* */
+  uint32_t rng;             /* random delivery */
   uint32_t cur_pc;
   wv_fault fault;
   /* counters local to the launch, folded into the vm's stats at the end */
   uint64_t n_gld, n_gst, n_sld, n_sst, n_lld, n_lst, n_atom, n_coll, n_coll_undef;
+  uint64_t n_async, n_async_early;
 } wv_exec;
 
 #define WV_R(x, s) ((x)->bank[WV_SLOT_BANK(s)] + (size_t)WV_SLOT_INDEX(s) * WV_WARP)
@@ -151,6 +157,16 @@ int wv_fault_set(wv_exec *x, wv_status st, int lane, int has_addr, uint64_t addr
                  ...) __attribute__((format(printf, 6, 7)));
 
 
+
+/* ---- asynchronous copies and mbarriers (async.c) ---- */
+enum { WV_ASYNC_AT_WAIT = 0, WV_ASYNC_EAGER, WV_ASYNC_RANDOM };
+/* mbarrier.test_wait / try_wait for lanes m: 1 if every lane's phase is complete, 0 if not, -1 fault.
+ * Delivers the copies whose completion the wait observes first. Writes the predicate. */
+int wv_mbar_wait(wv_exec *x, const wv_insn *in, uint32_t m);
+/* A shared-memory load: counts it if it reads bytes an undelivered cp.async will write. */
+void wv_async_check_read(wv_exec *x, uint64_t shared_off, uint32_t size);
+void wv_async_warp_reset(wv_warp *w);
+void wv_async_warp_free(wv_warp *w);
 
 /* ---- builtins (rt/builtins.c) ---- */
 int wv_builtin_call(wv_exec *x, const wv_insn *call, uint32_t mask);

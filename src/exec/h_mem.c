@@ -45,8 +45,14 @@ static int h_ld(wv_exec *x, const wv_insn *in, uint32_t m) {
   for (unsigned i = 0; i < n; i++) D[i] = in->d[i] != WV_NOSLOT ? WV_R(x, in->d[i]) : NULL;
   count(x, in->space, 0);
   WV_FOR_LANES(m, l, {
-    const uint8_t *p = wv_mem_xlate(x, in->space, lane_addr(x, in, A, l), size * n, size * n, l, 0);
+    uint64_t addr = lane_addr(x, in, A, l);
+    const uint8_t *p = wv_mem_xlate(x, in->space, addr, size * n, size * n, l, 0);
     if (!p) return 1;
+    if (x->cta->async_pending && (in->space == WV_SPACE_SHARED || in->space == WV_SPACE_GENERIC)) {
+      uint64_t sa = addr;
+      if (in->space == WV_SPACE_SHARED || wv_mem_classify(addr, &sa) == WV_SPACE_SHARED)
+        wv_async_check_read(x, sa, size * n); /* reads what a pending cp.async will overwrite */
+    }
     for (unsigned i = 0; i < n; i++)
       if (D[i]) D[i][l] = load_elem(p + i * size, size, sgn);
   });

@@ -481,6 +481,17 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
     check_ctabar(s, x->cta, id);
     return R_BLOCKED;
   }
+  case WV_CTL_MBARWAIT: {
+    if (!m) { g->pc++; return 0; }
+    int r = wv_mbar_wait(x, in, m);
+    if (r < 0) return R_FAULT;
+    if (r == 1 || in->mode == WV_MB_TEST_WAIT) { g->pc++; return 0; }
+    /* try_wait on a phase still in progress: wait for it (the hardware's time limit may say
+     * false instead; code loops either way). Lanes whose guard is off go on. */
+    if (m != g->mask) split(s, w, g, g->mask & ~m, g->pc + 1);
+    g->state = WV_G_MBAR;
+    return R_BLOCKED;
+  }
   case WV_CTL_COLL: {
     if (m != g->mask) {
       if (!m) { g->pc++; return 0; }
@@ -621,6 +632,7 @@ static void warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_f
   w->ngroups = 0;
   w->done = 0;
   w->local_top = kfn->local_size;
+  wv_async_warp_reset(w);
   uint64_t *sp = w->specials;
   uint32_t bx = x->block[0], by = x->block[1];
   for (int l = 0; l < WV_WARP; l++) {
@@ -749,6 +761,9 @@ static int cta_run(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **f
           wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
                        "barrier deadlock: %u of %u threads arrived at barrier %u", cta->bars[g->bar_id].arrived,
                        cta->bars[g->bar_id].expected ? cta->bars[g->bar_id].expected : cta->live_threads, g->bar_id);
+        else if (g->state == WV_G_MBAR)
+          wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
+                       "deadlock: mbarrier.try_wait for a phase that no thread can complete");
         else
           wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
                        "deadlock: threads wait for each other (%s)",
@@ -795,6 +810,8 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   memcpy(x->grid, grid, sizeof x->grid);
   x->dyn_shared = dyn_shared;
   x->cta = &cta;
+  x->async_mode = vm->async_mode;
+  x->rng = vm->async_seed ? vm->async_seed : 1;
   cta.nthreads = (uint32_t)nthreads;
   cta.nwarps = (cta.nthreads + WV_WARP - 1) / WV_WARP;
   cta.shared_size = (uint32_t)shared_size;
@@ -817,6 +834,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
     cta.ctaid[1] = (uint32_t)((ci / grid[0]) % grid[1]);
     cta.ctaid[2] = (uint32_t)(ci / ((uint64_t)grid[0] * grid[1]));
     cta.live_threads = cta.nthreads;
+    cta.async_pending = 0;
     memset(cta.bars, 0, sizeof cta.bars);
     if (ci) memset(cta.shared, 0, shared_size);
     for (uint32_t wi = 0; wi < cta.nwarps; wi++) warp_init(s, &cta, &cta.warps[wi], wi, kfn);
@@ -849,10 +867,13 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   vm->stats.local_loads += x->n_lld;
   vm->stats.local_stores += x->n_lst;
   vm->stats.atomics += x->n_atom;
+  vm->stats.async_copies += x->n_async;
+  vm->stats.async_early_reads += x->n_async_early;
 out:
   for (uint32_t wi = 0; cta.warps && wi < cta.nwarps; wi++) {
     free(cta.warps[wi].specials);
     free(cta.warps[wi].local);
+    wv_async_warp_free(&cta.warps[wi]);
   }
   free(cta.warps);
   free(cta.shared);

@@ -597,6 +597,120 @@ static int dec_nop(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   return 0;
 }
 
+/* ---------------- asynchronous copies and mbarriers ---------------- */
+
+static int has_mod(const ptx_insn *pi, const char *a, const char *b) {
+  for (uint32_t i = 0; i < pi->nmods; i++)
+    if (!strcmp(pi->mods[i], a) || (b && !strcmp(pi->mods[i], b))) return 1;
+  return 0;
+}
+
+/* cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}{, cache-policy};
+ * cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all;
+ * cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar]   (PTX ISA §9.7.9.25) */
+static int dec_cp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (!wv_mods_take(m, "async") || wv_mods_take(m, "bulk")) return unsupported(d, pi);
+  int cg = wv_mods_take(m, "cg"), ca = !cg && wv_mods_take(m, "ca"); /* before take_hints eats them */
+  take_hints(m);
+  in->fn = wv_h_async(0);
+  if (wv_mods_take(m, "commit_group")) {
+    in->mode = WV_CP_COMMIT;
+    return nops(d, pi, 0, 0);
+  }
+  if (wv_mods_take(m, "wait_all")) {
+    in->mode = WV_CP_WAIT_ALL;
+    return nops(d, pi, 0, 0);
+  }
+  if (wv_mods_take(m, "wait_group")) {
+    if (nops(d, pi, 1, 1)) return -1;
+    if (pi->ops[0].kind != PTX_OPND_INT) return wv_derr(d, pi->ops[0].loc, "cp.async.wait_group needs an immediate");
+    in->mode = WV_CP_WAIT_GROUP;
+    in->imm = (int64_t)pi->ops[0].ival;
+    return 0;
+  }
+  if (wv_mods_take(m, "mbarrier")) {
+    if (!wv_mods_take(m, "arrive") || nops(d, pi, 1, 1)) return unsupported(d, pi);
+    if (wv_mods_take(m, "noinc")) in->boolop |= WV_MBF_NOINC;
+    if (m->nt && m->t[0] != WV_T_B64) return unsupported(d, pi);
+    in->mode = WV_CP_MBAR_ARRIVE;
+    in->space = (uint8_t)(m->space < 0 ? WV_SPACE_GENERIC : m->space);
+    return wv_daddr(d, &pi->ops[0], in);
+  }
+  if (!cg && !ca) return unsupported(d, pi);
+  if (!has_mod(pi, "shared", "shared::cta") || !has_mod(pi, "global", NULL)) return unsupported(d, pi);
+  if (nops(d, pi, 3, 5) || pi->ops[2].kind != PTX_OPND_INT) return unsupported(d, pi);
+  uint64_t size = pi->ops[2].ival;
+  if (size != 4 && size != 8 && size != 16) return wv_derr(d, pi->ops[2].loc, "cp.async copies 4, 8 or 16 bytes");
+  if (cg && size != 16) return wv_derr(d, pi->ops[2].loc, "cp.async.cg copies 16 bytes");
+  in->mode = WV_CP_COPY;
+  in->target = (uint32_t)size;
+  wv_insn src = *in;
+  src.space = WV_SPACE_GLOBAL;
+  src.addrf = 0;
+  if (wv_daddr(d, &pi->ops[1], &src)) return -1;
+  in->b = src.a;
+  in->imm2 = src.imm;
+  in->type2 = src.addrf;
+  in->space = WV_SPACE_SHARED;
+  if (wv_daddr(d, &pi->ops[0], in)) return -1;
+  if (pi->nops >= 4 && pi->ops[3].kind != PTX_OPND_REG && pi->ops[3].kind != PTX_OPND_INT && pi->ops[3].kind != PTX_OPND_SYM)
+    return unsupported(d, pi);
+  /* the 4th operand is src-size unless it is the cache policy of .L2::cache_hint (a 64-bit register) */
+  if (pi->nops >= 4 && !(pi->nops == 4 && has_mod(pi, "L2::cache_hint", NULL))) in->c = wv_dsrc(d, &pi->ops[3], WV_T_U32);
+  return d->failed ? -1 : 0;
+}
+
+/* mbarrier.* on a 64-bit object in shared memory (PTX ISA §9.7.13.15). */
+static int dec_mbarrier(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  static const char *const ops[] = {"init", "inval", "arrive", "arrive_drop", "expect_tx", "complete_tx",
+                                    "test_wait", "try_wait", "pending_count", NULL};
+  /* `arrive.expect_tx`: the op is the first word */
+  int k = -1;
+  if (pi->nmods) for (int i = 0; ops[i]; i++) if (!strcmp(pi->mods[0], ops[i])) k = i;
+  if (k < 0 || !wv_mods_take(m, ops[k])) return unsupported(d, pi);
+  if ((k == WV_MB_ARRIVE || k == WV_MB_ARRIVE_DROP) && wv_mods_take(m, "expect_tx")) in->boolop |= WV_MBF_EXPECT_TX;
+  if ((k == WV_MB_TEST_WAIT || k == WV_MB_TRY_WAIT) && wv_mods_take(m, "parity")) in->boolop |= WV_MBF_PARITY;
+  take_hints(m);
+  if (m->nt != 1 || m->t[0] != WV_T_B64) return need_type(d, pi, m, 1) ? -1 : unsupported(d, pi);
+  in->mode = (uint8_t)k;
+  in->space = (uint8_t)(m->space < 0 ? WV_SPACE_GENERIC : m->space);
+  in->fn = wv_h_async(1);
+  uint32_t i = 0;
+  switch (k) {
+  case WV_MB_INIT: case WV_MB_EXPECT_TX: case WV_MB_COMPLETE_TX:
+    if (nops(d, pi, 2, 2) || wv_daddr(d, &pi->ops[0], in)) return -1;
+    in->b = wv_dsrc(d, &pi->ops[1], WV_T_U32);
+    break;
+  case WV_MB_INVAL:
+    if (nops(d, pi, 1, 1) || wv_daddr(d, &pi->ops[0], in)) return -1;
+    break;
+  case WV_MB_ARRIVE: case WV_MB_ARRIVE_DROP:
+    if (nops(d, pi, 1, 3)) return -1;
+    if (pi->ops[0].kind != PTX_OPND_ADDR) { /* state (or _) first */
+      in->d[0] = pi->ops[0].kind == PTX_OPND_SINK ? WV_NOSLOT : wv_ddst(d, &pi->ops[0]);
+      i = 1;
+    }
+    if (i >= pi->nops || wv_daddr(d, &pi->ops[i], in)) return i >= pi->nops ? wv_derr(d, pi->loc, "mbarrier.arrive needs an address") : -1;
+    in->b = i + 1 < pi->nops ? wv_dsrc(d, &pi->ops[i + 1], WV_T_U32) : wv_dconst(d, (in->boolop & WV_MBF_EXPECT_TX) ? 0 : 1);
+    break;
+  case WV_MB_TEST_WAIT: case WV_MB_TRY_WAIT: {
+    if (nops(d, pi, 3, 4)) return -1;
+    int32_t p = wv_dpred(d, &pi->ops[0], NULL);
+    if (p < 0 || wv_daddr(d, &pi->ops[1], in)) return -1;
+    in->d[0] = (uint32_t)p;
+    in->b = wv_dsrc(d, &pi->ops[2], (in->boolop & WV_MBF_PARITY) ? WV_T_U32 : WV_T_B64);
+    in->ctl = WV_CTL_MBARWAIT;
+    break;
+  }
+  default: /* pending_count.b64 count, state */
+    if (nops(d, pi, 2, 2)) return -1;
+    in->d[0] = wv_ddst(d, &pi->ops[0]);
+    in->a = wv_dsrc(d, &pi->ops[1], WV_T_B64);
+    break;
+  }
+  return d->failed ? -1 : 0;
+}
+
 /* ---------------- control ---------------- */
 
 static int dec_bra(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
@@ -818,7 +932,7 @@ static int space_of(const char *w) {
 /* PTX ISA 9.0 mnemonics that ops.def does not implement (yet): valid PTX, so a kernel using one
  * is refused at launch; any other mnemonic is a load error. */
 static const char *const known_unimplemented[] = {
-  "cp", "mbarrier", "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "movmatrix", "tex", "tld4", "txq",
+  "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "movmatrix", "tex", "tld4", "txq",
   "suld", "sust", "sured", "suq", "istypep", "multimem", "tensormap", "griddepcontrol", "setmaxnreg",
   "getctarank", "mapa", "alloca", "stacksave", "stackrestore", "pmevent", "szext", "bmsk", "brx",
   "applypriority", "discard", "createpolicy", "clusterlaunchcontrol", "tcgen05", "vadd", "vsub", "vmad",

@@ -116,6 +116,7 @@ typedef enum wv_ctl {
   WV_CTL_TRAP,
   WV_CTL_BAR,      /* CTA barrier: bar.sync / bar.arrive / bar.red */
   WV_CTL_COLL,     /* warp collective: shfl/vote/match/redux/bar.warp.sync */
+  WV_CTL_MBARWAIT, /* mbarrier.test_wait / try_wait: may deliver async copies, try_wait may block */
 } wv_ctl;
 
 struct wv_exec;
@@ -144,6 +145,7 @@ typedef struct wv_insn {
   int32_t pd;         /* second destination predicate (setp p|q, shfl d|p), -1 none */
   uint32_t a, b, c, e;/* source slots (or predicate indices for pred sources) */
   int64_t imm;        /* address offset / small constant */
+  int64_t imm2;       /* second address offset (cp.async's source) */
   uint32_t target;    /* branch target / callee index */
   uint32_t rpc;       /* reconvergence point of a branch (cfg.c) */
   uint32_t line;      /* PTX line */

@@ -32,12 +32,28 @@ const char *wv_status_name(wv_status s) {
   return (unsigned)s < sizeof names / sizeof *names ? names[s] : "unknown status";
 }
 
+/* "at-wait" | "eager" | "random:SEED" */
+static int parse_delivery(wv_vm *vm, const char *s) {
+  vm->async_mode = 0;
+  if (!s || !strcmp(s, "at-wait")) return 0;
+  if (!strcmp(s, "eager")) { vm->async_mode = 1; return 0; }
+  if (!strncmp(s, "random:", 7) && s[7]) {
+    char *end;
+    unsigned long seed = strtoul(s + 7, &end, 0);
+    if (*end) return -1;
+    vm->async_mode = 2;
+    vm->async_seed = (uint32_t)seed ? (uint32_t)seed : 1;
+    return 0;
+  }
+  return -1;
+}
+
 wv_vm *wv_create(const wv_config *cfg) {
   wv_vm *vm = calloc(1, sizeof *vm);
   if (!vm) return NULL;
   if (cfg) vm->cfg = *cfg;
   wv_heap_init(&vm->heap);
-  if (wv_amd_select(vm, vm->cfg.machine, vm->cfg.warps_per_wave)) {
+  if (wv_amd_select(vm, vm->cfg.machine, vm->cfg.warps_per_wave) || parse_delivery(vm, vm->cfg.async_delivery)) {
     free(vm);
     return NULL;
   }

@@ -40,6 +40,8 @@ struct wv_vm {
   wv_stats stats;
   struct wv_module *modules;
   const struct wv_amd_machine *amd; /* NULL: NVIDIA native */
+  int async_mode;                   /* WV_ASYNC_* (exec.h) */
+  uint32_t async_seed;
   wv_amd_cache *amd_progs;
   uint32_t n_amd_progs;
   char err[2048];
