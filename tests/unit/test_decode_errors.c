@@ -207,10 +207,11 @@ static void test_mul_without_mode(void **state) {
 static const char MIXED_PTX[] = WVT_HDR
     ".visible .func helper(.param .u64 a)\n"
     "{\n"
+    ".reg .b32 %r<4>;\n"
     ".reg .b64 %rd<4>;\n"
-    ".shared .align 8 .b64 mb;\n"
-    "mov.u64 %rd1, mb;\n"
-    "mbarrier.init.shared.b64 [%rd1], 32; // MBAR\n"
+    ".shared .align 16 .b8 tile[256];\n"
+    "mov.u32 %r1, tile;\n"
+    "ldmatrix.sync.aligned.m8n8.x1.shared.b16 {%r2}, [%r1]; // MBAR\n"
     "ret;\n"
     "}\n"
     ".visible .entry clean(.param .u64 p)\n"
@@ -230,8 +231,7 @@ static const char MIXED_PTX[] = WVT_HDR
     ".shared .align 16 .b8 buf[64];\n"
     "ld.param.u64 %rd1, [p];\n"
     "mov.u32 %r1, buf;\n"
-    "cp.async.ca.shared.global [%r1], [%rd1], 16; // CPASYNC\n"
-    "cp.async.wait_all;\n"
+    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2]; // CPASYNC\n"
     "ret;\n"
     "}\n"
     ".visible .entry viacall(.param .u64 p)\n"
@@ -273,7 +273,7 @@ static void test_unsupported_instruction_is_deferred(void **state) {
   wvt_assert_status(vm, st, WV_ERR_UNSUPPORTED);
   snprintf(want, sizeof want, "mixed.ptx:%u:", wvt_line_of(MIXED_PTX, "MBAR"));
   wvt_assert_contains(wv_last_error(vm), want);
-  wvt_assert_contains(wv_last_error(vm), "mbarrier");
+  wvt_assert_contains(wv_last_error(vm), "ldmatrix");
   wvt_assert_contains(wv_last_error(vm), "viacall");
   /* and the clean kernel still runs afterwards */
   memset(out, 0, sizeof out);

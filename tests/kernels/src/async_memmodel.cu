@@ -28,7 +28,9 @@ __device__ __forceinline__ unsigned block_sum256(const unsigned *in) {
     if (t < s) red[t] += red[t + s];
     __syncthreads();
   }
-  return red[0];
+  unsigned r = red[0];
+  __syncthreads();
+  return r;
 }
 
 extern "C" __global__ void mm_lastblock(const unsigned *in, unsigned n_per_block, volatile unsigned *partial,

@@ -1,0 +1,182 @@
+/*
+ * test_async.c — cp.async delivery and mbarrier phases through the C API: what a GPU run cannot
+ * show deterministically (when copies land, reads before the wait, deadlocks), checked against the
+ * PTX ISA semantics (§9.7.9.25 cp.async, §9.7.13.15 mbarrier).
+ */
+#include "wv_test.h"
+
+#define HDR ".version 8.0\n.target sm_80\n.address_size 64\n"
+
+/* Each thread copies 4 bytes of g into shared memory and stores what it then reads:
+ * out[t] = s[t] before any wait, out[64+t] = s[t] after cp.async.wait_all. */
+static const char EARLY[] = HDR
+    ".visible .entry early(.param .u64 g, .param .u64 o)\n{\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<8>;\n"
+    ".shared .align 16 .b8 s[256];\n"
+    "ld.param.u64 %rd1, [g]; ld.param.u64 %rd2, [o];\n"
+    "mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 2;\n"
+    "mov.u32 %r3, s; add.u32 %r4, %r3, %r2;\n"
+    "cvt.u64.u32 %rd3, %r2; add.s64 %rd4, %rd1, %rd3; add.s64 %rd5, %rd2, %rd3;\n"
+    "cp.async.ca.shared.global [%r4], [%rd4], 4;\n"
+    "cp.async.commit_group;\n"
+    "ld.shared.u32 %r5, [%r4];\n"
+    "st.global.u32 [%rd5], %r5;\n"
+    "cp.async.wait_all;\n"
+    "ld.shared.u32 %r6, [%r4];\n"
+    "st.global.u32 [%rd5+256], %r6;\n"
+    "ret;\n}\n";
+
+static void run_early(const char *mode, uint32_t *out, wv_stats *st) {
+  wv_config cfg = {.async_delivery = mode};
+  wv_vm *vm = wv_create(&cfg);
+  assert_non_null(vm);
+  const wv_kernel *k = wvt_kernel(vm, EARLY, "early");
+  uint32_t g[64];
+  for (int i = 0; i < 64; i++) g[i] = 1000u + (uint32_t)i;
+  memset(out, 0, 128 * 4);
+  wvt_buf b[2] = {{g, sizeof g}, {out, 128 * 4}};
+  wvt_run_ok(vm, k, 1, 64, 2, b);
+  wv_get_stats(vm, st);
+  wv_destroy(vm);
+}
+
+static void test_delivery_modes(void **state) {
+  (void)state;
+  uint32_t out[128];
+  wv_stats st;
+  /* at-wait: a read before the wait sees the old contents (zero) and is counted */
+  run_early(NULL, out, &st);
+  for (int t = 0; t < 64; t++) {
+    assert_int_equal(out[t], 0);
+    assert_int_equal(out[64 + t], 1000 + t);
+  }
+  assert_int_equal(st.async_copies, 64);
+  assert_int_equal(st.async_early_reads, 64);
+  /* eager: the data is there at once */
+  run_early("eager", out, &st);
+  for (int t = 0; t < 64; t++) assert_int_equal(out[t], 1000 + t);
+  assert_int_equal(st.async_early_reads, 0);
+  /* random: after the wait it is always there */
+  for (unsigned seed = 1; seed < 6; seed++) {
+    char mode[32];
+    snprintf(mode, sizeof mode, "random:%u", seed);
+    run_early(mode, out, &st);
+    for (int t = 0; t < 64; t++) assert_int_equal(out[64 + t], 1000 + t);
+  }
+  /* a bad mode is refused */
+  wv_config bad = {.async_delivery = "sometimes"};
+  assert_null(wv_create(&bad));
+}
+
+/* Two groups; wait_group 1 guarantees only the older one. Zero fill: src-size 4 of 16 bytes.
+ * out[0..3] = s after wait_group 1 (group A: 16 bytes, 4 of them from g, rest zero)
+ * out[4]    = s[16] after wait_group 1 (group B: still in flight under at-wait)
+ * out[5]    = s[16] after wait_group 0 */
+static const char GROUPS[] = HDR
+    ".visible .entry groups(.param .u64 g, .param .u64 o)\n{\n"
+    ".reg .b32 %r<12>; .reg .b64 %rd<8>;\n"
+    ".shared .align 16 .b8 s[64];\n"
+    "ld.param.u64 %rd1, [g]; ld.param.u64 %rd2, [o];\n"
+    "mov.u32 %r1, s;\n"
+    "cp.async.ca.shared.global [%r1], [%rd1], 16, 4;\n"
+    "cp.async.commit_group;\n"
+    "cp.async.ca.shared.global [%r1+16], [%rd1+16], 4;\n"
+    "cp.async.commit_group;\n"
+    "cp.async.wait_group 1;\n"
+    "ld.shared.v4.u32 {%r2, %r3, %r4, %r5}, [%r1];\n"
+    "ld.shared.u32 %r6, [%r1+16];\n"
+    "cp.async.wait_group 0;\n"
+    "ld.shared.u32 %r7, [%r1+16];\n"
+    "st.global.v4.u32 [%rd2], {%r2, %r3, %r4, %r5};\n"
+    "st.global.u32 [%rd2+16], %r6;\n"
+    "st.global.u32 [%rd2+20], %r7;\n"
+    "ret;\n}\n";
+
+static void test_groups_and_zero_fill(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, GROUPS, "groups");
+  uint32_t g[8] = {11, 12, 13, 14, 15, 16, 17, 18}, out[6];
+  memset(out, 0xff, sizeof out);
+  wvt_buf b[2] = {{g, sizeof g}, {out, sizeof out}};
+  wvt_run_ok(vm, k, 1, 1, 2, b);
+  assert_int_equal(out[0], 11); /* the 4 source bytes ... */
+  assert_int_equal(out[1], 0);  /* ... and 12 bytes of zero fill */
+  assert_int_equal(out[2], 0);
+  assert_int_equal(out[3], 0);
+  assert_int_equal(out[4], 0);  /* group B not waited for yet: shared memory still holds 0 */
+  assert_int_equal(out[5], 15);
+}
+
+/* mbarrier with an expected count of 2: phases, parity waits, the state's pending count.
+ * out[0] = pending count after the first arrive (1), out[1] = test_wait.parity 0 after it (0),
+ * out[2] = pending after the second (0), out[3] = test_wait with the first state (1: phase done),
+ * out[4] = test_wait.parity 0 (1), out[5] = test_wait.parity 1 (0: phase 1 runs). */
+static const char MBAR[] = HDR
+    ".visible .entry phases(.param .u64 o)\n{\n"
+    ".reg .b32 %r<12>; .reg .b64 %rd<8>; .reg .pred %p<8>;\n"
+    ".shared .align 8 .b64 mb;\n"
+    "ld.param.u64 %rd1, [o];\n"
+    "mov.u32 %r1, mb;\n"
+    "mbarrier.init.shared.b64 [%r1], 2;\n"
+    "mbarrier.arrive.shared.b64 %rd2, [%r1];\n"
+    "mbarrier.pending_count.b64 %r2, %rd2;\n"
+    "mbarrier.test_wait.parity.shared.b64 %p1, [%r1], 0;\n"
+    "selp.u32 %r3, 1, 0, %p1;\n"
+    "mbarrier.arrive.shared.b64 %rd3, [%r1];\n"
+    "mbarrier.pending_count.b64 %r4, %rd3;\n"
+    "mbarrier.test_wait.shared.b64 %p2, [%r1], %rd2;\n"
+    "selp.u32 %r5, 1, 0, %p2;\n"
+    "mbarrier.test_wait.parity.shared.b64 %p3, [%r1], 0;\n"
+    "selp.u32 %r6, 1, 0, %p3;\n"
+    "mbarrier.test_wait.parity.shared.b64 %p4, [%r1], 1;\n"
+    "selp.u32 %r7, 1, 0, %p4;\n"
+    "st.global.v4.u32 [%rd1], {%r2, %r3, %r4, %r5};\n"
+    "st.global.v2.u32 [%rd1+16], {%r6, %r7};\n"
+    "ret;\n}\n";
+
+static void test_mbarrier_phases(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, MBAR, "phases");
+  uint32_t out[6];
+  memset(out, 0xff, sizeof out);
+  wvt_buf b[1] = {{out, sizeof out}};
+  wvt_run_ok(vm, k, 1, 1, 1, b);
+  uint32_t want[6] = {1, 0, 0, 1, 1, 0};
+  for (int i = 0; i < 6; i++) assert_int_equal(out[i], want[i]);
+}
+
+/* Thread 0 waits (try_wait) for a phase that needs 2 arrivals; only one thread ever arrives. */
+static const char STUCK[] = HDR
+    ".visible .entry stuck(.param .u64 o)\n{\n"
+    ".reg .b32 %r<4>; .reg .b64 %rd<4>; .reg .pred %p<4>;\n"
+    ".shared .align 8 .b64 mb;\n"
+    "mov.u32 %r1, mb;\n"
+    "mbarrier.init.shared.b64 [%r1], 2;\n"
+    "mbarrier.arrive.shared.b64 %rd1, [%r1];\n"
+    "WAIT:\n"
+    "mbarrier.try_wait.shared.b64 %p1, [%r1], %rd1; // HERE\n"
+    "@!%p1 bra WAIT;\n"
+    "ret;\n}\n";
+
+static void test_try_wait_deadlock(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, STUCK, "stuck");
+  uint32_t out[1];
+  wvt_buf b[1] = {{out, sizeof out}};
+  wv_status st = wvt_run(vm, k, 1, 1, 1, b);
+  assert_int_equal(st, WV_ERR_DEADLOCK);
+  wvt_assert_contains(wv_last_error(vm), "mbarrier");
+  char want[32];
+  snprintf(want, sizeof want, "PTX line %u", wvt_line_of(STUCK, "HERE"));
+  wvt_assert_contains(wv_last_error(vm), want);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+    cmocka_unit_test(test_delivery_modes),
+    cmocka_unit_test_setup_teardown(test_groups_and_zero_fill, wvt_setup, wvt_teardown),
+    cmocka_unit_test_setup_teardown(test_mbarrier_phases, wvt_setup, wvt_teardown),
+    cmocka_unit_test_setup_teardown(test_try_wait_deadlock, wvt_setup, wvt_teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
