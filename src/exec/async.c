@@ -12,15 +12,19 @@
  * mbarrier: the 64-bit object holds the pending arrival count (bits 19:0), the expected count
  * (39:20), the pending transaction count (60:40) and the phase parity (63). A phase completes when
  * both counts reach zero: the parity flips and the pending count is reloaded. The state arrive
- * returns is the phase parity (bit 63) and the pending count after the arrival (19:0).
+ * returns is the phase parity (bit 63) and the pending count before the arrival (19:0), which is
+ * what mbarrier.pending_count reads back on an H200 (tests/kernels async.mbar_basic).
+ *
+ * cp.async.bulk (sm_90): a copy of any size followed by a complete_tx of its bytes on an mbarrier,
+ * delivered like the others (at-wait: when that mbarrier is waited on).
  */
 #include <stdlib.h>
 
 #include "exec/handlers.h"
 
 typedef struct wv_aent {
-  uint8_t marker;      /* 0: a copy; 1: cp.async.mbarrier.arrive */
-  uint8_t size, srcsize;
+  uint8_t marker;      /* 0: a copy; 1: cp.async.mbarrier.arrive; 2: complete_tx of `size` bytes (bulk) */
+  uint32_t size, srcsize;
   uint32_t group;      /* the lane's open group when issued */
   uint64_t dst;        /* copy: shared offset; marker: the mbarrier's address */
   int space;           /* marker: address space of the mbarrier */
@@ -59,16 +63,16 @@ static void mb_wake(wv_exec *x) {
 
 /* Apply `count` arrivals and a transaction change to the object; completes the phase if due.
  * Returns the state (phase before, pending after). */
-static uint64_t mb_update(wv_exec *x, uint8_t *p, uint32_t arrivals, int64_t tx_delta, int drop) {
+static uint64_t mb_update(wv_exec *x, uint8_t *p, uint32_t arrivals, int64_t tx_delta, int drop, int no_complete) {
   uint64_t w;
   memcpy(&w, p, 8);
   uint32_t pending = MB_PENDING(w), expected = MB_EXPECTED(w), phase = MB_PHASE(w);
   int64_t tx = (int64_t)MB_TX(w) + tx_delta;
   if (tx < 0) tx = 0;
+  uint64_t state = (uint64_t)phase << 63 | pending;
   pending = arrivals > pending ? 0 : pending - arrivals;
   if (drop && expected) expected--;
-  uint64_t state = (uint64_t)phase << 63 | pending;
-  if (pending == 0 && tx == 0) { /* the phase completes */
+  if (pending == 0 && tx == 0 && !no_complete) { /* the phase completes */
     phase ^= 1;
     pending = expected;
     mb_wake(x);
@@ -99,7 +103,7 @@ static int deliver_one(wv_exec *x, wv_warp *w, int lane, wv_aq *q) {
     uint8_t *p = mb_ptr(x, e->space, e->dst, lane);
     x->warp = saved;
     if (!p) return 1;
-    mb_update(x, p, 1, 0, 0);
+    mb_update(x, p, e->marker == 2 ? 0 : 1, e->marker == 2 ? -(int64_t)e->size : 0, 0, 0);
     return 0;
   }
   uint8_t *src = wv_mem_xlate(x, WV_SPACE_GLOBAL, e->src, e->srcsize ? e->srcsize : 1, 1, lane, 0);
@@ -198,6 +202,22 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
     });
     return 0;
   }
+  case WV_CP_BULK: {
+    const uint64_t *S = WV_R(x, in->c);
+    WV_FOR_LANES(m, l, {
+      uint64_t dst = addr_of(x, in, in->a, in->imm, in->addrf, l), src = addr_of(x, in, in->b, in->imm2, in->type2, l);
+      uint64_t bar = addr_of(x, in, in->e, (int64_t)in->target, in->uni, l);
+      uint32_t size = (uint32_t)S[l];
+      if (size % 16 || !size) return wv_fault_set(x, WV_ERR_FAULT, l, 0, 0, "cp.async.bulk size %u is not a positive multiple of 16", size);
+      if (!wv_mem_xlate(x, WV_SPACE_SHARED, dst, size, 16, l, 1) || !wv_mem_xlate(x, WV_SPACE_GLOBAL, src, size, 16, l, 0) ||
+          !mb_ptr(x, WV_SPACE_SHARED, bar, l))
+        return 1;
+      x->n_async++;
+      if (enqueue(x, l, (wv_aent){.size = size, .srcsize = size, .dst = dst, .src = src})) return 1;
+      if (enqueue(x, l, (wv_aent){.marker = 2, .size = size, .dst = bar, .space = WV_SPACE_SHARED})) return 1;
+    });
+    return 0;
+  }
   case WV_CP_COMMIT:
     WV_FOR_LANES(m, l, { wv_aq *q = lane_q(x, x->warp, l); if (!q) return 1; q->group++; });
     return 0;
@@ -254,14 +274,15 @@ static int h_mbarrier(wv_exec *x, const wv_insn *in, uint32_t m) {
       memset(p, 0, 8);
       break;
     case WV_MB_EXPECT_TX:
-      mb_update(x, p, 0, (int64_t)v, 0); /* (no arrival: cannot complete a phase with pending arrivals) */
+      mb_update(x, p, 0, (int64_t)v, 0, 0); /* (no arrival: cannot complete a phase with pending arrivals) */
       break;
     case WV_MB_COMPLETE_TX:
-      mb_update(x, p, 0, -(int64_t)v, 0);
+      mb_update(x, p, 0, -(int64_t)v, 0, 0);
       break;
     default: { /* arrive / arrive_drop (.expect_tx: v is the transaction count, one arrival) */
       int tx = (in->boolop & WV_MBF_EXPECT_TX) != 0;
-      uint64_t st = mb_update(x, p, tx ? 1 : v, tx ? (int64_t)v : 0, in->mode == WV_MB_ARRIVE_DROP);
+      uint64_t st = mb_update(x, p, tx ? 1 : v, tx ? (int64_t)v : 0, in->mode == WV_MB_ARRIVE_DROP,
+                              (in->boolop & WV_MBF_NOCOMPLETE) != 0);
       if (D) D[l] = st;
       break;
     }

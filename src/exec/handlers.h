@@ -40,10 +40,10 @@ int wv_h_nop(wv_exec *x, const wv_insn *in, uint32_t m);
 wv_handler wv_h_async(int mode);                              /* cp.async and mbarrier (async.c) */
 
 /* cp.async / mbarrier modes (in->mode) */
-enum { WV_CP_COPY = 0, WV_CP_COMMIT, WV_CP_WAIT_GROUP, WV_CP_WAIT_ALL, WV_CP_MBAR_ARRIVE };
+enum { WV_CP_COPY = 0, WV_CP_COMMIT, WV_CP_WAIT_GROUP, WV_CP_WAIT_ALL, WV_CP_MBAR_ARRIVE, WV_CP_BULK };
 enum { WV_MB_INIT = 0, WV_MB_INVAL, WV_MB_ARRIVE, WV_MB_ARRIVE_DROP, WV_MB_EXPECT_TX, WV_MB_COMPLETE_TX,
        WV_MB_TEST_WAIT, WV_MB_TRY_WAIT, WV_MB_PENDING_COUNT };
 /* flags in in->boolop for mbarrier: */
-enum { WV_MBF_PARITY = 1, WV_MBF_EXPECT_TX = 2, WV_MBF_NOINC = 4 };
+enum { WV_MBF_PARITY = 1, WV_MBF_EXPECT_TX = 2, WV_MBF_NOINC = 4, WV_MBF_NOCOMPLETE = 8 };
 
 #endif

@@ -609,7 +609,36 @@ static int has_mod(const ptx_insn *pi, const char *a, const char *b) {
  * cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all;
  * cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar]   (PTX ISA §9.7.9.25) */
 static int dec_cp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
-  if (!wv_mods_take(m, "async") || wv_mods_take(m, "bulk")) return unsupported(d, pi);
+  if (!wv_mods_take(m, "async")) return unsupported(d, pi);
+  if (wv_mods_take(m, "bulk")) {
+    /* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
+     * (sm_90; a launch is one CTA per cluster, so the cluster's shared memory is the CTA's) */
+    if (!has_mod(pi, "shared::cluster", "shared::cta") || !has_mod(pi, "global", NULL) ||
+        !wv_mods_take(m, "mbarrier::complete_tx::bytes") || wv_mods_take(m, "multicast::cluster"))
+      return unsupported(d, pi);
+    take_hints(m);
+    for (int i = 0; i < m->nw; i++) if (!strcmp(m->w[i], "shared::cluster")) m->used |= 1u << i;
+    if (nops(d, pi, 4, 5)) return -1;
+    in->fn = wv_h_async(0);
+    in->mode = WV_CP_BULK;
+    wv_insn src = *in, bar = *in;
+    src.space = WV_SPACE_GLOBAL;
+    src.addrf = 0;
+    if (wv_daddr(d, &pi->ops[1], &src)) return -1;
+    in->b = src.a;
+    in->imm2 = src.imm;
+    in->type2 = src.addrf;
+    bar.space = WV_SPACE_SHARED;
+    bar.addrf = 0;
+    if (wv_daddr(d, &pi->ops[3], &bar)) return -1;
+    in->e = bar.a;                   /* the mbarrier's address: slot e, offset target (shared: < 2^32) */
+    in->target = (uint32_t)bar.imm;
+    in->uni = bar.addrf;
+    in->space = WV_SPACE_SHARED;
+    if (wv_daddr(d, &pi->ops[0], in)) return -1;
+    in->c = wv_dsrc(d, &pi->ops[2], WV_T_U32);
+    return d->failed ? -1 : 0;
+  }
   int cg = wv_mods_take(m, "cg"), ca = !cg && wv_mods_take(m, "ca"); /* before take_hints eats them */
   take_hints(m);
   in->fn = wv_h_async(0);
@@ -669,6 +698,7 @@ static int dec_mbarrier(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) 
   if (pi->nmods) for (int i = 0; ops[i]; i++) if (!strcmp(pi->mods[0], ops[i])) k = i;
   if (k < 0 || !wv_mods_take(m, ops[k])) return unsupported(d, pi);
   if ((k == WV_MB_ARRIVE || k == WV_MB_ARRIVE_DROP) && wv_mods_take(m, "expect_tx")) in->boolop |= WV_MBF_EXPECT_TX;
+  if ((k == WV_MB_ARRIVE || k == WV_MB_ARRIVE_DROP) && wv_mods_take(m, "noComplete")) in->boolop |= WV_MBF_NOCOMPLETE;
   if ((k == WV_MB_TEST_WAIT || k == WV_MB_TRY_WAIT) && wv_mods_take(m, "parity")) in->boolop |= WV_MBF_PARITY;
   take_hints(m);
   if (m->nt != 1 || m->t[0] != WV_T_B64) return need_type(d, pi, m, 1) ? -1 : unsupported(d, pi);
@@ -944,7 +974,7 @@ static int valid_modifier(const char *w) {
   static const char *const words[] = {
     "noftz", "relu", "satfinite", "xorsign", "abs", "oob", "async", "unified", "mmio", "expect_tx", "complete_tx",
     "arrive", "wait", "test_wait", "try_wait", "parity", "init", "inval", "pending_count", "bulk", "tensor",
-    "multicast", "cluster", "proxy", "alias", "sem", "collector", "elect", "f16", "f16x2", "bf16", "bf16x2", "tf32",
+    "multicast", "cluster", "proxy", "alias", "sem", "collector", "elect", "noComplete", "f16", "f16x2", "bf16", "bf16x2", "tf32",
     "e4m3x2", "e5m2x2", "e2m1x2", "e2m3x2", "e3m2x2", "ue8m0x2", "b128", "v8", "lo", "hi", "wide", "cc", "full",
     "approx", "shiftamt", "uni", "to", "sync", "aligned", "red", "popc", "any", "all", "ballot", "idx", "up", "down",
     "bfly", NULL};

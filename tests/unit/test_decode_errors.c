@@ -231,7 +231,7 @@ static const char MIXED_PTX[] = WVT_HDR
     ".shared .align 16 .b8 buf[64];\n"
     "ld.param.u64 %rd1, [p];\n"
     "mov.u32 %r1, buf;\n"
-    "cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [%r1], [%rd1], 16, [%r2]; // CPASYNC\n"
+    "cp.async.bulk.prefetch.L2.global [%rd1], 16; // CPASYNC\n"
     "ret;\n"
     "}\n"
     ".visible .entry viacall(.param .u64 p)\n"
