@@ -61,6 +61,11 @@ typedef struct wv_config {
    * wait_all / mbarrier wait: the latest a correct program allows), "eager" (at issue), or
    * "random:SEED" (a random point in between). A program whose output depends on it has a race. */
   const char *async_delivery;
+  /* NULL or "sc": every store is visible to every thread at once. "weak": a global store may become
+   * visible to other threads later, and two stores of one thread in either order, unless a fence,
+   * release/acquire, an atomic or a CTA barrier orders them as the PTX memory model says. */
+  const char *memory_model;
+  uint32_t seed;             /* the weak model's choices (0 = 1); one seed, one outcome */
 } wv_config;
 
 /* Counters of the last launches since wv_stats_reset (or creation). */

@@ -28,6 +28,7 @@ static const char USAGE[] =
     "usage: warpvm run FILE.ptx --kernel NAME [--grid X,Y,Z] [--block X,Y,Z] [--shared BYTES]\n"
     "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N]\n"
     "                  [--machine NAME] [--warps-per-wave 1|2] [--async-delivery at-wait|eager|random:SEED]\n"
+    "                  [--memory-model sc|weak] [--seed N]\n"
     "       warpvm list FILE.ptx\n"
     "       warpvm machines\n"
     "       warpvm lower FILE.ptx --machine NAME\n"
@@ -55,6 +56,9 @@ static const char HELP[] =
     "  --machine NAME       sm_90 (default, NVIDIA) or an AMD model: gfx90a, gfx1100, gfx1100w64; on AMD every\n"
     "                       cross-lane instruction runs as its lowered code (ds_bpermute_b32 ...)\n"
     "  --warps-per-wave N   wave64 machines: 1 = a warp per wave (upper half idle), 2 = a warp per half\n"
+    "  --memory-model M     sc (default: every store visible at once) or weak (global stores become visible\n"
+    "                       late and out of order unless fences/release-acquire/atomics/barriers order them)\n"
+    "  --seed N             the weak model's (and nothing else's) random choices; one seed, one outcome\n"
     "  --async-delivery M   when cp.async data lands: at-wait (default: at the matching wait, the latest a\n"
     "                       correct program allows), eager (at issue), random:SEED (in between)\n"
     "  Kernel printf output goes to stdout before the --print blocks.\n"
@@ -156,6 +160,8 @@ typedef struct run_opts {
   uint64_t max_steps;
   const char *machine; /* --machine */
   const char *delivery; /* --async-delivery */
+  const char *memory_model; /* --memory-model */
+  uint64_t seed;        /* --seed */
   uint64_t wpw;        /* --warps-per-wave */
 } run_opts;
 
@@ -189,6 +195,11 @@ static int parse_run_opts(int argc, char **argv, run_opts *o) {
     else if (!strcmp(a, "--max-steps") && more) { if (!parse_count(argv[++i], &o->max_steps)) return usage_error("bad --max-steps"); }
     else if (!strcmp(a, "--machine") && more) o->machine = argv[++i];
     else if (!strcmp(a, "--async-delivery") && more) o->delivery = argv[++i];
+    else if (!strcmp(a, "--memory-model") && more) {
+      o->memory_model = argv[++i];
+      if (strcmp(o->memory_model, "sc") && strcmp(o->memory_model, "weak")) return usage_error("bad --memory-model (sc or weak)");
+    }
+    else if (!strcmp(a, "--seed") && more) { if (!parse_count(argv[++i], &o->seed)) return usage_error("bad --seed"); }
     else if (!strcmp(a, "--warps-per-wave") && more) { if (!parse_count(argv[++i], &o->wpw) || o->wpw < 1 || o->wpw > 2) return usage_error("bad --warps-per-wave (1 or 2)"); }
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return -1;
     else if (a[0] != '-' && !o->file) o->file = a;
@@ -386,7 +397,8 @@ static int cmd_run(int argc, char **argv) {
   if (rc < 0) { fputs(USAGE, stdout); fputs(HELP, stdout); return 0; }
   if (rc) return rc;
   wv_config cfg = {.max_steps = o.max_steps, .printf_out = printf_to_stdout, .printf_user = NULL,
-                   .machine = o.machine, .warps_per_wave = (uint32_t)o.wpw, .async_delivery = o.delivery};
+                   .machine = o.machine, .warps_per_wave = (uint32_t)o.wpw, .async_delivery = o.delivery,
+                   .memory_model = o.memory_model, .seed = (uint32_t)o.seed};
   wv_vm *vm = create_vm(&cfg);
   if (!vm) return EXIT_USAGE;
   run_arg args[MAXARGS] = {0};

@@ -105,6 +105,7 @@ typedef struct wv_cta {
   uint32_t shared_size;
   wv_ctabar bars[WV_MAX_BARRIERS];
   uint32_t async_pending;   /* cp.async operations issued and not yet delivered */
+  uint64_t linear;          /* x + y*gx + z*gx*gy */
 } wv_cta;
 
 /* One device fault, reported as one message. */
@@ -133,6 +134,7 @@ typedef struct wv_exec {
   uint32_t dyn_shared;
   uint32_t cur_mask;        /* the running group's lanes (activemask) */
   int async_mode;           /* WV_ASYNC_* */
+  struct wv_memmodel *mm;   /* pending global stores (weak memory model), NULL when sequentially consistent */
   uint32_t rng;             /* random delivery */
   uint32_t cur_pc;
   wv_fault fault;
@@ -167,6 +169,18 @@ int wv_mbar_wait(wv_exec *x, const wv_insn *in, uint32_t m);
 void wv_async_check_read(wv_exec *x, uint64_t shared_off, uint32_t size);
 void wv_async_warp_reset(wv_warp *w);
 void wv_async_warp_free(wv_warp *w);
+
+/* ---- the weak memory model (memmodel.c) ---- */
+struct wv_memmodel *wv_mm_new(uint32_t seed);
+void wv_mm_free(struct wv_memmodel *mm);
+int wv_mm_store(wv_exec *x, int lane, uint64_t addr, const void *data, uint32_t size);
+void wv_mm_commit_own(wv_exec *x, int lane, int all, uint64_t addr, uint32_t size);
+void wv_mm_commit_cta(wv_exec *x);
+void wv_mm_before_load(wv_exec *x, int lane, uint64_t addr, uint32_t size);
+void wv_mm_warp_sync(wv_exec *x, uint32_t lanes);
+void wv_mm_tick(wv_exec *x);
+void wv_mm_commit_all(wv_exec *x);
+int wv_h_fence(wv_exec *x, const wv_insn *in, uint32_t m);
 
 /* ---- builtins (rt/builtins.c) ---- */
 int wv_builtin_call(wv_exec *x, const wv_insn *call, uint32_t mask);

@@ -37,6 +37,12 @@ static void count(wv_exec *x, int space, int st) {
   }
 }
 
+/* Is this access to global memory (and so subject to the weak memory model)? */
+static int is_global(int space, uint64_t addr) {
+  uint64_t sa;
+  return space == WV_SPACE_GLOBAL || (space == WV_SPACE_GENERIC && wv_mem_classify(addr, &sa) == WV_SPACE_GLOBAL);
+}
+
 static int h_ld(wv_exec *x, const wv_insn *in, uint32_t m) {
   const uint64_t *A = in->a != WV_NOSLOT ? WV_R(x, in->a) : NULL;
   unsigned size = wv_type_size((wv_type)in->type), n = in->vec;
@@ -48,6 +54,7 @@ static int h_ld(wv_exec *x, const wv_insn *in, uint32_t m) {
     uint64_t addr = lane_addr(x, in, A, l);
     const uint8_t *p = wv_mem_xlate(x, in->space, addr, size * n, size * n, l, 0);
     if (!p) return 1;
+    if (x->mm && is_global(in->space, addr)) wv_mm_before_load(x, l, addr, size * n); /* my own, my CTA's ordered */
     if (x->cta->async_pending && (in->space == WV_SPACE_SHARED || in->space == WV_SPACE_GENERIC)) {
       uint64_t sa = addr;
       if (in->space == WV_SPACE_SHARED || wv_mem_classify(addr, &sa) == WV_SPACE_SHARED)
@@ -66,8 +73,20 @@ static int h_st(wv_exec *x, const wv_insn *in, uint32_t m) {
   for (unsigned i = 0; i < n; i++) S[i] = WV_R(x, in->d[i]);
   count(x, in->space, 1);
   WV_FOR_LANES(m, l, {
-    uint8_t *p = wv_mem_xlate(x, in->space, lane_addr(x, in, A, l), size * n, size * n, l, 1);
+    uint64_t addr = lane_addr(x, in, A, l);
+    uint8_t *p = wv_mem_xlate(x, in->space, addr, size * n, size * n, l, 1);
     if (!p) return 1;
+    if (x->mm && is_global(in->space, addr)) { /* weak: the store becomes visible later */
+      uint8_t buf[32];
+      for (unsigned i = 0; i < n; i++) memcpy(buf + i * size, &S[i][l], size);
+      if (in->uni) { /* st.release: everything before it first, then it, at once */
+        wv_mm_commit_own(x, l, 1, 0, 0);
+        memcpy(p, buf, size * n);
+      } else if (wv_mm_store(x, l, addr, buf, size * n)) {
+        return 1;
+      }
+      continue;
+    }
     for (unsigned i = 0; i < n; i++) memcpy(p + i * size, &S[i][l], size); /* little-endian host */
   });
   return 0;
@@ -113,6 +132,10 @@ static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
     uint64_t addr = lane_addr(x, in, A, l), sa;
     uint8_t *p = wv_mem_xlate(x, in->space, addr, size, size, l, 1);
     if (!p) return 1;
+    if (x->mm && is_global(in->space, addr)) { /* an atomic reads too; .release also publishes all before it */
+      wv_mm_before_load(x, l, addr, size);
+      if (in->uni) wv_mm_commit_own(x, l, 1, 0, 0);
+    }
     int sp = in->space == WV_SPACE_GENERIC ? wv_mem_classify(addr, &sa) : in->space;
     uint64_t old = load_elem(p, size, 0);
     uint64_t nv = atom_apply(in, old, B[l], C ? C[l] : 0, sp == WV_SPACE_GLOBAL);

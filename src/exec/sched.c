@@ -217,6 +217,7 @@ static void check_ctabar(sched *s, wv_cta *cta, uint32_t id) {
   wv_ctabar done = *b;
   memset(b, 0, sizeof *b);
   s->barriers++;
+  wv_mm_commit_cta(&s->x); /* a CTA barrier orders the block's memory accesses */
   for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
     wv_warp *w = &cta->warps[wi];
     for (uint32_t i = 0; i < w->ngroups; i++) {
@@ -346,6 +347,7 @@ static int run_collective(sched *s, wv_warp *w, uint32_t lanes, int forced) {
   if (!rep) return 0;
   c.exists = w->exists & ~w->exited;
   if (forced) s->x.n_coll_undef++;
+  if (s->x.mm && rep->op == WV_OP_BAR) wv_mm_warp_sync(&s->x, lanes); /* bar.warp.sync orders memory */
   if (s->x.vm->amd) {
     if (wv_amd_collective(&s->x, rep, lanes, &c)) return 0; /* the fault is in x */
   } else {
@@ -618,6 +620,7 @@ static int run_warp(sched *s, wv_warp *w) {
     if (r == R_SLICE) break;
   }
   warp_compact(w);
+  if (s->x.mm) wv_mm_tick(&s->x); /* after each warp's turn, pending stores become visible at random */
   return progressed;
 }
 
@@ -811,6 +814,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   x->dyn_shared = dyn_shared;
   x->cta = &cta;
   x->async_mode = vm->async_mode;
+  x->mm = vm->weak ? wv_mm_new(vm->mm_seed) : NULL;
   x->rng = vm->async_seed ? vm->async_seed : 1;
   cta.nthreads = (uint32_t)nthreads;
   cta.nwarps = (cta.nthreads + WV_WARP - 1) / WV_WARP;
@@ -833,6 +837,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
     cta.ctaid[0] = (uint32_t)(ci % grid[0]);
     cta.ctaid[1] = (uint32_t)((ci / grid[0]) % grid[1]);
     cta.ctaid[2] = (uint32_t)(ci / ((uint64_t)grid[0] * grid[1]));
+    cta.linear = ci;
     cta.live_threads = cta.nthreads;
     cta.async_pending = 0;
     memset(cta.bars, 0, sizeof cta.bars);
@@ -849,6 +854,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
     }
     vm->stats.ctas++;
   }
+  wv_mm_commit_all(x); /* the end of the launch makes every store visible */
   clock_gettime(CLOCK_MONOTONIC, &t1);
   vm->stats.kernel_seconds += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
   vm->stats.launches++;
@@ -881,6 +887,7 @@ out:
     for (wv_frame *f = s->free_frames[i], *n; f; f = n) { n = f->next_free; free(f); }
   free(s->free_frames);
   for (wv_cbar *c = s->free_cbars, *n; c; c = n) { n = c->next_free; free(c); }
+  wv_mm_free(x->mm);
   free(s);
   return st;
 }

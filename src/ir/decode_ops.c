@@ -522,6 +522,13 @@ static int dec_selp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 
 /* ---------------- memory ---------------- */
 
+static int has_mod(const ptx_insn *pi, const char *a, const char *b) {
+  for (uint32_t i = 0; i < pi->nmods; i++)
+    if (!strcmp(pi->mods[i], a) || (b && !strcmp(pi->mods[i], b))) return 1;
+  return 0;
+}
+
+
 static int mem_common(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   take_hints(m);
   if (need_type(d, pi, m, 1)) return -1;
@@ -557,6 +564,7 @@ static int dec_ld(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 }
 
 static int dec_st(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  in->uni = (uint8_t)has_mod(pi, "release", NULL); /* ordering for the weak memory model */
   if (mem_common(d, pi, in, m) || nops(d, pi, 2, 2)) return -1;
   if (wv_daddr(d, &pi->ops[0], in) || vec_regs(d, &pi->ops[1], in, 0)) return -1;
   if (in->space == WV_SPACE_KPARAM || in->space == WV_SPACE_CONST) return wv_derr(d, pi->loc, "store to a read-only state space");
@@ -569,6 +577,7 @@ static int dec_atom(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   int k = take_one(m, ops);
   if (k < 0) return unsupported(d, pi);
   in->mode = (uint8_t)k;
+  in->uni = (uint8_t)(has_mod(pi, "release", "acq_rel") || has_mod(pi, "sc", NULL));
   if (mem_common(d, pi, in, m)) return -1;
   wv_type t = (wv_type)in->type;
   if (in->vec != 1 || (in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_SHARED && in->space != WV_SPACE_GENERIC))
@@ -593,17 +602,12 @@ static int dec_nop(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   (void)pi;
   take_hints(m);
   m->used = ~0u; /* fence.proxy.async, membar.gl, nanosleep.u32, prefetch.global.L2 ...: no effect */
-  in->fn = wv_h_nop;
+  /* membar/fence order memory: under the weak model they make the thread's stores visible */
+  in->fn = (in->op == WV_OP_MEMBAR || in->op == WV_OP_FENCE) ? wv_h_fence : wv_h_nop;
   return 0;
 }
 
 /* ---------------- asynchronous copies and mbarriers ---------------- */
-
-static int has_mod(const ptx_insn *pi, const char *a, const char *b) {
-  for (uint32_t i = 0; i < pi->nmods; i++)
-    if (!strcmp(pi->mods[i], a) || (b && !strcmp(pi->mods[i], b))) return 1;
-  return 0;
-}
 
 /* cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}{, cache-policy};
  * cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all;
@@ -701,9 +705,10 @@ static int dec_mbarrier(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) 
   if ((k == WV_MB_ARRIVE || k == WV_MB_ARRIVE_DROP) && wv_mods_take(m, "noComplete")) in->boolop |= WV_MBF_NOCOMPLETE;
   if ((k == WV_MB_TEST_WAIT || k == WV_MB_TRY_WAIT) && wv_mods_take(m, "parity")) in->boolop |= WV_MBF_PARITY;
   take_hints(m);
+  int cluster = wv_mods_take(m, "shared::cluster"); /* one CTA per cluster: the CTA's own shared memory */
   if (m->nt != 1 || m->t[0] != WV_T_B64) return need_type(d, pi, m, 1) ? -1 : unsupported(d, pi);
   in->mode = (uint8_t)k;
-  in->space = (uint8_t)(m->space < 0 ? WV_SPACE_GENERIC : m->space);
+  in->space = (uint8_t)(cluster ? WV_SPACE_SHARED : m->space < 0 ? WV_SPACE_GENERIC : m->space);
   in->fn = wv_h_async(1);
   uint32_t i = 0;
   switch (k) {

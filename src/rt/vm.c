@@ -53,7 +53,11 @@ wv_vm *wv_create(const wv_config *cfg) {
   if (!vm) return NULL;
   if (cfg) vm->cfg = *cfg;
   wv_heap_init(&vm->heap);
-  if (wv_amd_select(vm, vm->cfg.machine, vm->cfg.warps_per_wave) || parse_delivery(vm, vm->cfg.async_delivery)) {
+  const char *mm = vm->cfg.memory_model;
+  int bad_mm = mm && strcmp(mm, "sc") && strcmp(mm, "weak");
+  vm->weak = mm && !strcmp(mm, "weak");
+  vm->mm_seed = vm->cfg.seed ? vm->cfg.seed : 1;
+  if (bad_mm || wv_amd_select(vm, vm->cfg.machine, vm->cfg.warps_per_wave) || parse_delivery(vm, vm->cfg.async_delivery)) {
     free(vm);
     return NULL;
   }

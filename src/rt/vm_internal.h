@@ -41,6 +41,8 @@ struct wv_vm {
   struct wv_module *modules;
   const struct wv_amd_machine *amd; /* NULL: NVIDIA native */
   int async_mode;                   /* WV_ASYNC_* (exec.h) */
+  int weak;                         /* weak memory model */
+  uint32_t mm_seed;
   uint32_t async_seed;
   wv_amd_cache *amd_progs;
   uint32_t n_amd_progs;
