@@ -179,11 +179,8 @@ static int enqueue(wv_exec *x, int lane, wv_aent e) {
 
 /* ---------------- handlers ---------------- */
 
-static inline uint64_t addr_of(wv_exec *x, const wv_insn *in, uint32_t slot, int64_t off, uint8_t flags, int l) {
-  uint64_t base = slot != WV_NOSLOT ? WV_R(x, slot)[l] : 0;
-  if (flags & WV_AF_ADDR32) base = (uint32_t)base;
-  (void)in;
-  return base + (uint64_t)off;
+static inline uint64_t addr_of(wv_exec *x, uint32_t slot, int64_t off, uint8_t flags, int l) {
+  return wv_lane_addr(x, slot != WV_NOSLOT ? WV_R(x, slot) : NULL, off, flags, l);
 }
 
 static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
@@ -191,7 +188,7 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
   case WV_CP_COPY: {
     const uint64_t *S = in->c != WV_NOSLOT ? WV_R(x, in->c) : NULL;
     WV_FOR_LANES(m, l, {
-      uint64_t dst = addr_of(x, in, in->a, in->imm, in->addrf, l), src = addr_of(x, in, in->b, in->imm2, in->type2, l);
+      uint64_t dst = addr_of(x, in->a, in->imm, in->addrf, l), src = addr_of(x, in->b, in->imm2, in->type2, l);
       uint32_t size = in->target, srcsize = S ? (uint32_t)S[l] : size;
       if (srcsize > size) srcsize = size;
       /* check both ends now, so a bad copy is reported at its own line */
@@ -205,8 +202,8 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
   case WV_CP_BULK: {
     const uint64_t *S = WV_R(x, in->c);
     WV_FOR_LANES(m, l, {
-      uint64_t dst = addr_of(x, in, in->a, in->imm, in->addrf, l), src = addr_of(x, in, in->b, in->imm2, in->type2, l);
-      uint64_t bar = addr_of(x, in, in->e, (int64_t)in->target, in->uni, l);
+      uint64_t dst = addr_of(x, in->a, in->imm, in->addrf, l), src = addr_of(x, in->b, in->imm2, in->type2, l);
+      uint64_t bar = addr_of(x, in->e, (int64_t)in->target, in->uni, l);
       uint32_t size = (uint32_t)S[l];
       if (size % 16 || !size) return wv_fault_set(x, WV_ERR_FAULT, l, 0, 0, "cp.async.bulk size %u is not a positive multiple of 16", size);
       if (!wv_mem_xlate(x, WV_SPACE_SHARED, dst, size, 16, l, 1) || !wv_mem_xlate(x, WV_SPACE_GLOBAL, src, size, 16, l, 0) ||
@@ -233,7 +230,7 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
     return 0;
   default: { /* cp.async.mbarrier.arrive: an arrival once the lane's prior copies are done */
     WV_FOR_LANES(m, l, {
-      uint64_t a = addr_of(x, in, in->a, in->imm, in->addrf, l);
+      uint64_t a = addr_of(x, in->a, in->imm, in->addrf, l);
       uint8_t *p = mb_ptr(x, in->space, a, l);
       if (!p) return 1;
       if (!(in->boolop & WV_MBF_NOINC)) { /* the pending count goes up now, down at the arrival */
@@ -259,7 +256,7 @@ static int h_mbarrier(wv_exec *x, const wv_insn *in, uint32_t m) {
   }
   uint64_t *D = in->d[0] != WV_NOSLOT && (in->mode == WV_MB_ARRIVE || in->mode == WV_MB_ARRIVE_DROP) ? WV_R(x, in->d[0]) : NULL;
   WV_FOR_LANES(m, l, {
-    uint64_t a = addr_of(x, in, in->a, in->imm, in->addrf, l);
+    uint64_t a = addr_of(x, in->a, in->imm, in->addrf, l);
     uint8_t *p = mb_ptr(x, in->space, a, l);
     if (!p) return 1;
     uint32_t v = B ? (uint32_t)B[l] : 0;
@@ -297,7 +294,7 @@ int wv_mbar_wait(wv_exec *x, const wv_insn *in, uint32_t m) {
   for (int pass = 0; pass < 2; pass++) {
     done = 0;
     WV_FOR_LANES(m, l, {
-      uint64_t a = addr_of(x, in, in->a, in->imm, in->addrf, l);
+      uint64_t a = addr_of(x, in->a, in->imm, in->addrf, l);
       if (pass == 0 && x->async_mode != WV_ASYNC_EAGER && deliver_for_mbar(x, in->space, a)) return -1;
       uint8_t *p = mb_ptr(x, in->space, a, l);
       if (!p) return -1;

@@ -12,11 +12,7 @@
 enum { A_ADD = 0, A_MIN, A_MAX, A_INC, A_DEC, A_AND, A_OR, A_XOR, A_EXCH, A_CAS };
 
 static inline uint64_t lane_addr(wv_exec *x, const wv_insn *in, const uint64_t *A, int l) {
-  uint64_t base = A ? A[l] : 0;
-  if (in->addrf & WV_AF_ADDR32) base = (uint32_t)base;
-  uint64_t a = base + (uint64_t)in->imm;
-  if (in->addrf & WV_AF_LOCALBASE) a += x->frame->local_base;
-  return a;
+  return wv_lane_addr(x, A, in->imm, in->addrf, l);
 }
 
 static inline uint64_t load_elem(const uint8_t *p, unsigned size, int sgn) {

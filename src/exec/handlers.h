@@ -37,6 +37,16 @@ int wv_h_activemask(wv_exec *x, const wv_insn *in, uint32_t m);
 int wv_h_local_addr(wv_exec *x, const wv_insn *in, uint32_t m);
 
 int wv_h_nop(wv_exec *x, const wv_insn *in, uint32_t m);
+
+/* A lane's address for a memory operand: base register A (NULL for none) + off, with the address
+ * flags (WV_AF_*) of the operand. */
+static inline uint64_t wv_lane_addr(const wv_exec *x, const uint64_t *A, int64_t off, uint8_t flags, int l) {
+  uint64_t base = A ? A[l] : 0;
+  if (flags & WV_AF_ADDR32) base = (uint32_t)base;
+  uint64_t a = base + (uint64_t)off;
+  if (flags & WV_AF_LOCALBASE) a += x->frame->local_base;
+  return a;
+}
 wv_handler wv_h_async(int mode);                              /* cp.async and mbarrier (async.c) */
 
 /* cp.async / mbarrier modes (in->mode) */

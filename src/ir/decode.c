@@ -277,24 +277,36 @@ static int var_space(ptx_space s) {
   }
 }
 
-static int place_shared(wv_dec *d, const ptx_var *v, wv_gvar *g) {
-  uint32_t es = elem_size(v) * (v->vec ? v->vec : 1);
+/* Append variable v to an area of *used bytes (aligned, at most `limit`); returns its offset and size. */
+static int place(wv_dec *d, const ptx_var *v, wv_type t, uint32_t *used, uint32_t *max_align, uint32_t limit,
+                 uint64_t *off, uint64_t *size) {
+  uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1);
   uint32_t al = v->align ? v->align : es ? es : 1;
-  if (al > d->shared_align) d->shared_align = al;
-  g->align = al;
+  if (al & (al - 1)) return wv_derr(d, v->loc, "bad alignment %u for '%s'", al, v->name);
+  *size = (uint64_t)es * v->nelems;
+  *off = ((uint64_t)*used + al - 1) & ~(uint64_t)(al - 1);
+  if (*off + *size > limit) return wv_derr(d, v->loc, "'%s' does not fit in its state space (%u bytes)", v->name, limit);
+  *used = (uint32_t)(*off + *size);
+  if (al > *max_align) *max_align = al;
+  return 0;
+}
+
+static int place_shared(wv_dec *d, const ptx_var *v, wv_gvar *g) {
+  wv_type t = wv_type_parse(v->type);
   if (v->unsized) { /* extern .shared: the dynamic area, placed at launch after the static area */
+    uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1), al = v->align ? v->align : es ? es : 1;
+    if (al > d->shared_align) d->shared_align = al;
+    g->align = al;
     g->is_extern_shared = 1;
     g->size = 0;
     g->addr = (uint64_t)-1;
     return 0;
   }
-  uint64_t size = (uint64_t)es * v->nelems;
-  uint64_t off = ((uint64_t)d->shared_size + al - 1) & ~(uint64_t)(al - 1);
-  if (off + size > WV_MAX_SHARED)
-    return wv_derr(d, v->loc, "static shared memory exceeds %u bytes at '%s'", WV_MAX_SHARED, v->name);
-  g->addr = off;
-  g->size = size;
-  d->shared_size = (uint32_t)(off + size);
+  uint32_t before = d->shared_align;
+  d->shared_align = 0;
+  if (place(d, v, t, &d->shared_size, &d->shared_align, WV_MAX_SHARED, &g->addr, &g->size)) return -1;
+  g->align = d->shared_align; /* this variable's alignment */
+  if (before > d->shared_align) d->shared_align = before;
   return 0;
 }
 
@@ -434,20 +446,6 @@ static int layout_params(wv_dec *d, const ptx_var *vs, uint32_t n, wv_param **ou
 static int declare_params(wv_dec *d, const wv_param *ps, uint32_t n, uint8_t kind) {
   for (uint32_t i = 0; i < n; i++)
     if (declare(d, ps[i].name, (wv_decl){.kind = kind, .type = ps[i].type, .off = ps[i].offset, .size = ps[i].size})) return -1;
-  return 0;
-}
-
-/* Append variable v to an area of *used bytes (aligned, at most `limit`); returns its offset and size. */
-static int place(wv_dec *d, const ptx_var *v, wv_type t, uint32_t *used, uint32_t *max_align, uint32_t limit,
-                 uint64_t *off, uint64_t *size) {
-  uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1);
-  uint32_t al = v->align ? v->align : es ? es : 1;
-  if (al & (al - 1)) return wv_derr(d, v->loc, "bad alignment %u for '%s'", al, v->name);
-  *size = (uint64_t)es * v->nelems;
-  *off = ((uint64_t)*used + al - 1) & ~(uint64_t)(al - 1);
-  if (*off + *size > limit) return wv_derr(d, v->loc, "'%s' does not fit in its state space (%u bytes)", v->name, limit);
-  *used = (uint32_t)(*off + *size);
-  if (al > *max_align) *max_align = al;
   return 0;
 }
 
