@@ -39,6 +39,8 @@ typedef enum wv_status {
   WV_ERR_DEADLOCK = 9,    /* barrier or collective that can never complete */
   WV_ERR_WATCHDOG = 10,   /* max_steps exceeded */
   WV_ERR_LAUNCH = 11,     /* bad launch configuration (block too big, too much shared memory) */
+  WV_ERR_ASSERT = 12,     /* device-side assert() failed (CUDA's line is printed on stderr) */
+  WV_ERR_MISALIGNED = 13, /* device fault: misaligned address (WV_ERR_FAULT: any other bad access) */
 } wv_status;
 
 typedef struct wv_dim3 {
@@ -66,6 +68,9 @@ typedef struct wv_config {
    * release/acquire, an atomic or a CTA barrier orders them as the PTX memory model says. */
   const char *memory_model;
   uint32_t seed;             /* the weak model's choices (0 = 1); one seed, one outcome */
+  /* Bytes kernels may hold through device malloc/new at once (CUDA's cudaLimitMallocHeapSize);
+   * 0 = 8 MiB, CUDA's default. */
+  size_t device_heap_bytes;
 } wv_config;
 
 /* Counters of the last launches since wv_stats_reset (or creation). */
@@ -118,16 +123,43 @@ const char *wv_kernel_name(const wv_kernel *k);
 uint32_t wv_kernel_param_count(const wv_kernel *k);
 wv_param_info wv_kernel_param(const wv_kernel *k, uint32_t i);
 uint32_t wv_kernel_static_shared(const wv_kernel *k); /* bytes of static .shared it uses */
+/* The most threads a block of k may have: .maxntid / .reqntid (CUDA's __launch_bounds__), else 1024. */
+uint32_t wv_kernel_max_threads(const wv_kernel *k);
 
-/* device memory */
+/* device memory. wv_free frees what wv_malloc returned (0 is a no-op); WV_ERR_INVALID for any other
+ * address, module variables, device-malloc'd memory and wv_map_host mappings included. */
 wv_status wv_malloc(wv_vm *vm, size_t bytes, wv_devptr *out);
 wv_status wv_free(wv_vm *vm, wv_devptr p);
 wv_status wv_memset(wv_vm *vm, wv_devptr dst, int value, size_t bytes);
 wv_status wv_memcpy_htod(wv_vm *vm, wv_devptr dst, const void *src, size_t bytes);
 wv_status wv_memcpy_dtoh(wv_vm *vm, void *dst, wv_devptr src, size_t bytes);
 wv_status wv_memcpy_dtod(wv_vm *vm, wv_devptr dst, wv_devptr src, size_t bytes);
-/* Address of a module-scope .global/.const variable, and its size. */
+/* Address of a module-scope .global/.const variable, and its size. Variables declared
+ * `.attribute(.managed)` (CUDA's __managed__) live in host memory the vm owns at an identical
+ * device address, so the host may also dereference (void *)(uintptr_t)*addr directly. */
 wv_status wv_module_symbol(const wv_module *m, const char *name, wv_devptr *addr, size_t *bytes);
+
+/*
+ * Identity-mapped memory (cudaMallocManaged, cudaMallocHost / cudaHostAlloc, zero-copy): registers
+ * `bytes` of existing host memory at `host` as a device allocation whose device address is `host`
+ * itself, so kernels and the host dereference the same pointer. Accesses are bounds-checked like
+ * any allocation; the vm never frees this memory. Refused (WV_ERR_INVALID) when the range is empty,
+ * overlaps another allocation or mapping, or hits an address range warpvm reserves (its device
+ * heap [0x7000_0000_0000, 0x7800_0000_0000), the generic shared/local windows).
+ */
+wv_status wv_map_host(wv_vm *vm, void *host, size_t bytes);
+/* Removes a mapping made by wv_map_host (host is the address it was given); the memory stays the
+ * caller's. WV_ERR_INVALID if host is not the start of such a mapping. */
+wv_status wv_unmap_host(wv_vm *vm, void *host);
+
+/* The live allocation containing address p — wv_malloc'd, a module variable, device malloc'd,
+ * identity-mapped (wv_map_host, managed variables) — as its start and size: WV_OK, or
+ * WV_ERR_NOT_FOUND (the last error is left as it was: a host pointer is an ordinary answer). */
+wv_status wv_pointer_query(wv_vm *vm, wv_devptr p, wv_devptr *base, size_t *size);
+
+/* The device malloc heap's limit (cudaDeviceSetLimit(cudaLimitMallocHeapSize)): bytes that live
+ * device malloc/new allocations may hold together, 0 = 8 MiB. Allocations already made stay. */
+wv_status wv_set_device_heap(wv_vm *vm, size_t bytes);
 
 /*
  * Launch and run to completion. args[i] points at the value of parameter i (as cuLaunchKernel).
@@ -135,6 +167,24 @@ wv_status wv_module_symbol(const wv_module *m, const char *name, wv_devptr *addr
  */
 wv_status wv_launch(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block,
                     uint32_t shared_bytes, void **args);
+
+/* wv_launch_ex flags. */
+#define WV_LAUNCH_COOPERATIVE 1u /* cudaLaunchCooperativeKernel: every CTA resident at once */
+
+/*
+ * wv_launch with flags (wv_launch is flags 0). WV_LAUNCH_COOPERATIVE makes every CTA of the grid
+ * resident at once, the scheduler interleaving them in bounded time slices, so a CTA may wait for
+ * another (cooperative_groups::this_grid().sync(), a flag in global memory); %envreg1:%envreg2
+ * hold the grid workspace's address, as CUDA's driver sets them (grid.is_valid() is true). A grid
+ * of more CTAs than wv_max_coop_blocks allows is refused with WV_ERR_LAUNCH. Without the flag CTAs
+ * run one after another and %envreg1/%envreg2 read 0 (grid.sync() traps). Unknown flags:
+ * WV_ERR_INVALID.
+ */
+wv_status wv_launch_ex(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block,
+                       uint32_t shared_bytes, void **args, uint32_t flags);
+/* The most CTAs a cooperative launch of k with this block shape and dynamic shared memory may
+ * have (all of them are resident in host memory at once); 0 if the shape itself is invalid. */
+uint32_t wv_max_coop_blocks(const wv_kernel *k, wv_dim3 block, uint32_t shared_bytes);
 
 /* Machines (wv_config.machine): i-th name and a one-line description; NULL past the end. */
 const char *wv_machine_name(uint32_t i);

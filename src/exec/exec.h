@@ -106,6 +106,8 @@ typedef struct wv_cta {
   wv_ctabar bars[WV_MAX_BARRIERS];
   uint32_t async_pending;   /* cp.async operations issued and not yet delivered */
   uint64_t linear;          /* x + y*gx + z*gx*gy */
+  uint64_t clk_bias;        /* warp instructions of other CTAs while this one was resident (cooperative) */
+  uint64_t clk_out;         /* launch's warp instructions when its last turn ended */
 } wv_cta;
 
 /* One device fault, reported as one message. */

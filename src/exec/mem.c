@@ -18,31 +18,13 @@ void wv_heap_init(wv_heap *h) {
   h->next = WV_GLOBAL_BASE;
 }
 
+static int owned(const wv_alloc *a) { return a->kind != WV_ALLOC_HOSTMAP && a->kind != WV_ALLOC_FREED; }
+
 void wv_heap_fini(wv_heap *h) {
-  for (uint32_t i = 0; i < h->n; i++) free(h->v[i].host);
+  for (uint32_t i = 0; i < h->n; i++)
+    if (owned(&h->v[i])) free(h->v[i].host);
   free(h->v);
   memset(h, 0, sizeof *h);
-}
-
-int wv_heap_alloc(wv_heap *h, uint64_t size, uint32_t align, uint64_t *out) {
-  if (size == 0) size = 1;
-  if (size > ((uint64_t)1 << 40)) return -1;
-  if (align < 256) align = 256;
-  if (h->n == h->cap) {
-    uint32_t nc = h->cap ? h->cap * 2 : 64;
-    wv_alloc *nv = realloc(h->v, nc * sizeof *nv);
-    if (!nv) return -1;
-    h->v = nv;
-    h->cap = nc;
-  }
-  uint8_t *host = calloc(1, (size_t)size);
-  if (!host) return -1;
-  uint64_t base = (h->next + align - 1) & ~(uint64_t)(align - 1);
-  h->v[h->n++] = (wv_alloc){base, size, host};
-  h->next = base + size + 256; /* a gap: running off the end never lands in a neighbour */
-  h->bytes_live += size;
-  *out = base;
-  return 0;
 }
 
 static int find(const wv_heap *h, uint64_t addr) {
@@ -55,15 +37,99 @@ static int find(const wv_heap *h, uint64_t addr) {
   return (int)lo - 1;
 }
 
-int wv_heap_free(wv_heap *h, uint64_t base) {
-  int i = find(h, base);
-  if (i < 0 || h->v[i].base != base) return -1;
-  h->bytes_live -= h->v[i].size;
-  free(h->v[i].host);
-  memmove(&h->v[i], &h->v[i + 1], (h->n - (uint32_t)i - 1) * sizeof h->v[0]);
-  h->n--;
-  h->last = 0;
+/* Insert a at its sorted position (the caller checked that it overlaps nothing). */
+static int insert(wv_heap *h, wv_alloc a) {
+  if (h->n == h->cap) {
+    uint32_t nc = h->cap ? h->cap * 2 : 64;
+    if (nc < h->cap) return -1;
+    wv_alloc *nv = realloc(h->v, (size_t)nc * sizeof *nv);
+    if (!nv) return -1;
+    h->v = nv;
+    h->cap = nc;
+  }
+  uint32_t at = (uint32_t)(find(h, a.base) + 1);
+  memmove(&h->v[at + 1], &h->v[at], (size_t)(h->n - at) * sizeof h->v[0]);
+  h->v[at] = a;
+  h->n++;
+  h->last = at;
+  h->bytes_live += a.size;
   return 0;
+}
+
+int wv_heap_alloc_kind(wv_heap *h, uint64_t size, uint32_t align, wv_alloc_kind kind, uint64_t *out) {
+  if (size == 0) size = 1;
+  if (size > ((uint64_t)1 << 40)) return -1;
+  if (align < 256) align = 256;
+  uint64_t base = (h->next + align - 1) & ~(uint64_t)(align - 1);
+  if (base + size + 256 > WV_HEAP_END) return -1; /* the vm's address range is used up */
+  uint8_t *host = calloc(1, (size_t)size);
+  if (!host) return -1;
+  if (insert(h, (wv_alloc){base, size, host, (uint8_t)kind})) {
+    free(host);
+    return -1;
+  }
+  h->next = base + size + 256; /* a gap: running off the end never lands in a neighbour */
+  *out = base;
+  return 0;
+}
+
+int wv_heap_alloc(wv_heap *h, uint64_t size, uint32_t align, uint64_t *out) {
+  return wv_heap_alloc_kind(h, size, align, WV_ALLOC_DEVICE, out);
+}
+
+/* Does [lo, hi) meet [a, a+n)? */
+static int meets(uint64_t lo, uint64_t hi, uint64_t a, uint64_t n) { return lo < a + n && a < hi; }
+
+int wv_heap_map(wv_heap *h, void *host, uint64_t size, wv_alloc_kind kind, const char **why) {
+  uint64_t lo = (uint64_t)(uintptr_t)host, hi = lo + size;
+  *why = NULL;
+  if (!host || !size) *why = "an empty range";
+  else if (hi < lo || hi > WV_FUNC_ADDR_TAG) *why = "a range past the end of the address space";
+  else if (meets(lo, hi, WV_SHARED_WINDOW, WV_WINDOW_SIZE)) *why = "a range inside the generic shared window";
+  else if (meets(lo, hi, WV_LOCAL_WINDOW, WV_WINDOW_SIZE)) *why = "a range inside the generic local window";
+  else if (meets(lo, hi, WV_GLOBAL_BASE, WV_HEAP_END - WV_GLOBAL_BASE)) *why = "a range inside warpvm's device heap";
+  else {
+    int i = find(h, hi - 1); /* the last live allocation starting below hi */
+    while (i >= 0 && h->v[i].kind == WV_ALLOC_FREED) i--;
+    if (i >= 0 && h->v[i].base + h->v[i].size > lo) *why = "a range that overlaps another allocation or mapping";
+  }
+  if (*why) return -1;
+  if (insert(h, (wv_alloc){lo, size, (uint8_t *)host, (uint8_t)kind})) {
+    *why = "out of host memory";
+    return -1;
+  }
+  return 0;
+}
+
+/* A live entry starting at base (a freed one with the same base may precede it). */
+wv_alloc *wv_heap_find(wv_heap *h, uint64_t base) {
+  int i = find(h, base);
+  return i >= 0 && h->v[i].base == base && h->v[i].kind != WV_ALLOC_FREED ? &h->v[i] : NULL;
+}
+
+/* Freed entries keep their place (size 0: no lookup can hit them) until they are half the table,
+ * so a kernel freeing many device-malloc allocations does not shift the table each time. */
+int wv_heap_free(wv_heap *h, uint64_t base) {
+  wv_alloc *a = wv_heap_find(h, base);
+  if (!a) return -1;
+  h->bytes_live -= a->size;
+  if (owned(a)) free(a->host);
+  *a = (wv_alloc){.base = base, .size = 0, .host = NULL, .kind = WV_ALLOC_FREED};
+  if (h->last < h->n && &h->v[h->last] == a) h->last = UINT32_MAX; /* the lookup cache never holds a freed entry */
+  if (++h->nfreed > 64 && h->nfreed * 2 > h->n) {
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < h->n; i++)
+      if (h->v[i].kind != WV_ALLOC_FREED) h->v[j++] = h->v[i];
+    h->n = j;
+    h->nfreed = 0;
+    h->last = 0;
+  }
+  return 0;
+}
+
+wv_alloc *wv_heap_containing(wv_heap *h, uint64_t addr) {
+  int i = find(h, addr);
+  return i >= 0 && addr - h->v[i].base < h->v[i].size ? &h->v[i] : NULL;
 }
 
 uint8_t *wv_heap_lookup(wv_heap *h, uint64_t addr, uint64_t size) {
@@ -75,7 +141,7 @@ uint8_t *wv_heap_lookup(wv_heap *h, uint64_t addr, uint64_t size) {
   int i = find(h, addr);
   if (i < 0) return NULL;
   wv_alloc *a = &h->v[i];
-  if (addr - a->base > a->size || size > a->size - (addr - a->base)) return NULL;
+  if (!a->host || addr - a->base > a->size || size > a->size - (addr - a->base)) return NULL; /* !host: freed */
   h->last = (uint32_t)i;
   return a->host + (addr - a->base);
 }
@@ -124,7 +190,7 @@ uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint3
   if (sp == WV_SPACE_GENERIC) sp = wv_mem_classify(addr, &sa);
   const char *rw = write ? "store" : "load";
   if (align > 1 && (sa & (align - 1))) {
-    wv_fault_set(x, WV_ERR_FAULT, lane, 1, addr, "misaligned %s %s of %u bytes", space_name(sp), rw, size);
+    wv_fault_set(x, WV_ERR_MISALIGNED, lane, 1, addr, "misaligned %s %s of %u bytes", space_name(sp), rw, size);
     return NULL;
   }
   uint8_t *p = NULL;

@@ -1,6 +1,6 @@
 /*
- * sched.c — the SIMT scheduler: runs a launch CTA by CTA, interleaves the warps of a CTA,
- * and inside a warp runs lane groups (threads at one pc) with Volta-style independent thread
+ * sched.c — the SIMT scheduler: runs a launch CTA by CTA (a cooperative launch: all CTAs resident,
+ * taking turns round robin), interleaves the warps of a CTA, and inside a warp runs lane groups (threads at one pc) with Volta-style independent thread
  * scheduling:
  *   - a branch that splits a group places a convergence barrier at its immediate
  *     post-dominator (cfg.c); the halves run one after the other and merge when every
@@ -37,7 +37,12 @@ typedef struct sched {
   uint64_t seq;
   uint64_t max_steps;
   uint64_t warp_insns, thread_insns, divergent, reconv, barriers, yields;
+  uint64_t grid_ws;           /* cooperative launch: the grid workspace (%envreg1:%envreg2), else 0 */
 } sched;
+
+/* Warp instructions the running CTA has executed (its own clock: in a cooperative launch the other
+ * CTAs' turns do not count), for the ITS forward-progress rule. */
+static inline uint64_t cta_clock(const sched *s) { return s->warp_insns - s->x.cta->clk_bias; }
 
 /* ---------------- frames ---------------- */
 
@@ -204,7 +209,7 @@ static void check_cbars(sched *s, wv_warp *w) {
 static void arrive_cbar(sched *s, wv_warp *w, wv_group *g) {
   g->state = WV_G_CBAR;
   g->cbar->arrived |= g->mask;
-  g->cbar->stamp = s->warp_insns;
+  g->cbar->stamp = cta_clock(s);
   cbar_release_arrived(s, w, g->cbar, 0);
 }
 
@@ -270,7 +275,7 @@ static int ensure_local(sched *s, wv_warp *w, uint32_t need) {
   if (need <= w->local_cap) return 0;
   if (need > MAX_LOCAL_PER_THREAD)
     return wv_fault_set(&s->x, WV_ERR_FAULT, -1, 0, 0, "stack overflow: %u bytes of local memory per thread", need);
-  uint32_t cap = w->local_cap ? w->local_cap : 1024;
+  uint32_t cap = w->local_cap ? w->local_cap : 64; /* small at first: a cooperative launch has many warps resident */
   while (cap < need) cap *= 2;
   uint8_t *nl = calloc(WV_WARP, cap);
   if (!nl) return wv_fault_set(&s->x, WV_ERR_NOMEM, -1, 0, 0, "out of host memory for local memory");
@@ -582,7 +587,7 @@ static int run_group(sched *s, wv_warp *w, wv_group *g, int64_t *budget) {
 static void yield_stale(sched *s, wv_warp *w) {
   for (uint32_t i = 0; i < w->ngroups; i++) {
     wv_group *g = &w->groups[i];
-    if (g->mask && g->state == WV_G_CBAR && s->warp_insns - g->cbar->stamp > YIELD_AFTER) {
+    if (g->mask && g->state == WV_G_CBAR && cta_clock(s) - g->cbar->stamp > YIELD_AFTER) {
       s->yields++;
       cbar_release_arrived(s, w, g->cbar, 1);
       i = (uint32_t)-1; /* groups changed */
@@ -626,7 +631,7 @@ static int run_warp(sched *s, wv_warp *w) {
 
 /* ---------------- CTAs ---------------- */
 
-static void warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_func *kfn) {
+static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_func *kfn) {
   wv_exec *x = &s->x;
   w->id = wi;
   uint32_t first = wi * WV_WARP, n = cta->nthreads - first;
@@ -667,11 +672,15 @@ static void warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_f
     sp[WV_SP_TOTAL_SMEM * 32 + l] = cta->shared_size;
     sp[WV_SP_ZERO * 32 + l] = 0;
     sp[WV_SP_ONE * 32 + l] = 1;
+    sp[WV_SP_ENVREG1 * 32 + l] = (uint32_t)(s->grid_ws >> 32);
+    sp[WV_SP_ENVREG2 * 32 + l] = (uint32_t)s->grid_ws;
   }
   wv_frame *f = frame_new(s, kfn);
+  if (!f) return -1;
   f->local_base = 0;
   group_add(s, w, w->exists, 0, f, NULL);
   f->refs--; /* group_add took the reference */
+  return 0;
 }
 
 static void thread_of(const sched *s, uint32_t warp, int lane, uint32_t t[3]) {
@@ -701,85 +710,227 @@ static wv_status report(sched *s, const wv_func *kfn, wv_warp *w, const wv_func 
                    kfn->name, x->cta->ctaid[0], x->cta->ctaid[1], x->cta->ctaid[2], t[0], t[1], t[2], where);
 }
 
-static int cta_run(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **ffn, uint32_t *fpc) {
+/* One turn of the running CTA (s->x.cta): every live warp runs one time slice. Returns 1 if the CTA
+ * is still alive, 0 when all its threads have exited, -1 on a fault (fw/ffn/fpc say where). When no
+ * warp can move, a collective whose members never arrive runs with the lanes present; if nothing
+ * can, the CTA is deadlocked: only its own threads can release its barriers, collectives and
+ * mbarriers, so this holds in a cooperative launch too. */
+static int cta_pass(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **ffn, uint32_t *fpc) {
   wv_cta *cta = s->x.cta;
-  for (;;) {
-    int progress = 0, alive = 0;
-    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
-      wv_warp *w = &cta->warps[wi];
-      if (w->done) continue;
-      alive = 1;
-      int r = run_warp(s, w);
-      if (r < 0) {
-        *fw = w;
-        wv_group *g = pick(w);
-        for (uint32_t i = 0; !g && i < w->ngroups; i++) g = &w->groups[i];
-        *ffn = g && g->frame ? g->frame->fn : kfn;
-        *fpc = g ? g->pc : 0;
-        return -1;
-      }
-      if (r > 0) progress = 1;
-      if (s->max_steps && s->warp_insns > s->max_steps) {
-        *fw = w;
-        wv_group *g = w->ngroups ? &w->groups[0] : NULL;
-        *ffn = g && g->frame ? g->frame->fn : kfn;
-        *fpc = g ? g->pc : 0;
-        wv_fault_set(&s->x, WV_ERR_WATCHDOG, g ? __builtin_ctz(g->mask) : 0, 0, 0,
-                     "watchdog: more than %llu warp instructions (--max-steps)", (unsigned long long)s->max_steps);
-        return -1;
-      }
+  int progress = 0, alive = 0;
+  for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+    wv_warp *w = &cta->warps[wi];
+    if (w->done) continue;
+    alive = 1;
+    int r = run_warp(s, w);
+    if (r < 0) {
+      *fw = w;
+      wv_group *g = pick(w);
+      for (uint32_t i = 0; !g && i < w->ngroups; i++) g = &w->groups[i];
+      *ffn = g && g->frame ? g->frame->fn : kfn;
+      *fpc = g ? g->pc : 0;
+      return -1;
     }
-    if (!alive) return 0;
-    if (progress) continue;
-    /* Nothing can run. A collective whose members are elsewhere runs with the lanes present. */
-    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
-      wv_warp *w = &cta->warps[wi];
-      for (uint32_t i = 0; i < w->ngroups; i++)
-        if (w->groups[i].mask && w->groups[i].state == WV_G_COLL) {
-          s->x.warp = w;
-          run_collective(s, w, w->groups[i].mask, 1);
-          if (s->x.fault.status) {
-            *fw = w;
-            *ffn = w->groups[i].frame ? w->groups[i].frame->fn : kfn;
-            *fpc = w->groups[i].pc;
-            return -1;
-          }
-          progress = 1;
-          break;
-        }
-      if (progress) break;
+    if (r > 0) progress = 1;
+    if (s->max_steps && s->warp_insns > s->max_steps) {
+      *fw = w;
+      wv_group *g = w->ngroups ? &w->groups[0] : NULL;
+      *ffn = g && g->frame ? g->frame->fn : kfn;
+      *fpc = g ? g->pc : 0;
+      wv_fault_set(&s->x, WV_ERR_WATCHDOG, g ? __builtin_ctz(g->mask) : 0, 0, 0,
+                   "watchdog: more than %llu warp instructions (--max-steps)", (unsigned long long)s->max_steps);
+      return -1;
     }
-    if (progress) continue;
-    /* Deadlock: report the first blocked thread. */
-    for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
-      wv_warp *w = &cta->warps[wi];
-      for (uint32_t i = 0; i < w->ngroups; i++) {
-        wv_group *g = &w->groups[i];
-        if (!g->mask) continue;
-        *fw = w;
-        *ffn = g->frame->fn;
-        *fpc = g->pc;
+  }
+  if (!alive) return 0;
+  if (progress) return 1;
+  /* Nothing can run. A collective whose members are elsewhere runs with the lanes present. */
+  for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+    wv_warp *w = &cta->warps[wi];
+    for (uint32_t i = 0; i < w->ngroups; i++)
+      if (w->groups[i].mask && w->groups[i].state == WV_G_COLL) {
         s->x.warp = w;
-        if (g->state == WV_G_BAR)
-          wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
-                       "barrier deadlock: %u of %u threads arrived at barrier %u", cta->bars[g->bar_id].arrived,
-                       cta->bars[g->bar_id].expected ? cta->bars[g->bar_id].expected : cta->live_threads, g->bar_id);
-        else if (g->state == WV_G_MBAR)
-          wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
-                       "deadlock: mbarrier.try_wait for a phase that no thread can complete");
-        else
-          wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
-                       "deadlock: threads wait for each other (%s)",
-                       g->state == WV_G_CBAR ? "at a reconvergence point" : "at a warp collective");
-        return -1;
+        run_collective(s, w, w->groups[i].mask, 1);
+        if (s->x.fault.status) {
+          *fw = w;
+          *ffn = w->groups[i].frame ? w->groups[i].frame->fn : kfn;
+          *fpc = w->groups[i].pc;
+          return -1;
+        }
+        return 1;
       }
+  }
+  /* Deadlock: report the first blocked thread. */
+  for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+    wv_warp *w = &cta->warps[wi];
+    for (uint32_t i = 0; i < w->ngroups; i++) {
+      wv_group *g = &w->groups[i];
+      if (!g->mask) continue;
+      *fw = w;
+      *ffn = g->frame->fn;
+      *fpc = g->pc;
+      s->x.warp = w;
+      if (g->state == WV_G_BAR)
+        wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
+                     "barrier deadlock: %u of %u threads arrived at barrier %u", cta->bars[g->bar_id].arrived,
+                     cta->bars[g->bar_id].expected ? cta->bars[g->bar_id].expected : cta->live_threads, g->bar_id);
+      else if (g->state == WV_G_MBAR)
+        wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
+                     "deadlock: mbarrier.try_wait for a phase that no thread can complete");
+      else
+        wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
+                     "deadlock: threads wait for each other (%s)",
+                     g->state == WV_G_CBAR ? "at a reconvergence point" : "at a warp collective");
+      return -1;
     }
-    return 0;
+  }
+  return 0;
+}
+
+/* Host memory of one resident CTA: warps (specials, local memory) and shared memory. */
+static int cta_alloc(sched *s, wv_cta *cta, const wv_func *kfn, uint32_t nthreads, uint32_t shared_size) {
+  cta->nthreads = nthreads;
+  cta->nwarps = (nthreads + WV_WARP - 1) / WV_WARP;
+  cta->shared_size = shared_size;
+  cta->shared = calloc(1, (size_t)shared_size + 16);
+  cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
+  if (!cta->shared || !cta->warps) return -1;
+  for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+    cta->warps[wi].specials = calloc(WV_SP_COUNT * WV_WARP, sizeof(uint64_t));
+    if (!cta->warps[wi].specials || ensure_local(s, &cta->warps[wi], kfn->local_size + 16)) return -1;
+  }
+  return 0;
+}
+
+static void cta_free(wv_cta *cta) {
+  for (uint32_t wi = 0; cta->warps && wi < cta->nwarps; wi++) {
+    free(cta->warps[wi].specials);
+    free(cta->warps[wi].local);
+    wv_async_warp_free(&cta->warps[wi]);
+  }
+  free(cta->warps);
+  free(cta->shared);
+  cta->warps = NULL;
+  cta->shared = NULL;
+}
+
+/* Make cta the CTA of linear index ci, its threads at the kernel's first instruction. -1: out of memory. */
+static int cta_start(sched *s, wv_cta *cta, const wv_func *kfn, uint64_t ci, int reused) {
+  const uint32_t *grid = s->x.grid;
+  cta->ctaid[0] = (uint32_t)(ci % grid[0]);
+  cta->ctaid[1] = (uint32_t)((ci / grid[0]) % grid[1]);
+  cta->ctaid[2] = (uint32_t)(ci / ((uint64_t)grid[0] * grid[1]));
+  cta->linear = ci;
+  cta->live_threads = cta->nthreads;
+  cta->async_pending = 0;
+  cta->clk_bias = cta->clk_out = 0;
+  memset(cta->bars, 0, sizeof cta->bars);
+  if (reused) memset(cta->shared, 0, cta->shared_size);
+  s->x.cta = cta;
+  for (uint32_t wi = 0; wi < cta->nwarps; wi++)
+    if (warp_init(s, cta, &cta->warps[wi], wi, kfn)) return -1;
+  return 0;
+}
+
+/* Drop what a finished or faulted CTA left. */
+static void cta_drop(sched *s, wv_cta *cta) {
+  for (uint32_t wi = 0; cta->warps && wi < cta->nwarps; wi++) {
+    wv_warp *w = &cta->warps[wi];
+    for (uint32_t i = 0; i < w->ngroups; i++) if (w->groups[i].mask) group_drop(s, &w->groups[i]);
+    w->ngroups = 0;
   }
 }
 
+/* Non-cooperative launches: one CTA at a time, to completion, in one reused set of buffers. */
+static wv_status run_serial(sched *s, const wv_func *kfn, uint32_t nthreads, uint32_t shared_size, uint64_t nctas) {
+  wv_vm *vm = s->x.vm;
+  wv_cta cta;
+  memset(&cta, 0, sizeof cta);
+  wv_status st = WV_OK;
+  if (cta_alloc(s, &cta, kfn, nthreads, shared_size)) st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
+  for (uint64_t ci = 0; ci < nctas && st == WV_OK; ci++) {
+    if (cta_start(s, &cta, kfn, ci, ci != 0)) {
+      st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
+      cta_drop(s, &cta);
+      break;
+    }
+    wv_warp *fw = NULL;
+    const wv_func *ffn = kfn;
+    uint32_t fpc = 0;
+    int r;
+    while ((r = cta_pass(s, kfn, &fw, &ffn, &fpc)) > 0) {}
+    if (r < 0) st = report(s, kfn, fw, ffn, fpc);
+    cta_drop(s, &cta);
+    vm->stats.ctas++;
+  }
+  cta_free(&cta);
+  return st;
+}
+
+/* Host bytes one resident CTA takes at its start (cta_alloc, warp_init's frames), for the limit. */
+static uint64_t cta_footprint(const wv_func *kfn, uint32_t nthreads, uint64_t shared_size) {
+  uint64_t nwarps = (nthreads + WV_WARP - 1) / WV_WARP, local = 64;
+  while (local < (uint64_t)kfn->local_size + 16) local *= 2;
+  uint64_t frame = (uint64_t)kfn->nregs * WV_WARP * 8 + (uint64_t)(kfn->npreds + 1) * 4 + (uint64_t)kfn->param_size * WV_WARP;
+  uint64_t warp = sizeof(wv_warp) + (uint64_t)WV_SP_COUNT * WV_WARP * 8 + local * WV_WARP + sizeof(wv_frame) + frame;
+  return sizeof(wv_cta) + shared_size + 16 + nwarps * warp;
+}
+
+#define COOP_MAX_CTAS 65536u
+#define COOP_MAX_BYTES (2ull << 30) /* host memory all resident CTAs of a cooperative launch may take */
+
+uint32_t wv_exec_coop_limit(const wv_func *kfn, const uint32_t block[3], uint32_t dyn_shared) {
+  uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
+  uint64_t shared_size = (uint64_t)((kfn->shared_static + 15u) & ~15u) + dyn_shared;
+  if (!nthreads || nthreads > 1024 || block[2] > 64 || shared_size > WV_MAX_SHARED) return 0;
+  uint64_t n = COOP_MAX_BYTES / cta_footprint(kfn, (uint32_t)nthreads, shared_size);
+  return n < COOP_MAX_CTAS ? (uint32_t)n : COOP_MAX_CTAS;
+}
+
+/* Cooperative launches: every CTA resident; round robin, one turn (a time slice per warp) each, so
+ * a CTA that spins on memory another CTA writes (grid.sync(), a flag) lets that CTA run. A CTA that
+ * finishes gives its memory back at once. */
+static wv_status run_coop(sched *s, const wv_func *kfn, uint32_t nthreads, uint32_t shared_size, uint32_t nctas) {
+  wv_vm *vm = s->x.vm;
+  wv_status st = WV_OK;
+  wv_cta *ctas = calloc(nctas, sizeof *ctas);
+  if (!ctas) return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", nctas);
+  for (uint32_t ci = 0; ci < nctas && st == WV_OK; ci++) {
+    if (cta_alloc(s, &ctas[ci], kfn, nthreads, shared_size) || cta_start(s, &ctas[ci], kfn, ci, 0))
+      st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", nctas);
+  }
+  uint32_t alive = st == WV_OK ? nctas : 0;
+  while (alive && st == WV_OK) {
+    for (uint32_t ci = 0; ci < nctas && st == WV_OK; ci++) {
+      wv_cta *cta = &ctas[ci];
+      if (!cta->warps) continue; /* finished */
+      s->x.cta = cta;
+      cta->clk_bias += s->warp_insns - cta->clk_out; /* other CTAs' turns do not age its waits */
+      wv_warp *fw = NULL;
+      const wv_func *ffn = kfn;
+      uint32_t fpc = 0;
+      int r = cta_pass(s, kfn, &fw, &ffn, &fpc);
+      cta->clk_out = s->warp_insns;
+      if (r < 0) st = report(s, kfn, fw, ffn, fpc);
+      if (r == 0) {
+        cta_drop(s, cta);
+        cta_free(cta);
+        alive--;
+      }
+    }
+  }
+  for (uint32_t ci = 0; ci < nctas; ci++) {
+    cta_drop(s, &ctas[ci]);
+    cta_free(&ctas[ci]);
+  }
+  vm->stats.ctas += nctas;
+  free(ctas);
+  return st;
+}
+
 wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
-                         const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size) {
+                         const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size,
+                         uint32_t flags) {
   uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
   if (!grid[0] || !grid[1] || !grid[2] || !nthreads)
     return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: a grid or block dimension is 0");
@@ -797,10 +948,19 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   if (shared_size > WV_MAX_SHARED)
     return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: %llu bytes of shared memory exceed the %u-byte limit",
                      (unsigned long long)shared_size, WV_MAX_SHARED);
+  uint64_t nctas = (uint64_t)grid[0] * grid[1] * grid[2];
+  int coop = (flags & WV_LAUNCH_COOPERATIVE) != 0;
+  if (coop) {
+    uint32_t lim = wv_exec_coop_limit(kfn, block, dyn_shared);
+    if (nctas > lim)
+      return wv_seterr(vm, WV_ERR_LAUNCH,
+                       "invalid cooperative launch: grid (%u,%u,%u) has %llu blocks, more than the %u that can be resident at "
+                       "once with block (%u,%u,%u) and %llu bytes of shared memory",
+                       grid[0], grid[1], grid[2], (unsigned long long)nctas, lim, block[0], block[1], block[2],
+                       (unsigned long long)shared_size);
+  }
 
   sched *s = calloc(1, sizeof *s);
-  wv_cta cta;
-  memset(&cta, 0, sizeof cta);
   if (!s) return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
   s->mod = &mod->ir;
   s->max_steps = vm->cfg.max_steps;
@@ -812,48 +972,26 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   memcpy(x->block, block, sizeof x->block);
   memcpy(x->grid, grid, sizeof x->grid);
   x->dyn_shared = dyn_shared;
-  x->cta = &cta;
   x->async_mode = vm->async_mode;
   x->mm = vm->weak ? wv_mm_new(vm->mm_seed) : NULL;
   x->rng = vm->async_seed ? vm->async_seed : 1;
-  cta.nthreads = (uint32_t)nthreads;
-  cta.nwarps = (cta.nthreads + WV_WARP - 1) / WV_WARP;
-  cta.shared_size = (uint32_t)shared_size;
-  cta.shared = calloc(1, shared_size + 16);
-  cta.warps = calloc(cta.nwarps, sizeof *cta.warps);
   wv_status st = WV_OK;
-  if (!s->free_frames || !cta.shared || !cta.warps) { st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory"); goto out; }
-  for (uint32_t wi = 0; wi < cta.nwarps; wi++) {
-    cta.warps[wi].specials = calloc(WV_SP_COUNT * WV_WARP, sizeof(uint64_t));
-    if (!cta.warps[wi].specials || ensure_local(s, &cta.warps[wi], kfn->local_size + 16)) {
-      st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
+  if (!s->free_frames || (vm->weak && !x->mm)) { st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory"); goto out; }
+  if (coop) { /* the grid workspace cooperative_groups' grid.sync() counts arrivals in (driver_abi.h) */
+    const uint32_t ws[2] = {8, 0}; /* wsSize, barrier */
+    uint8_t *h;
+    if (wv_heap_alloc_kind(&vm->heap, sizeof ws, 16, WV_ALLOC_INTERNAL, &s->grid_ws) ||
+        !(h = wv_heap_lookup(&vm->heap, s->grid_ws, sizeof ws))) {
+      s->grid_ws = 0;
+      st = wv_seterr(vm, WV_ERR_NOMEM, "out of device memory for the grid workspace");
       goto out;
     }
+    memcpy(h, ws, sizeof ws);
   }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  uint64_t nctas = (uint64_t)grid[0] * grid[1] * grid[2];
-  for (uint64_t ci = 0; ci < nctas && st == WV_OK; ci++) {
-    cta.ctaid[0] = (uint32_t)(ci % grid[0]);
-    cta.ctaid[1] = (uint32_t)((ci / grid[0]) % grid[1]);
-    cta.ctaid[2] = (uint32_t)(ci / ((uint64_t)grid[0] * grid[1]));
-    cta.linear = ci;
-    cta.live_threads = cta.nthreads;
-    cta.async_pending = 0;
-    memset(cta.bars, 0, sizeof cta.bars);
-    if (ci) memset(cta.shared, 0, shared_size);
-    for (uint32_t wi = 0; wi < cta.nwarps; wi++) warp_init(s, &cta, &cta.warps[wi], wi, kfn);
-    wv_warp *fw = NULL;
-    const wv_func *ffn = kfn;
-    uint32_t fpc = 0;
-    if (cta_run(s, kfn, &fw, &ffn, &fpc) < 0) st = report(s, kfn, fw, ffn, fpc);
-    for (uint32_t wi = 0; wi < cta.nwarps; wi++) { /* drop what a faulted CTA left */
-      wv_warp *w = &cta.warps[wi];
-      for (uint32_t i = 0; i < w->ngroups; i++) if (w->groups[i].mask) group_drop(s, &w->groups[i]);
-      w->ngroups = 0;
-    }
-    vm->stats.ctas++;
-  }
+  if (coop) st = run_coop(s, kfn, (uint32_t)nthreads, (uint32_t)shared_size, (uint32_t)nctas);
+  else st = run_serial(s, kfn, (uint32_t)nthreads, (uint32_t)shared_size, nctas);
   wv_mm_commit_all(x); /* the end of the launch makes every store visible */
   clock_gettime(CLOCK_MONOTONIC, &t1);
   vm->stats.kernel_seconds += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
@@ -876,13 +1014,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   vm->stats.async_copies += x->n_async;
   vm->stats.async_early_reads += x->n_async_early;
 out:
-  for (uint32_t wi = 0; cta.warps && wi < cta.nwarps; wi++) {
-    free(cta.warps[wi].specials);
-    free(cta.warps[wi].local);
-    wv_async_warp_free(&cta.warps[wi]);
-  }
-  free(cta.warps);
-  free(cta.shared);
+  if (s->grid_ws) wv_heap_free(&vm->heap, s->grid_ws);
   for (uint32_t i = 0; s->free_frames && i < mod->ir.nfuncs; i++)
     for (wv_frame *f = s->free_frames[i], *n; f; f = n) { n = f->next_free; free(f); }
   free(s->free_frames);

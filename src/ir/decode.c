@@ -135,8 +135,14 @@ static const struct { const char *name; int sp; } specials[] = {
 int wv_dspecial(const char *name) {
   for (size_t i = 0; i < sizeof specials / sizeof *specials; i++)
     if (!strcmp(name, specials[i].name)) return specials[i].sp;
-  /* %envreg0..31: driver-defined environment registers; no driver sets them here */
-  if (!strncmp(name, "%envreg", 7) && name[7] >= '0' && name[7] <= '9' && strtoul(name + 7, NULL, 10) < 32) return WV_SP_ZERO;
+  /* %envreg0..31: driver-defined environment registers (read-only .u32). CUDA's driver puts the
+   * cooperative grid workspace's address in envreg1 (high) : envreg2 (low) (cooperative_groups'
+   * driver_abi.h); a cooperative launch sets them (sched.c), every other one reads 0. */
+  if (!strncmp(name, "%envreg", 7) && name[7] >= '0' && name[7] <= '9' && (name[8] == 0 || (name[8] >= '0' && name[8] <= '9' && !name[9]))) {
+    unsigned long n = strtoul(name + 7, NULL, 10);
+    if (n >= 32 || (name[7] == '0' && name[8])) return -1;
+    return n == 1 ? WV_SP_ENVREG1 : n == 2 ? WV_SP_ENVREG2 : WV_SP_ZERO;
+  }
   return -1;
 }
 
@@ -234,6 +240,8 @@ int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
   case K_REG: {
     in->a = WV_SLOT(WV_SLOT_REG, dl->base);
     if (wv_type_size(dl->type) == 4) in->addrf |= WV_AF_ADDR32;
+    /* ld.param [%rd] in a kernel: %rd holds a kernel parameter's address (mov %rd, param). */
+    if (in->space == WV_SPACE_FPARAM && d->fn->is_entry) in->space = WV_SPACE_KPARAM;
     return 0;
   }
   case K_LOCALVAR:
@@ -307,6 +315,25 @@ static int place_shared(wv_dec *d, const ptx_var *v, wv_gvar *g) {
   if (place(d, v, t, &d->shared_size, &d->shared_align, WV_MAX_SHARED, &g->addr, &g->size)) return -1;
   g->align = d->shared_align; /* this variable's alignment */
   if (before > d->shared_align) d->shared_align = before;
+  return 0;
+}
+
+/* A .managed variable (__managed__) lives in host memory the vm owns, mapped at its own address,
+ * so the host can dereference the address wv_module_symbol gives. */
+static int place_managed(wv_dec *d, const ptx_var *v, wv_gvar *g) {
+  uint64_t al = g->align > 16 ? g->align : 16, size = g->size ? g->size : 1;
+  if (al & (al - 1)) return wv_derr(d, v->loc, "bad alignment %u for '%s'", g->align, v->name);
+  if (size > ((uint64_t)1 << 40)) return wv_derr(d, v->loc, "out of device memory for '%s'", v->name);
+  uint64_t cap = (size + al - 1) & ~(al - 1);
+  void *host = aligned_alloc((size_t)al, (size_t)cap);
+  if (!host) return wv_derr(d, v->loc, "out of host memory for managed variable '%s'", v->name);
+  memset(host, 0, (size_t)cap);
+  const char *why;
+  if (wv_heap_map(&d->vm->heap, host, size, WV_ALLOC_MANAGED, &why)) {
+    free(host);
+    return wv_derr(d, v->loc, "cannot map managed variable '%s': %s", v->name, why);
+  }
+  g->addr = (uint64_t)(uintptr_t)host;
   return 0;
 }
 
@@ -389,8 +416,12 @@ static int decode_vars(wv_dec *d) {
       if (v->is_extern) return wv_derr(d, v->loc, "external variable '%s' is not defined in this module", v->name);
       g->align = v->align ? v->align : es;
       g->size = size;
-      if (wv_heap_alloc(&d->vm->heap, size ? size : 1, g->align, &g->addr))
+      if (v->is_managed) {
+        if (sp != WV_SPACE_GLOBAL) return wv_derr(d, v->loc, "'.attribute(.managed)' on '%s', which is not .global", v->name);
+        if (place_managed(d, v, g)) return -1;
+      } else if (wv_heap_alloc_kind(&d->vm->heap, size ? size : 1, g->align, WV_ALLOC_MODULE, &g->addr)) {
         return wv_derr(d, v->loc, "out of device memory for '%s'", v->name);
+      }
     }
     if (wv_symtab_put(&d->modsyms, v->name, ((int64_t)K_GVAR << 32) | m->nvars)) return -1;
     m->nvars++;
@@ -421,6 +452,9 @@ static int decode_vars(wv_dec *d) {
 static int builtin_of(const char *name) {
   if (!strcmp(name, "vprintf")) return WV_BUILTIN_VPRINTF;
   if (!strcmp(name, "__assertfail")) return WV_BUILTIN_ASSERTFAIL;
+  if (!strcmp(name, "malloc")) return WV_BUILTIN_MALLOC; /* device malloc, and what new compiles to */
+  if (!strcmp(name, "free")) return WV_BUILTIN_FREE;     /* device free, and delete */
+  if (!strcmp(name, "__nv_aligned_device_malloc")) return WV_BUILTIN_ALIGNED_MALLOC;
   return WV_BUILTIN_NONE;
 }
 

@@ -372,7 +372,12 @@ static int dec_mov(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
       in->fn = wv_h_local_addr;
       return 0;
     }
-    if (dl && (dl->kind == K_KPARAM || dl->kind == K_FPARAM))
+    if (dl && dl->kind == K_KPARAM) { /* mov %rd, kparam: its address in the .param space (PTX ISA 5.1.6.1) */
+      in->a = wv_dconst(d, dl->off);
+      in->fn = wv_h_mov(WV_MOV_REG, t);
+      return d->failed ? -1 : 0;
+    }
+    if (dl && dl->kind == K_FPARAM)
       return wv_derr(d, src->loc, "taking the address of parameter '%s' is not supported", src->name);
     if (dl && dl->kind == K_FUNC) return wv_derr(d, src->loc, "function pointers are not supported ('%s')", src->name);
   }
@@ -769,7 +774,7 @@ static int dec_call(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   if (!dl || dl->kind != K_FUNC) return wv_derr(d, fn->loc, "call to undeclared function '%s'", fn->name);
   const wv_func *callee = &d->mod->funcs[dl->base];
   if (!callee->defined && !callee->builtin)
-    return wv_derr(d, fn->loc, "unsupported call to external function '%s' (warpvm provides vprintf and __assertfail)", fn->name);
+    return wv_derr(d, fn->loc, "unsupported call to external function '%s' (warpvm provides vprintf, __assertfail, malloc, free and __nv_aligned_device_malloc)", fn->name);
   if (callee->is_entry) return wv_derr(d, fn->loc, "call to kernel '%s'", fn->name);
   wv_callinfo *ci = calloc(1, sizeof *ci);
   if (!ci) return wv_derr(d, pi->loc, "out of memory");

@@ -76,6 +76,7 @@ typedef enum wv_special {
   WV_SP_LANEID, WV_SP_WARPID, WV_SP_NWARPID, WV_SP_SMID, WV_SP_NSMID, WV_SP_GRIDID,
   WV_SP_LANEMASK_EQ, WV_SP_LANEMASK_LT, WV_SP_LANEMASK_LE, WV_SP_LANEMASK_GT, WV_SP_LANEMASK_GE,
   WV_SP_DYN_SMEM, WV_SP_TOTAL_SMEM, WV_SP_ZERO, WV_SP_ONE,
+  WV_SP_ENVREG1, WV_SP_ENVREG2, /* the grid workspace's address, high:low (cooperative launches) */
   WV_SP_COUNT
 } wv_special;
 
@@ -163,7 +164,8 @@ typedef struct wv_callinfo {
   int builtin;        /* WV_BUILTIN_* for extern functions warpvm provides */
 } wv_callinfo;
 
-enum { WV_BUILTIN_NONE = 0, WV_BUILTIN_VPRINTF, WV_BUILTIN_ASSERTFAIL };
+enum { WV_BUILTIN_NONE = 0, WV_BUILTIN_VPRINTF, WV_BUILTIN_ASSERTFAIL, WV_BUILTIN_MALLOC, WV_BUILTIN_FREE,
+       WV_BUILTIN_ALIGNED_MALLOC };
 
 typedef struct wv_param {
   const char *name;
@@ -174,7 +176,7 @@ typedef struct wv_param {
 typedef struct wv_func {
   const char *name;
   int is_entry;
-  int builtin;            /* extern function warpvm implements (vprintf, __assertfail) */
+  int builtin;            /* extern function warpvm implements (vprintf, __assertfail, malloc, free) */
   int defined;
   wv_insn *code;
   uint32_t ncode;

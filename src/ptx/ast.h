@@ -99,6 +99,7 @@ typedef struct ptx_var {
   uint8_t is_array;   /* declared with [] */
   uint8_t unsized;    /* `[]` with no size and no initializer (extern .shared) */
   uint8_t is_extern, is_visible, is_weak;
+  uint8_t is_managed; /* .attribute(.managed): CUDA's __managed__ */
   uint8_t is_ptr;     /* .param .u64 .ptr ... */
   ptx_space ptr_space;/* .ptr .global etc. */
   uint32_t ptr_align; /* .ptr ... .align N */

@@ -205,17 +205,19 @@ static uint32_t expect_u32(parser *ps, const char *what) {
   return v;
 }
 
-/* Skips a balanced `( ... )` (as after .attribute). */
-static void skip_parens(parser *ps) {
+/* Skips a balanced `( ... )` (as after .attribute); returns whether it names `.managed`. */
+static int skip_parens(parser *ps) {
   expect_punct(ps, '(', "'(' after '.attribute'");
-  int depth = 1;
+  int depth = 1, managed = 0;
   while (depth > 0) {
     ptx_token *t = cur(ps);
     if (t->kind == PTX_TOK_END) fail_expected(ps, "')'");
+    if (tok_is(t, ".managed")) managed = 1;
     if (is_punct(t, '(') && ++depth > MAX_INIT_DEPTH) fail(ps, t->loc, "'(' nested too deeply");
     if (is_punct(t, ')')) depth--;
     advance(ps);
   }
+  return managed;
 }
 
 /* ---------------------------------------------------------------------------------------------
@@ -530,7 +532,7 @@ static void parse_var_head(parser *ps, ptx_var *v, ptx_space space, const char *
     }
     if (tok_is(t, ".attribute")) {
       advance(ps);
-      skip_parens(ps);
+      if (skip_parens(ps)) v->is_managed = 1;
       continue;
     }
     if (v->type) {

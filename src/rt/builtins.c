@@ -3,7 +3,16 @@
  *   vprintf(fmt, args)       device printf: nvcc packs the arguments into a local buffer;
  *                            each calling lane's text goes to the vm's printf sink in lane order;
  *   __assertfail(msg, file, line, function, charsize)
- *                            a failed device assert: prints CUDA's message and traps.
+ *                            a failed device assert: prints CUDA's message and ends the launch
+ *                            with WV_ERR_ASSERT;
+ *   malloc(size), free(ptr), __nv_aligned_device_malloc(size, align)
+ *                            the device heap (new/delete compile to malloc/free): each calling
+ *                            lane gets its own allocation in the vm's device memory, 16-byte
+ *                            aligned, bounds-checked and never at a reused address; NULL once the
+ *                            live total would pass the heap limit (wv_config.device_heap_bytes).
+ *                            They outlive the launch until a kernel frees them. free(NULL) does
+ *                            nothing; freeing anything else that malloc did not return (or twice)
+ *                            is a device fault naming the address.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -84,7 +93,46 @@ static int do_assert(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
   fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func,
           x->cta->ctaid[0], x->cta->ctaid[1], x->cta->ctaid[2], (unsigned)sp[WV_SP_TID_X * 32 + l],
           (unsigned)sp[WV_SP_TID_Y * 32 + l], (unsigned)sp[WV_SP_TID_Z * 32 + l], msg);
-  return wv_fault_set(x, WV_ERR_TRAP, l, 0, 0, "device-side assertion `%s` failed (%s:%u)", msg, file, line);
+  return wv_fault_set(x, WV_ERR_ASSERT, l, 0, 0, "device-side assertion `%s` failed (%s:%u)", msg, file, line);
+}
+
+static void set_ret_u64(wv_exec *x, const wv_callinfo *ci, int lane, uint64_t v) {
+  if (ci->nrets) memcpy(x->frame->params + (size_t)lane * x->fn->param_size + ci->ret_off[0], &v, ci->ret_size[0] < 8 ? ci->ret_size[0] : 8);
+}
+
+static uint64_t dheap_charge(uint64_t size) { return ((size ? size : 1) + 15u) & ~(uint64_t)15u; }
+
+/* malloc(size) or, aligned, __nv_aligned_device_malloc(size, align): one allocation per lane. */
+static int do_malloc(wv_exec *x, const wv_callinfo *ci, uint32_t mask, int aligned) {
+  wv_vm *vm = x->vm;
+  WV_FOR_LANES(mask, l, {
+    uint64_t size = arg_u64(x, ci, 0, l), align = aligned ? arg_u64(x, ci, 1, l) : 16, p = 0;
+    uint64_t charge = dheap_charge(size);
+    /* NULL: a bad alignment (not a power of two), over the limit, or out of host memory */
+    if (align && !(align & (align - 1)) && align <= (1u << 20) && size <= vm->dheap_limit &&
+        charge <= vm->dheap_limit - vm->dheap_used &&
+        !wv_heap_alloc_kind(&vm->heap, size ? size : 1, (uint32_t)align, WV_ALLOC_DMALLOC, &p))
+      vm->dheap_used += charge;
+    set_ret_u64(x, ci, l, p);
+  });
+  return 0;
+}
+
+static int do_free(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
+  wv_vm *vm = x->vm;
+  WV_FOR_LANES(mask, l, {
+    uint64_t p = arg_u64(x, ci, 0, l);
+    if (!p) continue;
+    wv_alloc *a = wv_heap_find(&vm->heap, p);
+    if (!a || a->kind != WV_ALLOC_DMALLOC)
+      return wv_fault_set(x, WV_ERR_FAULT, l, 1, p,
+                          "free of a pointer that is not a live allocation of device malloc (%s)",
+                          a ? "memory device malloc did not allocate" : "a double free, or not the start of an allocation");
+    uint64_t charge = dheap_charge(a->size);
+    vm->dheap_used -= charge <= vm->dheap_used ? charge : vm->dheap_used;
+    wv_heap_free(&vm->heap, p);
+  });
+  return 0;
 }
 
 int wv_builtin_call(wv_exec *x, const wv_insn *call, uint32_t mask) {
@@ -92,6 +140,9 @@ int wv_builtin_call(wv_exec *x, const wv_insn *call, uint32_t mask) {
   switch (ci->builtin) {
   case WV_BUILTIN_VPRINTF: return do_vprintf(x, ci, mask);
   case WV_BUILTIN_ASSERTFAIL: return do_assert(x, ci, mask);
+  case WV_BUILTIN_MALLOC: return do_malloc(x, ci, mask, 0);
+  case WV_BUILTIN_ALIGNED_MALLOC: return do_malloc(x, ci, mask, 1);
+  case WV_BUILTIN_FREE: return do_free(x, ci, mask);
   default: return wv_fault_set(x, WV_ERR_UNSUPPORTED, -1, 0, 0, "unknown builtin");
   }
 }

@@ -28,7 +28,8 @@ wv_status wv_seterr(wv_vm *vm, wv_status st, const char *fmt, ...) {
 const char *wv_status_name(wv_status s) {
   static const char *const names[] = {"ok", "invalid argument", "parse error", "unsupported", "not found",
                                       "out of memory", "I/O error", "device fault", "trap", "deadlock",
-                                      "watchdog", "bad launch configuration"};
+                                      "watchdog", "bad launch configuration", "device-side assert triggered",
+                                      "misaligned address"};
   return (unsigned)s < sizeof names / sizeof *names ? names[s] : "unknown status";
 }
 
@@ -57,6 +58,7 @@ wv_vm *wv_create(const wv_config *cfg) {
   int bad_mm = mm && strcmp(mm, "sc") && strcmp(mm, "weak");
   vm->weak = mm && !strcmp(mm, "weak");
   vm->mm_seed = vm->cfg.seed ? vm->cfg.seed : 1;
+  vm->dheap_limit = vm->cfg.device_heap_bytes ? vm->cfg.device_heap_bytes : WV_DEVICE_HEAP_DEFAULT;
   if (bad_mm || wv_amd_select(vm, vm->cfg.machine, vm->cfg.warps_per_wave) || parse_delivery(vm, vm->cfg.async_delivery)) {
     free(vm);
     return NULL;
@@ -166,6 +168,12 @@ const char *wv_kernel_name(const wv_kernel *k) { return k->fn->name; }
 uint32_t wv_kernel_param_count(const wv_kernel *k) { return k->fn->nparams; }
 uint32_t wv_kernel_static_shared(const wv_kernel *k) { return k->fn->shared_static; }
 
+uint32_t wv_kernel_max_threads(const wv_kernel *k) {
+  const uint32_t *t = k->fn->reqntid[0] ? k->fn->reqntid : k->fn->maxntid;
+  uint64_t n = t[0] ? (uint64_t)t[0] * t[1] * t[2] : 1024;
+  return n < 1024 ? (uint32_t)n : 1024;
+}
+
 wv_param_info wv_kernel_param(const wv_kernel *k, uint32_t i) {
   wv_param_info pi = {0};
   if (i >= k->fn->nparams) return pi;
@@ -202,7 +210,52 @@ wv_status wv_malloc(wv_vm *vm, size_t bytes, wv_devptr *out) {
 wv_status wv_free(wv_vm *vm, wv_devptr p) {
   if (!vm) return WV_ERR_INVALID;
   if (p == 0) return WV_OK;
-  if (wv_heap_free(&vm->heap, p)) return wv_seterr(vm, WV_ERR_INVALID, "wv_free: 0x%llx is not an allocation", (unsigned long long)p);
+  const wv_alloc *a = wv_heap_find(&vm->heap, p);
+  if (!a) return wv_seterr(vm, WV_ERR_INVALID, "wv_free: 0x%llx is not an allocation", (unsigned long long)p);
+  static const char *const whose[] = {
+      [WV_ALLOC_MODULE] = "a module's variable (freed with its module)",
+      [WV_ALLOC_INTERNAL] = "warpvm's own",
+      [WV_ALLOC_DMALLOC] = "made by device malloc (a kernel frees it with free)",
+      [WV_ALLOC_MANAGED] = "a module's managed variable (freed with its module)",
+      [WV_ALLOC_HOSTMAP] = "host memory mapped with wv_map_host (wv_unmap_host removes it)",
+  };
+  if (a->kind != WV_ALLOC_DEVICE)
+    return wv_seterr(vm, WV_ERR_INVALID, "wv_free: 0x%llx is %s, not an allocation of wv_malloc", (unsigned long long)p,
+                     whose[a->kind]);
+  wv_heap_free(&vm->heap, p);
+  return WV_OK;
+}
+
+wv_status wv_map_host(wv_vm *vm, void *host, size_t bytes) {
+  if (!vm) return WV_ERR_INVALID;
+  const char *why;
+  if (wv_heap_map(&vm->heap, host, bytes, WV_ALLOC_HOSTMAP, &why))
+    return wv_seterr(vm, strcmp(why, "out of host memory") ? WV_ERR_INVALID : WV_ERR_NOMEM,
+                     "wv_map_host: [%p, +%zu) cannot be mapped: %s", host, bytes, why);
+  return WV_OK;
+}
+
+wv_status wv_unmap_host(wv_vm *vm, void *host) {
+  if (!vm) return WV_ERR_INVALID;
+  const wv_alloc *a = wv_heap_find(&vm->heap, (uint64_t)(uintptr_t)host);
+  if (!host || !a || a->kind != WV_ALLOC_HOSTMAP)
+    return wv_seterr(vm, WV_ERR_INVALID, "wv_unmap_host: %p is not the start of a mapping made by wv_map_host", host);
+  wv_heap_free(&vm->heap, (uint64_t)(uintptr_t)host); /* the memory stays the caller's */
+  return WV_OK;
+}
+
+wv_status wv_pointer_query(wv_vm *vm, wv_devptr p, wv_devptr *base, size_t *size) {
+  if (!vm) return WV_ERR_INVALID;
+  const wv_alloc *a = wv_heap_containing(&vm->heap, p);
+  if (!a) return WV_ERR_NOT_FOUND;
+  if (base) *base = a->base;
+  if (size) *size = (size_t)a->size;
+  return WV_OK;
+}
+
+wv_status wv_set_device_heap(wv_vm *vm, size_t bytes) {
+  if (!vm) return WV_ERR_INVALID;
+  vm->dheap_limit = bytes ? bytes : WV_DEVICE_HEAP_DEFAULT;
   return WV_OK;
 }
 
@@ -262,7 +315,20 @@ static const char *unsupported_in(const wv_irmod *m, const wv_func *f, uint8_t *
 }
 
 wv_status wv_launch(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block, uint32_t shared_bytes, void **args) {
+  return wv_launch_ex(vm, k, grid, block, shared_bytes, args, 0);
+}
+
+uint32_t wv_max_coop_blocks(const wv_kernel *k, wv_dim3 block, uint32_t shared_bytes) {
+  if (!k) return 0;
+  uint32_t b[3] = {block.x, block.y, block.z};
+  return wv_exec_coop_limit(k->fn, b, shared_bytes);
+}
+
+wv_status wv_launch_ex(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block, uint32_t shared_bytes, void **args,
+                       uint32_t flags) {
   if (!vm || !k) return WV_ERR_INVALID;
+  if (flags & ~WV_LAUNCH_COOPERATIVE) return wv_seterr(vm, WV_ERR_INVALID, "wv_launch_ex: unknown flags 0x%x", flags);
+  if (k->mod->vm != vm) return wv_seterr(vm, WV_ERR_INVALID, "kernel '%s' belongs to another vm", k->fn->name);
   const wv_func *fn = k->fn;
   uint8_t *seen = calloc(k->mod->ir.nfuncs + 1, 1);
   if (!seen) return wv_seterr(vm, WV_ERR_NOMEM, "out of memory");
@@ -280,7 +346,7 @@ wv_status wv_launch(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block, 
   for (uint32_t i = 0; i < fn->nparams; i++) memcpy(buf + fn->params[i].offset, args[i], fn->params[i].size);
   uint32_t g[3] = {grid.x, grid.y, grid.z}, b[3] = {block.x, block.y, block.z};
   vm->err[0] = 0;
-  wv_status st = wv_exec_launch(vm, k->mod, fn, g, b, shared_bytes, buf, size);
+  wv_status st = wv_exec_launch(vm, k->mod, fn, g, b, shared_bytes, buf, size, flags);
   free(buf);
   return st;
 }

@@ -46,15 +46,21 @@ struct wv_vm {
   uint32_t async_seed;
   wv_amd_cache *amd_progs;
   uint32_t n_amd_progs;
+  uint64_t dheap_limit;             /* device malloc: bytes live allocations may hold */
+  uint64_t dheap_used;              /* device malloc: bytes held (sizes rounded up to 16) */
   char err[2048];
 };
 
+#define WV_DEVICE_HEAP_DEFAULT (8u << 20) /* CUDA's default cudaLimitMallocHeapSize */
+
 wv_status wv_seterr(wv_vm *vm, wv_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* sched.c: run one launch to completion. */
+/* sched.c: run one launch to completion. flags: WV_LAUNCH_* (warpvm.h). */
 wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
                          const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams,
-                         uint32_t kparam_size);
+                         uint32_t kparam_size, uint32_t flags);
+/* sched.c: the most CTAs a cooperative launch may keep resident for this shape (0: invalid shape). */
+uint32_t wv_exec_coop_limit(const wv_func *kfn, const uint32_t block[3], uint32_t dyn_shared);
 
 /* decode.c: AST → IR. Returns 0, or -1 with "FILE:LINE:COL: error: ..." in err. */
 struct ptx_module;

@@ -859,7 +859,7 @@ static void test_fault_misaligned(void **state) {
   uint32_t off = 2;
   void *args[2] = {&buf, &off};
   wv_status st = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args);
-  wvt_assert_status(vm, st, WV_ERR_FAULT);
+  wvt_assert_status(vm, st, WV_ERR_MISALIGNED);
   const char *e = wv_last_error(vm);
   char want[128];
   wvt_assert_contains(e, "misaligned");
@@ -873,7 +873,7 @@ static void test_fault_misaligned(void **state) {
   /* aligned scalar, then a v2.u32 (8-byte access) at a 4-byte boundary */
   off = 4;
   st = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args);
-  wvt_assert_status(vm, st, WV_ERR_FAULT);
+  wvt_assert_status(vm, st, WV_ERR_MISALIGNED);
   e = wv_last_error(vm);
   wvt_assert_contains(e, "misaligned");
   snprintf(want, sizeof want, "PTX line %u", wvt_line_of(MISALIGNED_PTX, "MIS_VEC"));
