@@ -7,6 +7,8 @@ command -v cmake >/dev/null 2>&1 || need+=(cmake)
 command -v cc >/dev/null 2>&1 || need+=(gcc)
 command -v make >/dev/null 2>&1 || need+=(make)
 [ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
+[ -f /usr/include/lz4.h ] || need+=(liblz4-dev)
+[ -f /usr/include/zstd.h ] || need+=(libzstd-dev)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -7,6 +7,8 @@
  *                                           byte, so one command line gives the same output on a GPU
  *                                           and here; --stats and --max-steps are warpvm's own.
  *   warpvm list FILE.ptx                    the kernels of a module and their parameters.
+ *   warpvm [OPTIONS] ./app [ARGS...]        runs an nvcc-built program (nvcc -cudart shared) with warpvm
+ *                                           as its GPU (app.c).
  *   warpvm --help | -h | --version
  * Exit status: 0 success, 1 usage or PTX error, 2 device / VM error (message on stderr).
  * Buffer fills, scalar parsing, `--print` formats and the order in which errors are found follow
@@ -16,9 +18,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "warpvm.h"
 #include "amd/gcn.h"
+#include "app.h"
 
 #define MAXARGS 64 /* as ptxrun: a 65th --arg or --print is an unknown option */
 
@@ -33,6 +37,8 @@ static const char USAGE[] =
     "       warpvm machines\n"
     "       warpvm lower FILE.ptx --machine NAME\n"
     "       warpvm gcn FILE.s [--wave 64|32|8] [--rdna] [--set vN=A,B,...]... [--exec MASK]   (see gcn --help)\n"
+    "       warpvm [--machine NAME] [--warps-per-wave 1|2] [--max-steps N] [--async-delivery D]\n"
+    "              [--memory-model sc|weak] [--seed N] [--stats] [--verbose] ./app [ARGS...]\n"
     "       warpvm --help | -h | --version\n";
 
 static const char HELP[] =
@@ -539,6 +545,59 @@ static int cmd_gcn(int argc, char **argv) {
   return rc;
 }
 
+/* A program name that is not a subcommand: runnable from PATH? */
+static int access_exec(const char *cmd) {
+  const char *path = getenv("PATH");
+  char buf[4096];
+  while (path && *path) {
+    size_t n = strcspn(path, ":");
+    snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, cmd);
+    if (access(buf, X_OK) == 0) return 1;
+    path += n + (path[n] == ':');
+  }
+  return 0;
+}
+
+/* warpvm [OPTIONS] PROGRAM [ARGS...]: options up to the first word that is not one. */
+static int cmd_app(int argc, char **argv) {
+  wv_app_opts o = {0};
+  int i = 0;
+  for (; i < argc && argv[i][0] == '-'; i++) {
+    const char *a = argv[i];
+    int more = i + 1 < argc;
+    uint64_t v;
+    if (!strcmp(a, "--")) { i++; break; }
+    else if (!strcmp(a, "--machine") && more) o.machine = argv[++i];
+    else if (!strcmp(a, "--warps-per-wave") && more) {
+      if (!parse_count(argv[++i], &v) || v < 1 || v > 2) return usage_error("bad --warps-per-wave (1 or 2)");
+      o.wpw = (uint32_t)v;
+    } else if (!strcmp(a, "--max-steps") && more) {
+      if (!parse_count(argv[++i], &o.max_steps)) return usage_error("bad --max-steps");
+      o.has_max_steps = 1;
+    } else if (!strcmp(a, "--async-delivery") && more) o.async_delivery = argv[++i];
+    else if (!strcmp(a, "--memory-model") && more) {
+      o.memory_model = argv[++i];
+      if (strcmp(o.memory_model, "sc") && strcmp(o.memory_model, "weak")) return usage_error("bad --memory-model (sc or weak)");
+    } else if (!strcmp(a, "--seed") && more) {
+      if (!parse_count(argv[++i], &v) || v > 0xffffffffu) return usage_error("bad --seed");
+      o.seed = (uint32_t)v, o.has_seed = 1;
+    } else if (!strcmp(a, "--stats")) o.stats = 1;
+    else if (!strcmp(a, "--verbose")) o.verbose = 1;
+    else return usage_error("unknown option");
+  }
+  if (i == argc) return usage_error("missing program to run");
+  /* The same checks as `run`, before the program starts. */
+  wv_config cfg = {.machine = o.machine, .warps_per_wave = o.wpw, .async_delivery = o.async_delivery,
+                   .memory_model = o.memory_model};
+  wv_vm *vm = create_vm(&cfg);
+  if (!vm) return EXIT_USAGE;
+  wv_destroy(vm);
+#ifdef WV_SANITIZER_PRELOAD
+  o.preload_first = WV_SANITIZER_PRELOAD;
+#endif
+  return wv_cli_run_app(&o, argc - i, argv + i);
+}
+
 int main(int argc, char **argv) {
   const char *cmd = argc > 1 ? argv[1] : NULL;
   if (!cmd) return usage_error("missing command");
@@ -553,5 +612,6 @@ int main(int argc, char **argv) {
     fputs(HELP, stdout);
     return 0;
   }
+  if (cmd[0] == '-' || strchr(cmd, '/') || access_exec(cmd)) return cmd_app(argc - 1, argv + 1);
   return usage_error("unknown command");
 }

@@ -1,0 +1,143 @@
+/*
+ * cudart.h — the insides of warpvm's CUDA runtime (libcudart.so.12/.13): the one process-wide
+ * runtime object, registered fatbins/kernels/variables, streams, events, graphs and the work
+ * items ("ops") they carry, and the helpers every API file uses.
+ *
+ * A CUDA runtime is process-global by definition (nvcc's static constructors register into it
+ * before main), so this library has exactly one mutable global: the runtime object in state.c,
+ * reached through wv_cr(). It owns one wv_vm, which owns all device state. Every exported
+ * function takes the runtime's (recursive) lock for its whole body.
+ */
+#ifndef WV_CUDART_H
+#define WV_CUDART_H
+
+#include <pthread.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "cudart/abi.h"
+#include "warpvm.h"
+
+#define WV_EXPORT __attribute__((visibility("default")))
+#define WV_DEFAULT_SHARED (48u * 1024u)   /* dynamic shared memory allowed without opt-in */
+#define WV_OPTIN_SHARED (227u * 1024u)    /* cudaFuncAttributeMaxDynamicSharedMemorySize limit */
+
+/* One fatbinary that a translation unit (or a device link) registered. */
+typedef struct cr_fatbin {
+  const void *wrapper;
+  wv_module *mods[64];     /* one per translation unit with PTX (-rdc: several); none: why says why */
+  uint32_t nmods;
+  uint32_t arch;           /* the PTX entries' target, e.g. 90 */
+  char why[512];
+  struct cr_fatbin *next;
+} cr_fatbin;
+
+/* A kernel: what __cudaRegisterFunction named, bound to its PTX entry. Also the cudaKernel_t. */
+struct wv_cr_func {
+  const void *host_fn;
+  char *name;
+  cr_fatbin *fb;
+  wv_module *mod;          /* the module that defines it */
+  const wv_kernel *k;      /* NULL if the module lacks it */
+  int max_dyn_shared;      /* cudaFuncAttributeMaxDynamicSharedMemorySize */
+  int carveout;
+};
+typedef struct wv_cr_func cr_func;
+
+/* A __device__ / __constant__ / __managed__ variable's host shadow, bound to its PTX symbol. */
+typedef struct cr_var {
+  const void *host_var;
+  char *name;
+  cr_fatbin *fb;
+  size_t size;
+  int constant, managed;
+  void **managed_slot;     /* managed: nvcc's host pointer to fill with the shared address */
+} cr_var;
+
+/* One unit of stream work; a graph is a list of them. */
+typedef enum { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EVENT_WAIT } cr_op_kind;
+typedef struct cr_op {
+  cr_op_kind kind;
+  struct cr_op *next;
+  union {
+    struct { cr_func *f; dim3 grid, block; uint32_t shared; int coop; uint8_t *blob; void **args; uint32_t nargs; } k;
+    struct { void *dst; const void *src; size_t n; int kind; } cp;
+    struct { void *dst; int value; size_t n; } set;
+    struct { cudaHostFn_t fn; void *user; } host;
+    struct { cudaEvent_t ev; } ev;
+  } u;
+} cr_op;
+
+struct wv_cr_graph { cr_op *head, *tail; uint32_t n; };
+struct wv_cr_graph_exec { cr_op *head; uint32_t n; };
+struct wv_cr_stream { unsigned flags; int prio; struct wv_cr_graph *capture; uint32_t magic; };
+struct wv_cr_event { unsigned flags; int recorded; struct timespec t; uint32_t magic; struct wv_cr_graph *capture; };
+#define WV_STREAM_MAGIC 0x5354524du
+#define WV_EVENT_MAGIC 0x45564e54u
+
+/* An allocation the program made through the runtime (device, pinned host or managed). */
+typedef struct cr_alloc {
+  uintptr_t base;
+  size_t size;
+  int type;                 /* enum cudaMemoryType */
+  int owned;                /* host memory the runtime allocated (pinned/managed), freed with it */
+} cr_alloc;
+
+typedef struct cudart {
+  pthread_mutex_t lock;
+  wv_vm *vm;
+  int unloading;             /* the program is exiting: calls return cudaErrorCudartUnloading */
+  int fatbins_live;
+  cudaError_t sticky;        /* a kernel fault: every later device call returns it */
+  cudaError_t pending;       /* fault of the last launch, made sticky at the next synchronising call */
+  cr_fatbin *fatbins;
+  cr_func **funcs; uint32_t nfuncs, capfuncs;
+  cr_var *vars; uint32_t nvars, capvars;
+  cr_alloc *allocs; uint32_t nallocs, capallocs;  /* sorted by base */
+  size_t dev_live;            /* bytes of device memory allocated */
+  char *out; size_t out_len, out_cap;  /* device printf output not yet flushed (CUDA: at sync points) */
+  wv_prop_all prop;
+  size_t heap_limit;          /* cudaLimitMallocHeapSize */
+  unsigned device_flags;
+  int verbose, stats;
+  void *warned;               /* stubs.c: the unsupported entry points already reported */
+} cudart;
+
+/* state.c */
+cudart *wv_cr(void);                      /* the runtime, locked; NULL never */
+void wv_cr_unlock(void);
+cudaError_t wv_cr_ret(cudaError_t e);     /* record e as the thread's last error, unlock, return it */
+cudaError_t wv_cr_device_check(cudart *r);/* cudaSuccess, or the sticky/unloading error */
+void wv_cr_sync_point(cudart *r);         /* flush device printf; a pending fault becomes sticky */
+void wv_cr_flush_printf(cudart *r);
+cudaError_t wv_cr_from_status(wv_status st);
+void wv_cr_fill_props(cudart *r);
+cudaError_t *wv_cr_last_error(void);      /* the calling thread's */
+
+/* register.c */
+cr_func *wv_cr_func_find(cudart *r, const void *host_fn); /* NULL if unknown */
+cr_var *wv_cr_var_find(cudart *r, const void *host_var);
+cudaError_t wv_cr_var_addr(cudart *r, cr_var *v, wv_devptr *addr, size_t *size);
+cudaError_t wv_cr_func_kernel(cudart *r, cr_func *f);     /* bind f->k or say why not */
+
+/* memory.c */
+cudaError_t wv_cr_copy(cudart *r, void *dst, const void *src, size_t n, int kind);
+cudaError_t wv_cr_set(cudart *r, void *dst, int value, size_t n);
+
+void wv_cr_reset_memory(cudart *r);        /* cudaDeviceReset: free every allocation */
+cr_alloc *wv_cr_alloc_find(cudart *r, const void *p); /* the allocation containing p */
+
+/* register.c (reset) */
+void wv_cr_reload_modules(cudart *r);
+
+/* launch.c */
+cudaError_t wv_cr_launch_check(cudart *r, cr_func *f, dim3 grid, dim3 block, size_t shared, int coop);
+cudaError_t wv_cr_launch_now(cudart *r, cr_func *f, dim3 grid, dim3 block, uint32_t shared, void **args, int coop);
+int wv_cr_occupancy(cudart *r, cr_func *f, int block, size_t dyn_shared);
+
+/* stream.c: run an op now, or append it to the stream's capture graph. Takes ownership of op. */
+cudaError_t wv_cr_submit(cudart *r, cudaStream_t s, cr_op *op);
+cudaError_t wv_cr_run_op(cudart *r, cr_op *op);
+void wv_cr_op_free(cr_op *op);
+
+#endif

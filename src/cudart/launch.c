@@ -1,0 +1,221 @@
+/*
+ * launch.c — kernel launches: the <<<>>> call configuration stack (__cudaPush/PopCallConfiguration),
+ * cudaLaunchKernel, __cudaLaunchKernel (CUDA 13 stubs go through cudaKernel_t), cooperative and
+ * extensible launches, launch-configuration checks with CUDA's error codes, what a failing kernel
+ * does to the runtime (a report on stderr, a sticky error at the next synchronising call), function
+ * attributes and the occupancy calculator.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart/cudart.h"
+
+/* A launch configuration out of the device's limits: CUDA 13 on an H200 answers cudaErrorInvalidValue
+ * (tests/programs/errors.cu); CUDA 12 documents cudaErrorInvalidConfiguration. */
+#if WV_CUDART_MAJOR >= 13
+#define WV_BAD_CONFIG cudaErrorInvalidValue
+#else
+#define WV_BAD_CONFIG cudaErrorInvalidConfiguration
+#endif
+
+/* ---- <<<grid, block, shared, stream>>> ---- */
+typedef struct call_config {
+  dim3 grid, block;
+  size_t shared;
+  cudaStream_t stream;
+} call_config;
+static _Thread_local call_config tl_cfg[16]; /* nesting: a launch inside an argument expression */
+static _Thread_local int tl_ncfg;
+
+WV_EXPORT unsigned int __cudaPushCallConfiguration(dim3 grid, dim3 block, size_t shared, cudaStream_t stream) {
+  if (tl_ncfg == 16) return 1;
+  tl_cfg[tl_ncfg++] = (call_config){grid, block, shared, stream};
+  return 0;
+}
+
+WV_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t *shared, void *stream) {
+  if (tl_ncfg == 0) return cudaErrorMissingConfiguration;
+  call_config c = tl_cfg[--tl_ncfg];
+  *grid = c.grid;
+  *block = c.block;
+  *shared = c.shared;
+  *(cudaStream_t *)stream = c.stream;
+  return cudaSuccess;
+}
+
+/* ---- occupancy: the limits of one SM of the virtual device (see device.c) ---- */
+static int dyn_limit(const cr_func *f) {
+  uint32_t st = f->k ? wv_kernel_static_shared(f->k) : 0;
+  if (f->max_dyn_shared >= 0) return f->max_dyn_shared;
+  return st >= WV_DEFAULT_SHARED ? 0 : (int)(WV_DEFAULT_SHARED - st);
+}
+
+int wv_cr_occupancy(cudart *r, cr_func *f, int block, size_t dyn_shared) {
+  if (block <= 0 || block > r->prop.maxThreadsPerBlock || (f->k && (uint32_t)block > wv_kernel_max_threads(f->k)))
+    return 0;
+  int warps = (block + 31) / 32;
+  int n = r->prop.maxThreadsPerMultiProcessor / (warps * 32);
+  if (n > r->prop.maxBlocksPerMultiProcessor) n = r->prop.maxBlocksPerMultiProcessor;
+  size_t smem = (f->k ? wv_kernel_static_shared(f->k) : 0) + dyn_shared;
+  if (smem) {
+    size_t per = smem + r->prop.reservedSharedMemPerBlock;
+    int by_smem = (int)(r->prop.sharedMemPerMultiprocessor / per);
+    if (by_smem < n) n = by_smem;
+  }
+  return n;
+}
+
+cudaError_t wv_cr_launch_check(cudart *r, cr_func *f, dim3 grid, dim3 block, size_t shared, int coop) {
+  cudaError_t e = wv_cr_func_kernel(r, f);
+  if (e) return e;
+  uint64_t threads = (uint64_t)block.x * block.y * block.z;
+  if (!grid.x || !grid.y || !grid.z || !threads || threads > 1024 || block.x > 1024 || block.y > 1024 ||
+      block.z > 64 || grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
+    return WV_BAD_CONFIG;
+  if (threads > wv_kernel_max_threads(f->k)) return WV_BAD_CONFIG; /* beyond __launch_bounds__ */
+  if (shared > (size_t)dyn_limit(f)) return cudaErrorInvalidValue;
+  if (coop) {
+    uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
+    uint64_t cap = (uint64_t)wv_cr_occupancy(r, f, (int)threads, shared) * (uint64_t)r->prop.multiProcessorCount;
+    if (blocks > cap) return cudaErrorCooperativeLaunchTooLarge;
+  }
+  return cudaSuccess;
+}
+
+/* Run a kernel now. Configuration errors come back at once; a fault in the kernel is reported on
+ * stderr and becomes the sticky error at the next synchronising call, as on a GPU. */
+cudaError_t wv_cr_launch_now(cudart *r, cr_func *f, dim3 grid, dim3 block, uint32_t shared, void **args, int coop) {
+  wv_cr_flush_printf(r); /* CUDA flushes the printf buffer at the start of a launch */
+  wv_status st = wv_launch_ex(r->vm, f->k, (wv_dim3){grid.x, grid.y, grid.z}, (wv_dim3){block.x, block.y, block.z},
+                              shared, args, coop ? WV_LAUNCH_COOPERATIVE : 0);
+  if (st == WV_OK) return cudaSuccess;
+  if (st == WV_ERR_LAUNCH || st == WV_ERR_INVALID) return WV_BAD_CONFIG;
+  fprintf(stderr, "warpvm: %s\n", wv_last_error(r->vm));
+  if (r->pending == cudaSuccess) r->pending = wv_cr_from_status(st);
+  return cudaSuccess;
+}
+
+static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t s,
+                          int coop) {
+  cudart *r = wv_cr();
+  cudaError_t e = wv_cr_device_check(r);
+  if (e) return wv_cr_ret(e);
+  cr_func *f = wv_cr_func_find(r, func);
+  if (!f) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
+  if ((e = wv_cr_launch_check(r, f, grid, block, shared, coop))) return wv_cr_ret(e);
+  cr_op *op = calloc(1, sizeof *op);
+  if (!op) return wv_cr_ret(cudaErrorMemoryAllocation);
+  op->kind = OP_KERNEL;
+  op->u.k.f = f, op->u.k.grid = grid, op->u.k.block = block, op->u.k.shared = (uint32_t)shared;
+  op->u.k.coop = coop, op->u.k.args = args; /* the caller's: copied only if the op is kept (capture) */
+  return wv_cr_ret(wv_cr_submit(r, s, op));
+}
+
+WV_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                                       cudaStream_t s) {
+  return launch(func, grid, block, args, shared, s, 0);
+}
+
+WV_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block, void **args, size_t shared,
+                                         cudaStream_t s) {
+  return launch(k, grid, block, args, shared, s, 0);
+}
+
+WV_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
+                                                  size_t shared, cudaStream_t s) {
+  return launch(func, grid, block, args, shared, s, 1);
+}
+
+WV_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg, const void *func, void **args) {
+  if (!cfg) return cudaErrorInvalidValue;
+  int coop = 0;
+  for (unsigned i = 0; i < cfg->numAttrs && cfg->attrs; i++)
+    if (cfg->attrs[i].id == cudaLaunchAttributeCooperative) coop = cfg->attrs[i].val.cooperative != 0;
+  return launch(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream, coop);
+}
+
+/* ---- function attributes ---- */
+WV_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const void *func) {
+  cudart *r = wv_cr();
+  cr_func *f = wv_cr_func_find(r, func);
+  if (!a) return wv_cr_ret(cudaErrorInvalidValue);
+  if (!f || !f->k) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
+  memset(a, 0, sizeof *a);
+  a->sharedSizeBytes = wv_kernel_static_shared(f->k);
+  a->maxThreadsPerBlock = (int)wv_kernel_max_threads(f->k);
+  a->numRegs = 32; /* no register allocation: the occupancy calculator assumes 32 */
+  a->ptxVersion = (int)f->fb->arch;
+  a->binaryVersion = (int)f->fb->arch;
+  a->maxDynamicSharedSizeBytes = dyn_limit(f);
+  a->preferredShmemCarveout = f->carveout ? f->carveout : -1;
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value) {
+  cudart *r = wv_cr();
+  cr_func *f = wv_cr_func_find(r, func);
+  if (!f || !f->k) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
+  if (attr == cudaFuncAttributeMaxDynamicSharedMemorySize) {
+    if (value < 0 || (size_t)value + wv_kernel_static_shared(f->k) > WV_OPTIN_SHARED)
+      return wv_cr_ret(cudaErrorInvalidValue);
+    f->max_dyn_shared = value;
+  } else if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
+    if (value < -1 || value > 100) return wv_cr_ret(cudaErrorInvalidValue);
+    f->carveout = value;
+  } else if (attr < 8 || attr > 15) {
+    return wv_cr_ret(cudaErrorInvalidValue);
+  }
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaFuncSetCacheConfig(const void *func, int c) {
+  (void)func, (void)c;
+  return cudaSuccess;
+}
+WV_EXPORT cudaError_t cudaFuncSetSharedMemConfig(const void *func, int c) {
+  (void)func, (void)c;
+  return cudaSuccess;
+}
+
+WV_EXPORT cudaError_t cudaFuncGetName(const char **name, const void *func) {
+  cudart *r = wv_cr();
+  cr_func *f = wv_cr_func_find(r, func);
+  if (!name) return wv_cr_ret(cudaErrorInvalidValue);
+  if (!f) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
+  *name = f->name;
+  return wv_cr_ret(cudaSuccess);
+}
+
+/* ---- occupancy API ---- */
+WV_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, const void *func, int block,
+                                                                            size_t dyn, unsigned int flags) {
+  (void)flags;
+  cudart *r = wv_cr();
+  cr_func *f = wv_cr_func_find(r, func);
+  if (!n) return wv_cr_ret(cudaErrorInvalidValue);
+  if (!f || !f->k) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
+  *n = wv_cr_occupancy(r, f, block, dyn);
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessor(int *n, const void *func, int block, size_t dyn) {
+  return cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(n, func, block, dyn, 0);
+}
+
+WV_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *out, const void *func, int nblocks, int block) {
+  cudart *r = wv_cr();
+  cr_func *f = wv_cr_func_find(r, func);
+  if (!out || nblocks <= 0) return wv_cr_ret(cudaErrorInvalidValue);
+  if (!f || !f->k) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
+  if (wv_cr_occupancy(r, f, block, 0) < nblocks) {
+    *out = 0;
+    return wv_cr_ret(cudaSuccess);
+  }
+  size_t per = r->prop.sharedMemPerMultiprocessor / (size_t)nblocks;
+  size_t used = wv_kernel_static_shared(f->k) + r->prop.reservedSharedMemPerBlock;
+  size_t avail = per > used ? per - used : 0;
+  size_t lim = (size_t)dyn_limit(f);
+  *out = avail < lim ? avail : lim;
+  return wv_cr_ret(cudaSuccess);
+}

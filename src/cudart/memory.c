@@ -1,0 +1,424 @@
+/*
+ * memory.c — memory management of the CUDA runtime: device memory (cudaMalloc: addresses the
+ * host cannot dereference, reached only through cudaMemcpy), pinned host memory and managed
+ * memory (identity-mapped into the vm: kernels and the host use the same pointer), copies and
+ * sets in every direction (the vm knows which pointers are device memory, so cudaMemcpyDefault
+ * works), 2D copies, symbols (cudaMemcpyToSymbol ...), cudaMemGetInfo, cudaPointerGetAttributes.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart/cudart.h"
+
+/* ---- the runtime's allocation table (sorted by base) ---- */
+static int alloc_index(cudart *r, uintptr_t p) { /* last entry with base <= p, or -1 */
+  int lo = 0, hi = (int)r->nallocs;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (r->allocs[mid].base <= p) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+cr_alloc *wv_cr_alloc_find(cudart *r, const void *ptr) {
+  uintptr_t p = (uintptr_t)ptr;
+  int i = alloc_index(r, p);
+  if (i < 0) return NULL;
+  cr_alloc *a = &r->allocs[i];
+  return p - a->base < (a->size ? a->size : 1) ? a : NULL;
+}
+
+static int alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned) {
+  if (r->nallocs == r->capallocs) {
+    uint32_t nc = r->capallocs ? 2 * r->capallocs : 64;
+    cr_alloc *n = realloc(r->allocs, nc * sizeof *n);
+    if (!n) return -1;
+    r->allocs = n;
+    r->capallocs = nc;
+  }
+  int i = alloc_index(r, base) + 1;
+  memmove(&r->allocs[i + 1], &r->allocs[i], (r->nallocs - (uint32_t)i) * sizeof *r->allocs);
+  r->allocs[i] = (cr_alloc){base, size, type, owned};
+  r->nallocs++;
+  return 0;
+}
+
+static void alloc_remove(cudart *r, cr_alloc *a) {
+  uint32_t i = (uint32_t)(a - r->allocs);
+  memmove(a, a + 1, (r->nallocs - i - 1) * sizeof *a);
+  r->nallocs--;
+}
+
+/* Release one allocation's memory (not its table entry). */
+static void alloc_release(cudart *r, cr_alloc *a) {
+  if (a->type == cudaMemoryTypeDevice) {
+    wv_free(r->vm, (wv_devptr)a->base);
+    r->dev_live -= a->size;
+  } else {
+    wv_unmap_host(r->vm, (void *)a->base);
+    if (a->owned) free((void *)a->base);
+  }
+}
+
+void wv_cr_reset_memory(cudart *r) {
+  for (uint32_t i = 0; i < r->nallocs; i++) alloc_release(r, &r->allocs[i]);
+  r->nallocs = 0;
+  r->dev_live = 0;
+}
+
+/* ---- allocation API ---- */
+WV_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
+  cudart *r = wv_cr();
+  cudaError_t e = wv_cr_device_check(r);
+  if (e) return wv_cr_ret(e);
+  if (!p) return wv_cr_ret(cudaErrorInvalidValue);
+  *p = NULL;
+  if (n == 0) return wv_cr_ret(cudaSuccess);
+  wv_devptr d;
+  if (n > r->prop.totalGlobalMem - r->dev_live || wv_malloc(r->vm, n, &d) != WV_OK)
+    return wv_cr_ret(cudaErrorMemoryAllocation);
+  if (alloc_add(r, (uintptr_t)d, n, cudaMemoryTypeDevice, 0)) {
+    wv_free(r->vm, d);
+    return wv_cr_ret(cudaErrorMemoryAllocation);
+  }
+  r->dev_live += n;
+  *p = (void *)(uintptr_t)d;
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
+  (void)s;
+  return cudaMalloc(p, n);
+}
+
+WV_EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height) {
+  if (!pitch) return cudaErrorInvalidValue;
+  *pitch = (width + 511) & ~(size_t)511;
+  return cudaMalloc(p, *pitch * height);
+}
+
+/* Host memory both sides use at the same address (pinned with cudaHostAllocMapped semantics, or managed). */
+static cudaError_t host_shared(void **p, size_t n, int type) {
+  cudart *r = wv_cr();
+  cudaError_t e = wv_cr_device_check(r);
+  if (e) return wv_cr_ret(e);
+  if (!p) return wv_cr_ret(cudaErrorInvalidValue);
+  *p = NULL;
+  if (n == 0) return wv_cr_ret(type == cudaMemoryTypeManaged ? cudaErrorInvalidValue : cudaSuccess);
+  size_t sz = (n + 4095) & ~(size_t)4095;
+  void *h = aligned_alloc(4096, sz);
+  if (!h) return wv_cr_ret(cudaErrorMemoryAllocation);
+  memset(h, 0, sz);
+  if (wv_map_host(r->vm, h, n) != WV_OK) {
+    free(h);
+    return wv_cr_ret(cudaErrorMemoryAllocation);
+  }
+  if (alloc_add(r, (uintptr_t)h, n, type, 1)) {
+    wv_unmap_host(r->vm, h);
+    free(h);
+    return wv_cr_ret(cudaErrorMemoryAllocation);
+  }
+  *p = h;
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaMallocHost(void **p, size_t n) { return host_shared(p, n, cudaMemoryTypeHost); }
+WV_EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags) {
+  (void)flags;
+  return host_shared(p, n, cudaMemoryTypeHost);
+}
+WV_EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int flags) {
+  (void)flags;
+  return host_shared(p, n, cudaMemoryTypeManaged);
+}
+
+static cudaError_t free_of(const void *p, int want_host) {
+  cudart *r = wv_cr();
+  wv_cr_sync_point(r); /* cudaFree synchronises */
+  if (!p) return wv_cr_ret(r->sticky);
+  cudaError_t e = wv_cr_device_check(r);
+  if (e) return wv_cr_ret(e);
+  cr_alloc *a = wv_cr_alloc_find(r, p);
+  if (!a || a->base != (uintptr_t)p) return wv_cr_ret(cudaErrorInvalidValue);
+  if (want_host ? a->type != cudaMemoryTypeHost || !a->owned : a->type == cudaMemoryTypeHost)
+    return wv_cr_ret(cudaErrorInvalidValue);
+  alloc_release(r, a);
+  alloc_remove(r, a);
+  return wv_cr_ret(cudaSuccess);
+}
+
+/* cudaFree takes device and managed memory; cudaFreeHost pinned host memory. */
+WV_EXPORT cudaError_t cudaFree(void *p) { return free_of(p, 0); }
+WV_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { (void)s; return free_of(p, 0); }
+WV_EXPORT cudaError_t cudaFreeHost(void *p) { return free_of(p, 1); }
+
+WV_EXPORT cudaError_t cudaHostRegister(void *p, size_t n, unsigned int flags) {
+  (void)flags;
+  cudart *r = wv_cr();
+  if (!p || !n) return wv_cr_ret(cudaErrorInvalidValue);
+  if (wv_cr_alloc_find(r, p)) return wv_cr_ret(cudaErrorHostMemoryAlreadyRegistered);
+  if (wv_map_host(r->vm, p, n) != WV_OK) return wv_cr_ret(cudaErrorInvalidValue);
+  if (alloc_add(r, (uintptr_t)p, n, cudaMemoryTypeHost, 0)) {
+    wv_unmap_host(r->vm, p);
+    return wv_cr_ret(cudaErrorMemoryAllocation);
+  }
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaHostUnregister(void *p) {
+  cudart *r = wv_cr();
+  cr_alloc *a = wv_cr_alloc_find(r, p);
+  if (!a || a->base != (uintptr_t)p || a->owned) return wv_cr_ret(cudaErrorHostMemoryNotRegistered);
+  alloc_release(r, a);
+  alloc_remove(r, a);
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags) {
+  (void)flags;
+  cudart *r = wv_cr();
+  cr_alloc *a = wv_cr_alloc_find(r, h);
+  if (!d || !a || a->type == cudaMemoryTypeDevice) return wv_cr_ret(cudaErrorInvalidValue);
+  *d = h; /* identity-mapped */
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaHostGetFlags(unsigned int *flags, void *h) {
+  cudart *r = wv_cr();
+  cr_alloc *a = wv_cr_alloc_find(r, h);
+  if (!flags || !a || a->type != cudaMemoryTypeHost) return wv_cr_ret(cudaErrorInvalidValue);
+  *flags = cudaHostAllocMapped;
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total) {
+  cudart *r = wv_cr();
+  cudaError_t e = wv_cr_device_check(r);
+  if (e) return wv_cr_ret(e);
+  if (free_b) *free_b = r->prop.totalGlobalMem - r->dev_live;
+  if (total) *total = r->prop.totalGlobalMem;
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *at, const void *p) {
+  cudart *r = wv_cr();
+  if (!at) return wv_cr_ret(cudaErrorInvalidValue);
+  memset(at, 0, sizeof *at);
+  cr_alloc *a = wv_cr_alloc_find(r, p);
+  wv_devptr base;
+  size_t size;
+  if (a) at->type = (enum cudaMemoryType)a->type;
+  else if (p && wv_pointer_query(r->vm, (wv_devptr)(uintptr_t)p, &base, &size) == WV_OK)
+    at->type = cudaMemoryTypeDevice; /* a module variable (cudaGetSymbolAddress) */
+  else at->type = cudaMemoryTypeUnregistered;
+  at->device = at->type == cudaMemoryTypeUnregistered ? -2 : 0;
+  if (at->type != cudaMemoryTypeUnregistered) at->devicePointer = (void *)p;
+  if (at->type == cudaMemoryTypeHost || at->type == cudaMemoryTypeManaged || at->type == cudaMemoryTypeUnregistered)
+    at->hostPointer = (void *)p;
+  return wv_cr_ret(cudaSuccess);
+}
+
+/* Advice and prefetching change nothing on a machine with one memory. */
+WV_EXPORT cudaError_t cudaMemAdvise(const void *p, size_t n, int advice, ...) {
+  (void)p, (void)n, (void)advice;
+  return cudaSuccess;
+}
+WV_EXPORT cudaError_t cudaMemPrefetchAsync(const void *p, size_t n, ...) {
+  (void)p, (void)n;
+  return cudaSuccess;
+}
+WV_EXPORT cudaError_t cudaMemAdvise_v2(const void *p, size_t n, int advice, ...) {
+  (void)p, (void)n, (void)advice;
+  return cudaSuccess;
+}
+WV_EXPORT cudaError_t cudaMemPrefetchAsync_v2(const void *p, size_t n, ...) {
+  (void)p, (void)n;
+  return cudaSuccess;
+}
+WV_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n, unsigned int flags) {
+  (void)s, (void)p, (void)n, (void)flags;
+  return cudaSuccess;
+}
+
+/* ---- copies ---- */
+/* 1 if [p, p+n) is vm memory (device, pinned, managed, module variables), 0 host, -1 straddles. */
+static int in_vm(cudart *r, const void *p, size_t n) {
+  wv_devptr base;
+  size_t size;
+  if (wv_pointer_query(r->vm, (wv_devptr)(uintptr_t)p, &base, &size) != WV_OK) return 0;
+  return (uintptr_t)p - base + n <= size ? 1 : -1;
+}
+
+/* Copy n bytes; kind says which side the program thinks is the device. Pointers decide. */
+cudaError_t wv_cr_copy(cudart *r, void *dst, const void *src, size_t n, int kind) {
+  if (kind < cudaMemcpyHostToHost || kind > cudaMemcpyDefault) return cudaErrorInvalidMemcpyDirection;
+  if (n == 0) return cudaSuccess;
+  if (!dst || !src) return cudaErrorInvalidValue;
+  int dv = in_vm(r, dst, n), sv = in_vm(r, src, n);
+  if (dv < 0 || sv < 0) return cudaErrorInvalidValue;
+  if ((kind == cudaMemcpyHostToDevice || kind == cudaMemcpyDeviceToDevice) && !dv) return cudaErrorInvalidValue;
+  if ((kind == cudaMemcpyDeviceToHost || kind == cudaMemcpyDeviceToDevice) && !sv) return cudaErrorInvalidValue;
+  wv_status st;
+  if (dv && sv) st = wv_memcpy_dtod(r->vm, (wv_devptr)(uintptr_t)dst, (wv_devptr)(uintptr_t)src, n);
+  else if (dv) st = wv_memcpy_htod(r->vm, (wv_devptr)(uintptr_t)dst, src, n);
+  else if (sv) st = wv_memcpy_dtoh(r->vm, dst, (wv_devptr)(uintptr_t)src, n);
+  else {
+    memmove(dst, src, n);
+    st = WV_OK;
+  }
+  return st == WV_OK ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+cudaError_t wv_cr_set(cudart *r, void *dst, int value, size_t n) {
+  if (n == 0) return cudaSuccess;
+  if (in_vm(r, dst, n) != 1) return cudaErrorInvalidValue;
+  return wv_memset(r->vm, (wv_devptr)(uintptr_t)dst, value, n) == WV_OK ? cudaSuccess : cudaErrorInvalidValue;
+}
+
+static cr_op *op_new(cr_op_kind k) {
+  cr_op *op = calloc(1, sizeof *op);
+  if (op) op->kind = k;
+  return op;
+}
+
+/* A blocking call on the legacy stream: synchronise, then run. */
+static cudaError_t blocking_copy(void *dst, const void *src, size_t n, int kind) {
+  cudart *r = wv_cr();
+  wv_cr_sync_point(r);
+  cudaError_t e = wv_cr_device_check(r);
+  if (!e) e = wv_cr_copy(r, dst, src, n, kind);
+  return wv_cr_ret(e);
+}
+
+static cudaError_t async_copy(void *dst, const void *src, size_t n, int kind, cudaStream_t s) {
+  cudart *r = wv_cr();
+  cudaError_t e = wv_cr_device_check(r);
+  if (e) return wv_cr_ret(e);
+  cr_op *op = op_new(OP_MEMCPY);
+  if (!op) return wv_cr_ret(cudaErrorMemoryAllocation);
+  op->u.cp.dst = dst, op->u.cp.src = src, op->u.cp.n = n, op->u.cp.kind = kind;
+  return wv_cr_ret(wv_cr_submit(r, s, op));
+}
+
+static cudaError_t async_set(void *dst, int value, size_t n, cudaStream_t s) {
+  cudart *r = wv_cr();
+  cudaError_t e = wv_cr_device_check(r);
+  if (e) return wv_cr_ret(e);
+  cr_op *op = op_new(OP_MEMSET);
+  if (!op) return wv_cr_ret(cudaErrorMemoryAllocation);
+  op->u.set.dst = dst, op->u.set.value = value, op->u.set.n = n;
+  return wv_cr_ret(wv_cr_submit(r, s, op));
+}
+
+WV_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
+  return blocking_copy(dst, src, n, kind);
+}
+WV_EXPORT cudaError_t cudaMemcpyAsync(void *dst, const void *src, size_t n, int kind, cudaStream_t s) {
+  return async_copy(dst, src, n, kind, s);
+}
+WV_EXPORT cudaError_t cudaMemset(void *dst, int value, size_t n) {
+  cudart *r = wv_cr();
+  cudaError_t e = wv_cr_device_check(r);
+  if (!e) e = wv_cr_set(r, dst, value, n);
+  return wv_cr_ret(e);
+}
+WV_EXPORT cudaError_t cudaMemsetAsync(void *dst, int value, size_t n, cudaStream_t s) {
+  return async_set(dst, value, n, s);
+}
+
+WV_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int ddev, const void *src, int sdev, size_t n) {
+  if (ddev || sdev) return cudaErrorInvalidDevice;
+  return blocking_copy(dst, src, n, cudaMemcpyDefault);
+}
+
+static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h, int kind,
+                          cudaStream_t s, int async) {
+  if (w > dpitch || w > spitch) return cudaErrorInvalidPitchValue;
+  for (size_t y = 0; y < h; y++) {
+    cudaError_t e = async ? async_copy((char *)dst + y * dpitch, (const char *)src + y * spitch, w, kind, s)
+                          : blocking_copy((char *)dst + y * dpitch, (const char *)src + y * spitch, w, kind);
+    if (e) return e;
+  }
+  return cudaSuccess;
+}
+
+WV_EXPORT cudaError_t cudaMemcpy2D(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h,
+                                   int kind) {
+  return copy2d(dst, dpitch, src, spitch, w, h, kind, NULL, 0);
+}
+WV_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h,
+                                        int kind, cudaStream_t s) {
+  return copy2d(dst, dpitch, src, spitch, w, h, kind, s, 1);
+}
+WV_EXPORT cudaError_t cudaMemset2D(void *dst, size_t pitch, int value, size_t w, size_t h) {
+  for (size_t y = 0; y < h; y++) {
+    cudaError_t e = cudaMemset((char *)dst + y * pitch, value, w);
+    if (e) return e;
+  }
+  return cudaSuccess;
+}
+WV_EXPORT cudaError_t cudaMemset2DAsync(void *dst, size_t pitch, int value, size_t w, size_t h, cudaStream_t s) {
+  for (size_t y = 0; y < h; y++) {
+    cudaError_t e = async_set((char *)dst + y * pitch, value, w, s);
+    if (e) return e;
+  }
+  return cudaSuccess;
+}
+
+/* ---- symbols ---- */
+static cudaError_t symbol_addr(cudart *r, const void *sym, size_t off, size_t n, void **out, size_t *size) {
+  cr_var *v = wv_cr_var_find(r, sym);
+  if (!v) return cudaErrorInvalidSymbol;
+  wv_devptr a;
+  size_t sz;
+  cudaError_t e = wv_cr_var_addr(r, v, &a, &sz);
+  if (e) return e;
+  if (off > sz || n > sz - off) return cudaErrorInvalidValue;
+  *out = (void *)(uintptr_t)(a + off);
+  if (size) *size = sz;
+  return cudaSuccess;
+}
+
+WV_EXPORT cudaError_t cudaGetSymbolAddress(void **p, const void *sym) {
+  cudart *r = wv_cr();
+  if (!p) return wv_cr_ret(cudaErrorInvalidValue);
+  return wv_cr_ret(symbol_addr(r, sym, 0, 0, p, NULL));
+}
+
+WV_EXPORT cudaError_t cudaGetSymbolSize(size_t *n, const void *sym) {
+  cudart *r = wv_cr();
+  void *p;
+  if (!n) return wv_cr_ret(cudaErrorInvalidValue);
+  return wv_cr_ret(symbol_addr(r, sym, 0, 0, &p, n));
+}
+
+static cudaError_t symbol_copy(const void *sym, void *host, size_t n, size_t off, int kind, int to_sym,
+                               cudaStream_t s, int async) {
+  cudart *r = wv_cr();
+  void *dev;
+  cudaError_t e = symbol_addr(r, sym, off, n, &dev, NULL);
+  if (e) return wv_cr_ret(e);
+  if (to_sym ? kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault
+             : kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)
+    return wv_cr_ret(cudaErrorInvalidMemcpyDirection);
+  wv_cr_unlock();
+  if (to_sym) return async ? async_copy(dev, host, n, kind, s) : blocking_copy(dev, host, n, kind);
+  return async ? async_copy(host, dev, n, kind, s) : blocking_copy(host, dev, n, kind);
+}
+
+WV_EXPORT cudaError_t cudaMemcpyToSymbol(const void *sym, const void *src, size_t n, size_t off, int kind) {
+  return symbol_copy(sym, (void *)src, n, off, kind, 1, NULL, 0);
+}
+WV_EXPORT cudaError_t cudaMemcpyFromSymbol(void *dst, const void *sym, size_t n, size_t off, int kind) {
+  return symbol_copy(sym, dst, n, off, kind, 0, NULL, 0);
+}
+WV_EXPORT cudaError_t cudaMemcpyToSymbolAsync(const void *sym, const void *src, size_t n, size_t off, int kind,
+                                              cudaStream_t s) {
+  return symbol_copy(sym, (void *)src, n, off, kind, 1, s, 1);
+}
+WV_EXPORT cudaError_t cudaMemcpyFromSymbolAsync(void *dst, const void *sym, size_t n, size_t off, int kind,
+                                                cudaStream_t s) {
+  return symbol_copy(sym, dst, n, off, kind, 0, s, 1);
+}

@@ -1,0 +1,176 @@
+/*
+ * state.c — the runtime object: creation from the environment the `warpvm ./app` launcher sets
+ * (WARPVM_MACHINE, WARPVM_MAX_STEPS, ...), the lock, CUDA's error model (per-thread last error,
+ * sticky kernel faults seen at the next synchronising call), device printf buffering (flushed
+ * where CUDA flushes it) and teardown at exit. Also the error-string API.
+ */
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart/cudart.h"
+
+static cudart g_rt; /* the one runtime of the process (see cudart.h) */
+static pthread_once_t g_once = PTHREAD_ONCE_INIT;
+static _Thread_local cudaError_t tl_last = cudaSuccess;
+
+cudaError_t *wv_cr_last_error(void) { return &tl_last; }
+
+static void printf_sink(void *user, const char *text, size_t len) {
+  cudart *r = user;
+  if (r->out_len + len + 1 > r->out_cap) {
+    size_t nc = r->out_cap ? r->out_cap : 4096;
+    while (nc < r->out_len + len + 1) nc *= 2;
+    char *n = realloc(r->out, nc);
+    if (!n) { fwrite(text, 1, len, stdout); return; }
+    r->out = n;
+    r->out_cap = nc;
+  }
+  memcpy(r->out + r->out_len, text, len);
+  r->out_len += len;
+}
+
+void wv_cr_flush_printf(cudart *r) {
+  if (!r->out_len) return;
+  fwrite(r->out, 1, r->out_len, stdout);
+  r->out_len = 0;
+}
+
+static uint64_t env_u64(const char *name, uint64_t dflt) {
+  const char *v = getenv(name);
+  if (!v || !*v) return dflt;
+  char *end;
+  unsigned long long x = strtoull(v, &end, 0);
+  return *end ? dflt : (uint64_t)x;
+}
+
+static void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
+static void fatal(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  fputs("warpvm: ", stderr);
+  vfprintf(stderr, fmt, ap);
+  fputc('\n', stderr);
+  va_end(ap);
+  exit(1);
+}
+
+static void print_stats(cudart *r) {
+  wv_stats s;
+  wv_get_stats(r->vm, &s);
+  fprintf(stderr,
+          "warpvm: %llu launches, %llu CTAs, %llu warp instructions, %llu thread instructions, "
+          "%.3f s in kernels (%.1f M thread-instructions/s)\n",
+          (unsigned long long)s.launches, (unsigned long long)s.ctas, (unsigned long long)s.warp_instructions,
+          (unsigned long long)s.thread_instructions, s.kernel_seconds,
+          s.kernel_seconds > 0 ? (double)s.thread_instructions / s.kernel_seconds * 1e-6 : 0.0);
+}
+
+/* Library teardown: after every atexit handler of the program (ours was registered first). */
+__attribute__((destructor)) static void rt_fini(void) {
+  if (!g_rt.vm) return;
+  pthread_mutex_lock(&g_rt.lock);
+  wv_cr_flush_printf(&g_rt);
+  fflush(stdout);
+  if (g_rt.stats) print_stats(&g_rt);
+  g_rt.unloading = 1;
+  pthread_mutex_unlock(&g_rt.lock);
+}
+
+static void rt_init(void) {
+  cudart *r = &g_rt;
+  pthread_mutexattr_t a;
+  pthread_mutexattr_init(&a);
+  pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+  pthread_mutex_init(&r->lock, &a);
+  pthread_mutexattr_destroy(&a);
+  wv_config cfg = {0};
+  cfg.max_steps = env_u64("WARPVM_MAX_STEPS", 4000000000ull);
+  cfg.printf_out = printf_sink;
+  cfg.printf_user = r;
+  cfg.machine = getenv("WARPVM_MACHINE");
+  cfg.warps_per_wave = (uint32_t)env_u64("WARPVM_WARPS_PER_WAVE", 0);
+  cfg.async_delivery = getenv("WARPVM_ASYNC_DELIVERY");
+  cfg.memory_model = getenv("WARPVM_MEMORY_MODEL");
+  cfg.seed = (uint32_t)env_u64("WARPVM_SEED", 0);
+  r->vm = wv_create(&cfg);
+  if (!r->vm)
+    fatal("cannot create the virtual GPU (WARPVM_MACHINE=%s, WARPVM_WARPS_PER_WAVE=%s): see `warpvm machines`",
+          cfg.machine ? cfg.machine : "", getenv("WARPVM_WARPS_PER_WAVE") ? getenv("WARPVM_WARPS_PER_WAVE") : "");
+  r->verbose = (int)env_u64("WARPVM_VERBOSE", 0);
+  r->stats = (int)env_u64("WARPVM_STATS", 0);
+  r->heap_limit = 8u << 20;
+  wv_cr_fill_props(r);
+}
+
+cudart *wv_cr(void) {
+  pthread_once(&g_once, rt_init);
+  pthread_mutex_lock(&g_rt.lock);
+  return &g_rt;
+}
+
+void wv_cr_unlock(void) { pthread_mutex_unlock(&g_rt.lock); }
+
+cudaError_t wv_cr_ret(cudaError_t e) {
+  if (e != cudaSuccess) tl_last = e;
+  pthread_mutex_unlock(&g_rt.lock);
+  return e;
+}
+
+cudaError_t wv_cr_device_check(cudart *r) {
+  if (r->unloading) return cudaErrorCudartUnloading;
+  return r->sticky;
+}
+
+void wv_cr_sync_point(cudart *r) {
+  wv_cr_flush_printf(r);
+  if (r->pending != cudaSuccess && r->sticky == cudaSuccess) r->sticky = r->pending;
+  r->pending = cudaSuccess;
+}
+
+cudaError_t wv_cr_from_status(wv_status st) {
+  switch (st) {
+  case WV_OK: return cudaSuccess;
+  case WV_ERR_INVALID: return cudaErrorInvalidValue;
+  case WV_ERR_NOMEM: return cudaErrorMemoryAllocation;
+  case WV_ERR_NOT_FOUND: return cudaErrorInvalidDeviceFunction;
+  case WV_ERR_LAUNCH: return cudaErrorInvalidConfiguration;
+  case WV_ERR_UNSUPPORTED: return cudaErrorNotSupported;
+  case WV_ERR_FAULT: return cudaErrorIllegalAddress;
+  case WV_ERR_WATCHDOG: return cudaErrorLaunchTimeout;
+  case WV_ERR_PARSE: return cudaErrorInvalidPtx;
+  case WV_ERR_ASSERT: return cudaErrorAssert;
+  case WV_ERR_MISALIGNED: return cudaErrorMisalignedAddress;
+  default: return cudaErrorLaunchFailure; /* trap, deadlock */
+  }
+}
+
+/* ---- errors API ---- */
+/* Returns and clears the thread's last error. A sticky fault is cleared here too (an H200 with
+ * CUDA 13 returns it once, then cudaSuccess), but every later device call returns it again. */
+WV_EXPORT cudaError_t cudaGetLastError(void) {
+  cudaError_t e = tl_last;
+  tl_last = cudaSuccess;
+  return e;
+}
+
+WV_EXPORT cudaError_t cudaPeekAtLastError(void) { return tl_last; }
+
+WV_EXPORT const char *cudaGetErrorName(cudaError_t e) {
+  switch ((int)e) {
+#define WV_CUDA_ERROR(code, name, str) case code: return #name;
+#include "cudart/errors.def"
+#undef WV_CUDA_ERROR
+  default: return "unrecognized error code";
+  }
+}
+
+WV_EXPORT const char *cudaGetErrorString(cudaError_t e) {
+  switch ((int)e) {
+#define WV_CUDA_ERROR(code, name, str) case code: return str;
+#include "cudart/errors.def"
+#undef WV_CUDA_ERROR
+  default: return "unrecognized error code";
+  }
+}

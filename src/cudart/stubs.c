@@ -1,0 +1,33 @@
+/*
+ * stubs.c — every libcudart entry point warpvm does not implement: it returns
+ * cudaErrorNotSupported (also as the thread's last error) and says so once per name on stderr,
+ * so a program never dies of a missing symbol. The list is generated at configure time from
+ * entry_points.txt minus what the .c files here export (see cudart_stubs.cmake).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudart/cudart.h"
+
+typedef struct said { struct said *next; char name[]; } said;
+
+static cudaError_t unsupported(const char *name) {
+  cudart *r = wv_cr();
+  said **p = (said **)&r->warned;
+  while (*p && strcmp((*p)->name, name)) p = &(*p)->next;
+  if (!*p) {
+    fprintf(stderr, "warpvm: %s is not supported by warpvm's CUDA runtime (returns cudaErrorNotSupported)\n", name);
+    said *s = malloc(sizeof *s + strlen(name) + 1);
+    if (s) {
+      s->next = NULL;
+      strcpy(s->name, name);
+      *p = s;
+    }
+  }
+  return wv_cr_ret(cudaErrorNotSupported);
+}
+
+#define WV_STUB(name) \
+  WV_EXPORT cudaError_t name(void) { return unsupported(#name); }
+#include "cudart_stubs.inc"

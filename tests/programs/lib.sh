@@ -1,0 +1,65 @@
+# lib.sh — shared by build.sh, run_one.sh and record_on_gpu.sh (sourced, not run): reading programs.txt and
+# expect.txt, finding nvcc, and what each variant's nvcc flags are.
+# shellcheck shell=bash
+# shellcheck disable=SC2034  # P_* and V_FLAGS are for the scripts that source this file
+
+PROGRAMS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+
+# find_nvcc: prints the nvcc to use ($NVCC, nvcc on PATH, /usr/local/cuda/bin/nvcc); returns 1 if none.
+find_nvcc() {
+  local c
+  for c in "${NVCC:-}" "$(command -v nvcc 2>/dev/null)" /usr/local/cuda/bin/nvcc; do
+    if [ -n "$c" ] && [ -x "$c" ]; then
+      echo "$c"
+      return 0
+    fi
+  done
+  return 1
+}
+
+# program_entries: every program line of programs.txt, comments and blank lines removed.
+program_entries() {
+  grep -v '^[[:space:]]*\(#\|$\)' "$PROGRAMS_DIR/programs.txt"
+}
+
+# load_program NAME: sets P_VARIANTS (array), P_SOURCES (array), P_FLAGS (array), P_ARGS (array);
+# returns 1 if NAME is not in programs.txt.
+load_program() {
+  local line variants sources rest
+  line=$(program_entries | awk -v n="$1" '$1 == n' | head -n1)
+  [ -n "$line" ] || return 1
+  read -r _ variants sources rest <<<"$line"
+  IFS=, read -r -a P_VARIANTS <<<"$variants"
+  IFS=, read -r -a P_SOURCES <<<"$sources"
+  P_FLAGS=() P_ARGS=()
+  local in_args=0 w
+  # shellcheck disable=SC2086  # split the flags and arguments on blanks, as written
+  for w in $rest; do
+    if [ "$in_args" = 0 ] && [ "$w" = -- ]; then
+      in_args=1
+    elif [ "$in_args" = 0 ]; then
+      P_FLAGS+=("$w")
+    else
+      P_ARGS+=("$w")
+    fi
+  done
+}
+
+# variant_flags VARIANT: sets V_FLAGS (array), the nvcc flags that make the variant; returns 1 if unknown.
+variant_flags() {
+  case "$1" in
+    sm80) V_FLAGS=(-cudart shared -arch=sm_80) ;;
+    sm90) V_FLAGS=(-cudart shared -arch=sm_90) ;;
+    sm90-none | sm90-speed | sm90-balance | sm90-size)
+      V_FLAGS=(-cudart shared -arch=sm_90 -Xfatbin "-compress-mode=${1#sm90-}") ;;
+    static) V_FLAGS=(-arch=sm_90) ;;  # nvcc's default: the static runtime, linked into the program
+    sass90) V_FLAGS=(-cudart shared -gencode "arch=compute_90,code=sm_90") ;;  # SASS only, no PTX
+    *) return 1 ;;
+  esac
+}
+
+# expect_kind NAME: prints "KIND REGEX" from expect.txt, or nothing.
+expect_kind() {
+  awk -v n="$1" '!/^[[:space:]]*(#|$)/ && $1 == n {
+      sub(/^[[:space:]]*[^[:space:]]+[[:space:]]+/, ""); print; exit }' "$PROGRAMS_DIR/expect.txt"
+}
