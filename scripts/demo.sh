@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# demo.sh — build warpvm and run the reference texts' shuffle examples on the virtual GPU.
+# demo.sh — build warpvm, run the reference texts' shuffle examples on the virtual GPU, then an unmodified
+# nvcc-built CUDA program (examples/warp_reduce.cu) under `warpvm ./program`.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -21,3 +22,18 @@ grep -E '^(warp_instructions|thread_instructions|simt_efficiency|collectives|ker
 rm -f "$stats"
 echo "== a device fault is reported with kernel, block, thread, PTX line and address (exit status 2)"
 $W run examples/shuffle.ptx --kernel tree_reduce --block 64 --arg buf:128 || true
+echo
+echo "== an unmodified CUDA program: nvcc -cudart shared, then warpvm ./program"
+NVCC=$(command -v nvcc || true)
+[ -z "$NVCC" ] && [ -x /usr/local/cuda/bin/nvcc ] && NVCC=/usr/local/cuda/bin/nvcc
+if [ -n "$NVCC" ]; then
+  mkdir -p build/examples
+  "$NVCC" -cudart shared -arch=sm_80 -O2 examples/warp_reduce.cu -o build/examples/warp_reduce
+  echo "\$ nvcc -cudart shared -arch=sm_80 -O2 examples/warp_reduce.cu -o build/examples/warp_reduce"
+  echo "\$ build/warpvm ./build/examples/warp_reduce"
+  $W ./build/examples/warp_reduce
+  echo "\$ build/warpvm --machine gfx90a --stats ./build/examples/warp_reduce     # on the AMD wave64 model"
+  $W --machine gfx90a --stats ./build/examples/warp_reduce
+else
+  echo "(nvcc not found: install the CUDA toolkit to build CUDA programs; warpvm itself needs no GPU)"
+fi
