@@ -113,6 +113,20 @@ const char *wv_status_name(wv_status s);
 wv_status wv_module_load_file(wv_vm *vm, const char *path, wv_module **out);
 wv_status wv_module_load_string(wv_vm *vm, const char *ptx, size_t len, const char *name,
                                 wv_module **out);
+/*
+ * Loads n PTX texts (texts[i] of lens[i] bytes, e.g. the translation units of `nvcc -rdc=true`)
+ * as ONE module, linking them as nvlink does: a unit's `.extern` functions and variables are the
+ * `.visible` (or `.weak`) definitions of another unit, a strong definition replacing weak ones;
+ * names that are not visible (`$str`, static functions and variables) stay their unit's own, so
+ * several units may use one. Messages name unit i "NAME(uniti)" (0-based), for parse errors too;
+ * link errors are "NAME(unit1):LINE:COL: error: undefined reference to 'x'" (at the .extern) and
+ * "... error: duplicate definition of 'x' (first defined at NAME(unit0):LINE:COL)" (WV_ERR_PARSE).
+ * Functions of CUDA's device runtime (cuda..., __cudaCDP...) may stay undefined: only kernels
+ * that call one are refused, at launch. wv_kernel_get and wv_module_symbol find a unit's own names
+ * too (the first unit's, for a name several units have). n == 1 is wv_module_load_string.
+ */
+wv_status wv_module_load_units(wv_vm *vm, const char *const *texts, const size_t *lens, uint32_t n,
+                               const char *name, wv_module **out);
 void wv_module_unload(wv_module *m);
 uint32_t wv_module_kernel_count(const wv_module *m);
 const wv_kernel *wv_module_kernel_at(const wv_module *m, uint32_t i);

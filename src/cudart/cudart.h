@@ -25,7 +25,7 @@
 /* One fatbinary that a translation unit (or a device link) registered. */
 typedef struct cr_fatbin {
   const void *wrapper;
-  wv_module *mods[64];     /* one per translation unit with PTX (-rdc: several); none: why says why */
+  wv_module *mods[64];     /* the linked module of all its units (nmods 0 or 1); none: why says why */
   uint32_t nmods;
   uint32_t arch;           /* the PTX entries' target, e.g. 90 */
   char why[512];

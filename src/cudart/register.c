@@ -32,7 +32,8 @@ static void no_ptx_message(cr_fatbin *fb, const wv_fatbin *bin) {
            sass[0] ? sass : "none", one, one + 3, one + 3);
 }
 
-/* Load the best PTX of every unit (one for a plain fatbin; one per translation unit for -rdc). */
+/* Load the best PTX of every unit as one module: one unit for a plain fatbin, one per translation unit for -rdc,
+ * linked together by wv_module_load_units (so fb->nmods is 0 or 1). */
 static void load_fatbin(cudart *r, cr_fatbin *fb, const void *wrapper) {
   char err[512];
   wv_fatbin bin;
@@ -41,23 +42,31 @@ static void load_fatbin(cudart *r, cr_fatbin *fb, const void *wrapper) {
     snprintf(fb->why, sizeof fb->why, "%s", err);
     return;
   }
-  for (uint32_t u = 0; u < bin.units && fb->nmods < sizeof fb->mods / sizeof fb->mods[0]; u++) {
+  char **texts = calloc(bin.units + 1, sizeof *texts);
+  size_t *lens = calloc(bin.units + 1, sizeof *lens);
+  uint32_t n = 0;
+  int ok = texts && lens;
+  if (!ok) snprintf(fb->why, sizeof fb->why, "out of memory");
+  for (uint32_t u = 0; ok && u < bin.units; u++) {
     int best = wv_fatbin_best_ptx_unit(&bin, u, WV_MAX_PTX_ARCH);
     if (best < 0) continue;
-    size_t len = 0;
-    char *ptx = wv_fatbin_extract(&bin, (uint32_t)best, &len, err, sizeof err);
-    if (!ptx) {
-      snprintf(fb->why, sizeof fb->why, "%s", err);
-      continue;
+    if (!(texts[n] = wv_fatbin_extract(&bin, (uint32_t)best, &lens[n], err, sizeof err))) {
+      snprintf(fb->why, sizeof fb->why, "%s", err); /* without one unit the others would not link */
+      ok = 0;
+    } else if (!n++) {
+      fb->arch = bin.v[best].arch;
     }
-    fb->arch = bin.v[best].arch;
-    char name[64];
-    snprintf(name, sizeof name, bin.units > 1 ? "compute_%u.unit%u.ptx" : "compute_%u.ptx", fb->arch, u);
-    wv_module *m = NULL;
-    if (wv_module_load_string(r->vm, ptx, len, name, &m) == WV_OK) fb->mods[fb->nmods++] = m;
-    else snprintf(fb->why, sizeof fb->why, "%s", wv_last_error(r->vm));
-    free(ptx);
   }
+  if (ok && n) {
+    char name[32];
+    snprintf(name, sizeof name, "compute_%u.ptx", fb->arch);
+    wv_module *m = NULL;
+    if (wv_module_load_units(r->vm, (const char *const *)texts, lens, n, name, &m) == WV_OK) fb->mods[fb->nmods++] = m;
+    else snprintf(fb->why, sizeof fb->why, "%s", wv_last_error(r->vm));
+  }
+  for (uint32_t i = 0; i < n; i++) free(texts[i]);
+  free(texts);
+  free(lens);
   if (!fb->nmods && !fb->why[0]) no_ptx_message(fb, &bin);
   wv_fatbin_free(&bin);
 }

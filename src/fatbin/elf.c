@@ -9,6 +9,7 @@
 #define _POSIX_C_SOURCE 200809L /* O_CLOEXEC, mmap */
 #endif
 #include "fatbin/elf.h"
+#include "fatbin/bytes.h"
 
 #include <errno.h>
 #include <fcntl.h>
@@ -23,17 +24,6 @@ enum { EHDR = 64, SHDR = 64, PHDR = 56, SYM = 24, DYN = 16 };
 enum { SHT_SYMTAB = 2, SHT_STRTAB = 3, SHT_DYNAMIC = 6, SHT_NOBITS = 8, SHT_DYNSYM = 11 };
 enum { PT_LOAD = 1, PT_DYNAMIC = 2, DT_NULL = 0, DT_STRTAB = 5, DT_STRSZ = 10 };
 
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t rd32(const uint8_t *p) { return (uint32_t)rd16(p) | (uint32_t)rd16(p + 2) << 16; }
-static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || !errlen) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 /* Does [off, off + len) lie inside the file? */
 static int in_file(const wv_elf *e, uint64_t off, uint64_t len) { return off <= e->size && len <= e->size - off; }

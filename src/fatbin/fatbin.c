@@ -7,6 +7,7 @@
  * (Zstandard), so corrupt input yields a message, never a crash, a hang or a huge allocation.
  */
 #include "fatbin/fatbin.h"
+#include "fatbin/bytes.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -23,17 +24,6 @@
 #define MAX_PRELINKED 65536u            /* prelinked fatbins of one version-2 wrapper */
 #define LZ4_MAX_RATIO 256u              /* one LZ4 input byte yields at most 255 output bytes */
 
-static uint16_t rd16(const uint8_t *p) { return (uint16_t)(p[0] | p[1] << 8); }
-static uint32_t rd32(const uint8_t *p) { return (uint32_t)rd16(p) | (uint32_t)rd16(p + 2) << 16; }
-static uint64_t rd64(const uint8_t *p) { return (uint64_t)rd32(p) | (uint64_t)rd32(p + 4) << 32; }
-
-static void set_err(char *err, size_t errlen, const char *fmt, ...) {
-  if (!err || !errlen) return;
-  va_list ap;
-  va_start(ap, fmt);
-  vsnprintf(err, errlen, fmt, ap);
-  va_end(ap);
-}
 
 /* A parse in progress: the entries so far and where errors go. */
 typedef struct parse_ctx {

@@ -1,9 +1,10 @@
 /*
- * decode.c — AST → IR, module and function level: places module .global/.const variables in
- * device memory with their initializers, lays out .shared, builds each function's parameter
- * layout, register slots (scoped), constants, labels and code (instruction families are in
- * decode_ops.c), then computes reconvergence points (cfg.c). Operand resolution lives here.
- * Every error is "FILE:LINE:COL: error: ..." and stops the load.
+ * decode.c — AST → IR, module and function level: links the units of a module (.extern names of
+ * one unit resolved to another's .visible/.weak definitions, other names kept per unit), places
+ * module .global/.const variables in device memory with their initializers, lays out .shared,
+ * builds each function's parameter layout, register slots (scoped), constants, labels and code
+ * (instruction families are in decode_ops.c), then computes reconvergence points (cfg.c).
+ * Operand resolution lives here. Every error is "FILE:LINE:COL: error: ..." and stops the load.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -91,7 +92,7 @@ const wv_decl *wv_dlookup(wv_dec *d, const char *name) {
     }
   }
 module:
-  if (wv_symtab_get(&d->modsyms, name, &v)) {
+  if (wv_symtab_get(d->modsyms, name, &v)) {
     d->scratch = (wv_decl){.kind = (uint8_t)(v >> 32), .base = (uint32_t)v};
     return &d->scratch;
   }
@@ -273,6 +274,148 @@ int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
   }
 }
 
+/* Extern functions warpvm implements. */
+static int builtin_of(const char *name) {
+  if (!strcmp(name, "vprintf")) return WV_BUILTIN_VPRINTF;
+  if (!strcmp(name, "__assertfail")) return WV_BUILTIN_ASSERTFAIL;
+  if (!strcmp(name, "malloc")) return WV_BUILTIN_MALLOC; /* device malloc, and what new compiles to */
+  if (!strcmp(name, "free")) return WV_BUILTIN_FREE;     /* device free, and delete */
+  if (!strcmp(name, "__nv_aligned_device_malloc")) return WV_BUILTIN_ALIGNED_MALLOC;
+  return WV_BUILTIN_NONE;
+}
+
+/* ---------------- linking ----------------
+ * A module is one or more units (one per translation unit of `nvcc -rdc=true`). Each unit has its
+ * own name table (unitsyms), so names that are not visible stay the unit's own (`$str` in every
+ * unit). Visible and weak definitions are also entered in one global table first (collect_unit),
+ * a strong definition replacing weak ones; a unit whose weak definition lost keeps no copy of it,
+ * and link_unit binds its references, and every unit's .extern declarations, to the winner. */
+
+static void set_unit(wv_dec *d, uint32_t u) {
+  d->unit = u;
+  d->ast = d->units[u];
+  d->modsyms = &d->unitsyms[u];
+}
+
+/* The link table entry of a name, or NULL (d->failed when out of memory). */
+static wv_linksym *link_get(wv_dec *d, const char *name, const char **key) {
+  const char *k = ptx_arena_intern_cstr(d->linknames, name);
+  if (key) *key = k;
+  if (!k) {
+    wv_derr(d, (ptx_loc){1, 1}, "out of memory");
+    return NULL;
+  }
+  int64_t i;
+  return wv_symtab_get(&d->global, k, &i) ? &d->link[i] : NULL;
+}
+
+/* Enters a visible or weak definition of the current unit in the link table. */
+static int link_define(wv_dec *d, const char *name, uint8_t kind, const void *item, ptx_loc loc, uint8_t weak) {
+  const char *key;
+  wv_linksym *s = link_get(d, name, &key);
+  if (!key) return -1;
+  if (!s) {
+    if (wv_dgrow((void **)&d->link, &d->caplink, d->nlink + 1, sizeof *d->link) ||
+        wv_symtab_put(&d->global, key, d->nlink))
+      return wv_derr(d, loc, "out of memory");
+    d->link[d->nlink++] = (wv_linksym){.unit = d->unit, .kind = kind, .weak = weak, .item = item, .loc = loc, .val = -1};
+    return 0;
+  }
+  if (s->unit == d->unit) { /* two in one unit: decoding the unit says which is a redefinition */
+    s->weak &= weak;
+    return 0;
+  }
+  if (s->kind != kind || (!weak && !s->weak))
+    return wv_derr(d, loc, "duplicate definition of '%s' (first defined at %s:%u:%u)", name,
+                   d->units[s->unit]->filename, s->loc.line, s->loc.col);
+  if (!weak) *s = (wv_linksym){.unit = d->unit, .kind = kind, .weak = 0, .item = item, .loc = loc, .val = -1};
+  return 0;
+}
+
+/* Pass 1: the current unit's visible and weak definitions (.shared variables stay the unit's). */
+static int collect_unit(wv_dec *d) {
+  const ptx_module *a = d->ast;
+  for (uint32_t i = 0; i < a->nvars; i++) {
+    const ptx_var *v = &a->vars[i];
+    if ((v->is_visible || v->is_weak) && !v->is_extern && v->space != PTX_SPACE_SHARED &&
+        link_define(d, v->name, K_GVAR, v, v->loc, v->is_weak))
+      return -1;
+  }
+  for (uint32_t i = 0; i < a->nfuncs; i++) {
+    const ptx_func *f = &a->funcs[i];
+    if ((f->is_visible || f->is_weak) && f->has_body && link_define(d, f->name, K_FUNC, f, f->loc, f->is_weak)) return -1;
+  }
+  return 0;
+}
+
+/* Whether a visible or weak definition of the current unit lost to another unit's. */
+static int lost(wv_dec *d, const char *name, int linked) {
+  if (!linked) return 0;
+  const wv_linksym *s = link_get(d, name, NULL);
+  return s && s->unit != d->unit;
+}
+
+/* A definition of the current unit was placed as `val`: if it is the one the link chose, every
+ * unit's references to the name mean it. */
+static int link_chose(wv_dec *d, const char *name, const void *item, int64_t val) {
+  wv_linksym *s = link_get(d, name, NULL);
+  if (d->failed) return -1;
+  if (s && s->item == item) s->val = val;
+  return 0;
+}
+
+/* Functions of CUDA's device runtime (libcudadevrt: dynamic parallelism, device-side cudaMalloc ...),
+ * which nvlink takes from that library: left undefined, so only the kernels that call one are
+ * refused (at launch, "unsupported call to external function"). */
+static int devrt_function(const char *name) {
+  return !strncmp(name, "__cudaCDP", 9) || (!strncmp(name, "cuda", 4) && name[4] >= 'A' && name[4] <= 'Z');
+}
+
+/* Binds `name` in the current unit to the link table's definition; 0 if there is none (or it is
+ * the unit's own), -1 on error. */
+static int bind_extern(wv_dec *d, const char *name, uint8_t kind, ptx_loc loc, int *bound) {
+  *bound = 0;
+  const wv_linksym *s = link_get(d, name, NULL);
+  if (d->failed) return -1;
+  if (!s || s->unit == d->unit || s->val < 0) return 0;
+  if (s->kind != kind)
+    return wv_derr(d, loc, "'%s' is declared as a %s but defined as a %s at %s:%u:%u", name,
+                   kind == K_GVAR ? "variable" : "function", kind == K_GVAR ? "function" : "variable",
+                   d->units[s->unit]->filename, s->loc.line, s->loc.col);
+  *bound = 1;
+  return wv_symtab_put(d->modsyms, name, s->val) ? wv_derr(d, loc, "out of memory") : 0;
+}
+
+/* Pass 3, once every unit's definitions are placed: the current unit's .extern variables and
+ * functions (and the names of its weak definitions that lost) mean other units' definitions. */
+static int link_unit(wv_dec *d) {
+  const ptx_module *a = d->ast;
+  for (uint32_t i = 0; i < a->nvars; i++) {
+    const ptx_var *v = &a->vars[i];
+    int64_t own;
+    int bound;
+    if (d->varidx[d->varbase[d->unit] + i] != WV_DEC_NONE || v->space == PTX_SPACE_SHARED) continue;
+    if (wv_symtab_get(d->modsyms, v->name, &own)) continue; /* defined in this unit */
+    if (bind_extern(d, v->name, K_GVAR, v->loc, &bound)) return -1;
+    if (bound) continue;
+    if (d->linking) return wv_derr(d, v->loc, "undefined reference to '%s'", v->name);
+    return wv_derr(d, v->loc, "external variable '%s' is not defined in this module", v->name);
+  }
+  for (uint32_t i = 0; i < a->nfuncs; i++) {
+    const ptx_func *pf = &a->funcs[i];
+    int64_t own;
+    int bound;
+    if (pf->has_body && d->funcidx[d->funcbase[d->unit] + i] != WV_DEC_NONE) continue;
+    if (!pf->is_extern && !pf->is_visible && !pf->is_weak) continue; /* a unit's own prototype */
+    if (wv_symtab_get(d->modsyms, pf->name, &own) && (own >> 32) == K_FUNC && d->mod->funcs[(uint32_t)own].defined)
+      continue;
+    if (bind_extern(d, pf->name, K_FUNC, pf->loc, &bound)) return -1;
+    if (bound || !d->linking || builtin_of(pf->name) || devrt_function(pf->name)) continue;
+    return wv_derr(d, pf->loc, "undefined reference to '%s'", pf->name);
+  }
+  return 0;
+}
+
 /* ---------------- module variables ---------------- */
 
 static int var_space(ptx_space s) {
@@ -375,32 +518,30 @@ static int init_var(wv_dec *d, const ptx_var *v, const wv_gvar *g) {
 
 /* Initializers run once every variable and function has its address (they may name any). */
 static int init_vars(wv_dec *d) {
-  for (uint32_t i = 0; i < d->ast->nvars; i++) {
-    const ptx_var *v = &d->ast->vars[i];
-    int64_t idx;
-    if (v->ninit && wv_symtab_get(&d->modsyms, v->name, &idx) && (idx >> 32) == K_GVAR &&
-        init_var(d, v, &d->mod->vars[(uint32_t)idx]))
-      return -1;
+  for (uint32_t u = 0; u < d->nunits; u++) {
+    set_unit(d, u);
+    for (uint32_t i = 0; i < d->ast->nvars; i++) {
+      const ptx_var *v = &d->ast->vars[i];
+      uint32_t idx = d->varidx[d->varbase[u] + i];
+      if (v->ninit && idx != WV_DEC_NONE && init_var(d, v, &d->mod->vars[idx])) return -1;
+    }
   }
   return 0;
 }
 
+/* The current unit's module-scope variables: checks every declaration, places every definition (a
+ * .extern, or a weak definition another unit's replaces, is left to link_unit). */
 static int decode_vars(wv_dec *d) {
   const ptx_module *a = d->ast;
   wv_irmod *m = d->mod;
-  uint32_t nshared = 0;
-  for (uint32_t f = 0; f < a->nfuncs; f++)
-    for (uint32_t i = 0; i < a->funcs[f].nbody; i++)
-      nshared += a->funcs[f].body[i].kind == PTX_STMT_VAR && a->funcs[f].body[i].var.space == PTX_SPACE_SHARED;
-  m->vars = calloc(a->nvars + nshared + 1, sizeof *m->vars);
-  if (!m->vars) return wv_derr(d, (ptx_loc){1, 1}, "out of memory");
   for (uint32_t i = 0; i < a->nvars; i++) {
     const ptx_var *v = &a->vars[i];
     int sp = var_space(v->space);
     if (sp < 0 || sp == WV_SPACE_LOCAL) return wv_derr(d, v->loc, "unsupported module-scope variable space for '%s'", v->name);
     if (wv_type_parse(v->type) == WV_T_NONE) return wv_derr(d, v->loc, "unknown type '.%s'", v->type);
+    if (sp != WV_SPACE_SHARED && (v->is_extern || lost(d, v->name, v->is_visible | v->is_weak))) continue;
     int64_t prev;
-    if (wv_symtab_get(&d->modsyms, v->name, &prev)) {
+    if (wv_symtab_get(d->modsyms, v->name, &prev)) {
       if (v->is_extern) continue; /* a declaration of something defined here */
       return wv_derr(d, v->loc, "redefinition of '%s'", v->name);
     }
@@ -413,7 +554,6 @@ static int decode_vars(wv_dec *d) {
       uint32_t es = elem_size(v) * (v->vec ? v->vec : 1);
       uint64_t size = (uint64_t)es * v->nelems;
       if (v->unsized && !v->ninit) return wv_derr(d, v->loc, "variable '%s' has no size", v->name);
-      if (v->is_extern) return wv_derr(d, v->loc, "external variable '%s' is not defined in this module", v->name);
       g->align = v->align ? v->align : es;
       g->size = size;
       if (v->is_managed) {
@@ -423,14 +563,18 @@ static int decode_vars(wv_dec *d) {
         return wv_derr(d, v->loc, "out of device memory for '%s'", v->name);
       }
     }
-    if (wv_symtab_put(&d->modsyms, v->name, ((int64_t)K_GVAR << 32) | m->nvars)) return -1;
-    m->nvars++;
+    int64_t val = ((int64_t)K_GVAR << 32) | m->nvars;
+    if (wv_symtab_put(d->modsyms, v->name, val)) return -1;
+    if (sp != WV_SPACE_SHARED && (v->is_visible || v->is_weak) && link_chose(d, v->name, v, val)) return -1;
+    d->varidx[d->varbase[d->unit] + i] = m->nvars++;
   }
   /* function-scope .shared variables belong to the same static layout: place them now, before
    * any code embeds the dynamic area's offset */
-  for (uint32_t f = 0; f < a->nfuncs; f++)
-    for (uint32_t i = 0; i < a->funcs[f].nbody; i++) {
-      const ptx_stmt *st = &a->funcs[f].body[i];
+  for (uint32_t f = 0; f < a->nfuncs; f++) {
+    const ptx_func *pf = &a->funcs[f];
+    if (pf->has_body && lost(d, pf->name, pf->is_visible | pf->is_weak)) continue; /* never decoded */
+    for (uint32_t i = 0; i < pf->nbody; i++) {
+      const ptx_stmt *st = &pf->body[i];
       if (st->kind != PTX_STMT_VAR || st->var.space != PTX_SPACE_SHARED) continue;
       if (wv_type_parse(st->var.type) == WV_T_NONE) return wv_derr(d, st->var.loc, "unknown type '.%s'", st->var.type);
       wv_gvar *g = &m->vars[m->nvars];
@@ -440,23 +584,11 @@ static int decode_vars(wv_dec *d) {
       if (wv_symtab_put(&d->fnshared, st, m->nvars)) return -1;
       m->nvars++;
     }
-  /* the dynamic area begins after the static layout */
-  uint32_t dyn = (d->shared_size + 15u) & ~15u;
-  for (uint32_t i = 0; i < m->nvars; i++)
-    if (m->vars[i].is_extern_shared) m->vars[i].addr = dyn;
-  return 0;
+  }
+  return d->failed ? -1 : 0;
 }
 
 /* ---------------- functions ---------------- */
-
-static int builtin_of(const char *name) {
-  if (!strcmp(name, "vprintf")) return WV_BUILTIN_VPRINTF;
-  if (!strcmp(name, "__assertfail")) return WV_BUILTIN_ASSERTFAIL;
-  if (!strcmp(name, "malloc")) return WV_BUILTIN_MALLOC; /* device malloc, and what new compiles to */
-  if (!strcmp(name, "free")) return WV_BUILTIN_FREE;     /* device free, and delete */
-  if (!strcmp(name, "__nv_aligned_device_malloc")) return WV_BUILTIN_ALIGNED_MALLOC;
-  return WV_BUILTIN_NONE;
-}
 
 static int layout_params(wv_dec *d, const ptx_var *vs, uint32_t n, wv_param **out, uint32_t *off) {
   *out = calloc(n + 1, sizeof **out);
@@ -655,7 +787,15 @@ static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
 /* The decoder's own state (a failed function's partial code and constants included). */
 static void dec_fini(wv_dec *d) {
   for (uint32_t i = 0; d->code && i < d->ncode; i++) free_callinfo(&d->code[i]);
-  wv_symtab_fini(&d->modsyms);
+  for (uint32_t u = 0; d->unitsyms && u < d->nunits; u++) wv_symtab_fini(&d->unitsyms[u]);
+  free(d->unitsyms);
+  wv_symtab_fini(&d->global);
+  ptx_arena_free(d->linknames);
+  free(d->link);
+  free(d->varidx);
+  free(d->funcidx);
+  free(d->varbase);
+  free(d->funcbase);
   wv_symtab_fini(&d->fnshared);
   wv_symtab_fini(&d->names);
   wv_symtab_fini(&d->labels);
@@ -663,69 +803,135 @@ static void dec_fini(wv_dec *d) {
   free(d->fix);
   free(d->code);
   free(d->consts);
-  d->decls = NULL;
-  d->fix = NULL;
-  d->code = NULL;
-  d->consts = NULL;
+  memset(d, 0, sizeof *d);
 }
 
-int wv_decode_module(const ptx_module *ast, wv_vm *vm, wv_irmod *out, char *err, size_t errlen) {
+/* The current unit's functions: one table entry per name, a definition replacing a prototype (a
+ * weak definition another unit's replaces gets none). */
+static int declare_funcs(wv_dec *d) {
+  const ptx_module *a = d->ast;
+  wv_irmod *out = d->mod;
+  for (uint32_t i = 0; i < a->nfuncs; i++) {
+    const ptx_func *pf = &a->funcs[i];
+    int64_t v;
+    uint32_t idx;
+    if (pf->has_body && lost(d, pf->name, pf->is_visible | pf->is_weak)) continue;
+    if (wv_symtab_get(d->modsyms, pf->name, &v)) {
+      if ((v >> 32) != K_FUNC) return wv_derr(d, pf->loc, "'%s' is already declared as a variable", pf->name);
+      idx = (uint32_t)v;
+      if (pf->has_body && out->funcs[idx].defined) return wv_derr(d, pf->loc, "redefinition of function '%s'", pf->name);
+    } else {
+      idx = out->nfuncs++;
+      if (wv_symtab_put(d->modsyms, pf->name, ((int64_t)K_FUNC << 32) | idx)) return wv_derr(d, pf->loc, "out of memory");
+    }
+    wv_func *f = &out->funcs[idx];
+    f->name = pf->name;
+    f->file = a->filename;
+    f->is_entry |= pf->is_entry;
+    if (pf->has_body) {
+      f->defined = 1;
+      d->funcidx[d->funcbase[d->unit] + i] = idx;
+      if ((pf->is_visible || pf->is_weak) && link_chose(d, pf->name, pf, ((int64_t)K_FUNC << 32) | idx)) return -1;
+    } else {
+      f->builtin = builtin_of(pf->name);
+    }
+  }
+  return d->failed ? -1 : 0;
+}
+
+/* The decoder's tables over all units: per-unit name tables, the link table, item → index maps. */
+static int dec_init(wv_dec *d, uint64_t *nvars, uint64_t *nfuncs, uint64_t *nshared) {
+  uint32_t n = d->nunits;
+  d->unitsyms = calloc(n, sizeof *d->unitsyms);
+  d->varbase = calloc(n + 1, sizeof *d->varbase);
+  d->funcbase = calloc(n + 1, sizeof *d->funcbase);
+  d->linknames = ptx_arena_new();
+  if (!d->unitsyms || !d->varbase || !d->funcbase || !d->linknames) return -1;
+  *nvars = *nfuncs = *nshared = 0;
+  for (uint32_t u = 0; u < n; u++) {
+    const ptx_module *a = d->units[u];
+    wv_symtab_init(&d->unitsyms[u]);
+    d->varbase[u] = (uint32_t)*nvars;
+    d->funcbase[u] = (uint32_t)*nfuncs;
+    *nvars += a->nvars;
+    *nfuncs += a->nfuncs;
+    for (uint32_t f = 0; f < a->nfuncs; f++)
+      for (uint32_t i = 0; i < a->funcs[f].nbody; i++)
+        *nshared += a->funcs[f].body[i].kind == PTX_STMT_VAR && a->funcs[f].body[i].var.space == PTX_SPACE_SHARED;
+    if (*nvars + *nshared >= WV_DEC_NONE || *nfuncs >= WV_DEC_NONE) return -1;
+  }
+  d->varidx = malloc((*nvars + 1) * sizeof *d->varidx);
+  d->funcidx = malloc((*nfuncs + 1) * sizeof *d->funcidx);
+  if (!d->varidx || !d->funcidx) return -1;
+  memset(d->varidx, 0xff, (*nvars + 1) * sizeof *d->varidx); /* WV_DEC_NONE */
+  memset(d->funcidx, 0xff, (*nfuncs + 1) * sizeof *d->funcidx);
+  return 0;
+}
+
+int wv_decode_module(const ptx_module *const *units, uint32_t nunits, const char *name, wv_vm *vm, wv_irmod *out,
+                     char *err, size_t errlen) {
   wv_dec dd, *d = &dd;
   memset(d, 0, sizeof *d);
   memset(out, 0, sizeof *out);
-  d->ast = ast;
+  if (!units || !nunits) {
+    snprintf(err, errlen, "%s: error: no PTX to load", name ? name : "<ptx>");
+    return -1;
+  }
+  d->units = units;
+  d->nunits = nunits;
+  d->linking = nunits > 1;
+  d->ast = units[0];
   d->vm = vm;
   d->mod = out;
   d->err = err;
   d->errlen = errlen;
-  wv_symtab_init(&d->modsyms);
-  out->filename = ast->filename;
-  out->version_major = ast->version_major;
-  out->version_minor = ast->version_minor;
-  snprintf(out->target, sizeof out->target, "%s", ast->target ? ast->target : "");
-  if (ast->address_size == 32) { wv_derr(d, (ptx_loc){1, 1}, ".address_size 32 is not supported"); goto fail; }
-  if (decode_vars(d)) goto fail;
-  /* function table: one entry per name; a definition replaces a prototype */
-  out->funcs = calloc(ast->nfuncs + 1, sizeof *out->funcs);
-  if (!out->funcs) goto fail;
-  for (uint32_t i = 0; i < ast->nfuncs; i++) {
-    const ptx_func *pf = &ast->funcs[i];
-    int64_t v;
-    uint32_t idx;
-    if (wv_symtab_get(&d->modsyms, pf->name, &v)) {
-      if ((v >> 32) != K_FUNC) { wv_derr(d, pf->loc, "'%s' is already declared as a variable", pf->name); goto fail; }
-      idx = (uint32_t)v;
-      if (pf->has_body && out->funcs[idx].defined) { wv_derr(d, pf->loc, "redefinition of function '%s'", pf->name); goto fail; }
-    } else {
-      idx = out->nfuncs++;
-      if (wv_symtab_put(&d->modsyms, pf->name, ((int64_t)K_FUNC << 32) | idx)) goto fail;
-    }
-    wv_func *f = &out->funcs[idx];
-    f->name = pf->name;
-    f->file = ast->filename;
-    f->is_entry |= pf->is_entry;
-    if (pf->has_body) f->defined = 1;
-    else f->builtin = builtin_of(pf->name);
+  out->filename = ptx_arena_intern_cstr(units[0]->arena, name ? name : units[0]->filename);
+  out->version_major = units[0]->version_major;
+  out->version_minor = units[0]->version_minor;
+  snprintf(out->target, sizeof out->target, "%s", units[0]->target ? units[0]->target : "");
+  uint64_t nvars, nfuncs, nshared;
+  if (!out->filename || dec_init(d, &nvars, &nfuncs, &nshared)) goto fail;
+  for (uint32_t u = 0; u < nunits; u++) {
+    set_unit(d, u);
+    if (units[u]->address_size == 32) { wv_derr(d, (ptx_loc){1, 1}, ".address_size 32 is not supported"); goto fail; }
+    if (collect_unit(d)) goto fail;
+  }
+  out->vars = calloc(nvars + nshared + 1, sizeof *out->vars);
+  out->funcs = calloc(nfuncs + 1, sizeof *out->funcs);
+  if (!out->vars || !out->funcs) goto fail;
+  for (uint32_t u = 0; u < nunits; u++) {
+    set_unit(d, u);
+    if (decode_vars(d) || declare_funcs(d)) goto fail;
+  }
+  /* the dynamic shared area begins after the static layout of all units */
+  uint32_t dyn = (d->shared_size + 15u) & ~15u;
+  for (uint32_t i = 0; i < out->nvars; i++)
+    if (out->vars[i].is_extern_shared) out->vars[i].addr = dyn;
+  for (uint32_t u = 0; u < nunits; u++) {
+    set_unit(d, u);
+    if (link_unit(d)) goto fail;
   }
   if (init_vars(d)) goto fail;
-  for (uint32_t i = 0; i < ast->nfuncs; i++) {
-    const ptx_func *pf = &ast->funcs[i];
-    if (!pf->has_body) continue;
-    int64_t v;
-    wv_symtab_get(&d->modsyms, pf->name, &v);
-    wv_func *f = &out->funcs[(uint32_t)v];
-    for (int k = 0; k < 3; k++) {
-      f->reqntid[k] = pf->reqntid[0] ? (pf->reqntid[k] ? pf->reqntid[k] : 1) : 0;
-      f->maxntid[k] = pf->maxntid[0] ? (pf->maxntid[k] ? pf->maxntid[k] : 1) : 0;
+  for (uint32_t u = 0; u < nunits; u++) {
+    set_unit(d, u);
+    for (uint32_t i = 0; i < units[u]->nfuncs; i++) {
+      const ptx_func *pf = &units[u]->funcs[i];
+      uint32_t idx = d->funcidx[d->funcbase[u] + i];
+      if (!pf->has_body || idx == WV_DEC_NONE) continue;
+      wv_func *f = &out->funcs[idx];
+      for (int k = 0; k < 3; k++) {
+        f->reqntid[k] = pf->reqntid[0] ? (pf->reqntid[k] ? pf->reqntid[k] : 1) : 0;
+        f->maxntid[k] = pf->maxntid[0] ? (pf->maxntid[k] ? pf->maxntid[k] : 1) : 0;
+      }
+      if (decode_func(d, pf, f)) goto fail;
     }
-    if (decode_func(d, pf, f)) goto fail;
   }
   for (uint32_t i = 0; i < out->nfuncs; i++)
     if (out->funcs[i].is_entry) {
       out->funcs[i].shared_static = d->shared_size;
       out->funcs[i].shared_align = d->shared_align;
     }
-  out->arena = ast->arena;
+  out->arena = units[0]->arena;
   dec_fini(d);
   return 0;
 fail:

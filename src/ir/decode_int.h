@@ -36,14 +36,38 @@ typedef struct wv_mods {
   uint32_t used;           /* words consumed by the family decoder */
 } wv_mods;
 
+/* A visible (or weak) module-scope definition, shared by all the units of a linked module: the
+ * winner when several units define the name (a strong definition beats weak ones). */
+typedef struct wv_linksym {
+  uint32_t unit;           /* the defining unit */
+  uint8_t kind;            /* K_GVAR or K_FUNC */
+  uint8_t weak;            /* every definition of the name in `unit` is .weak (or .common) */
+  const void *item;        /* the definition: a ptx_var (K_GVAR) or ptx_func (K_FUNC) of `unit` */
+  ptx_loc loc;
+  int64_t val;             /* (kind << 32) | module index once placed, -1 before */
+} wv_linksym;
+
 typedef struct wv_dec {
-  const ptx_module *ast;
+  const ptx_module *ast;   /* the unit being decoded (its file name, its arena's names) */
+  const ptx_module *const *units;
+  uint32_t nunits, unit;
+  int linking;             /* several units: an unresolved .extern is an "undefined reference" */
   wv_vm *vm;
   wv_irmod *mod;
   char *err;
   size_t errlen;
   int failed;
-  wv_symtab modsyms;       /* name → (kind << 32) | index */
+  wv_symtab *unitsyms;     /* per unit: name → (kind << 32) | index — its own definitions and,
+                              once linked, its .extern references (keys are the unit's own names) */
+  wv_symtab *modsyms;      /* the current unit's table */
+  struct ptx_arena *linknames; /* one copy of every visible name: the keys of `global` */
+  wv_symtab global;        /* visible name (interned in linknames) → index into link */
+  wv_linksym *link;
+  uint32_t nlink, caplink;
+  uint32_t *varidx, *funcidx; /* per unit's module variable / function (from varbase / funcbase):
+                                 its module index, WV_DEC_NONE if it is not its own (an .extern,
+                                 or a weak definition another unit's replaces) */
+  uint32_t *varbase, *funcbase;
   wv_symtab fnshared;      /* function-scope .shared statement → module var index */
   /* the function being decoded */
   wv_func *fn;
@@ -64,6 +88,8 @@ typedef struct wv_dec {
   int in_insn, unsup;       /* decoding an instruction; it was unsupported */
   wv_decl scratch;         /* what wv_dlookup returns for range and module names */
 } wv_dec;
+
+#define WV_DEC_NONE 0xffffffffu
 
 int wv_dgrow(void **p, uint32_t *cap, uint32_t need, size_t el);
 int wv_dspecial(const char *name);

@@ -216,7 +216,7 @@ typedef struct wv_irmod {
   uint32_t nvars;
   char target[16];
   uint32_t version_major, version_minor;
-  struct ptx_arena *arena; /* owns names */
+  struct ptx_arena *arena; /* the first unit's arena (every unit's AST owns its names and lives with the module) */
 } wv_irmod;
 
 /* cfg.c: fill every conditional branch's rpc with its immediate post-dominator. */

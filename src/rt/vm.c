@@ -14,7 +14,8 @@
 
 typedef struct wv_module_priv {
   struct wv_module pub;
-  ptx_module *ast;
+  ptx_module **units; /* the parsed units: they own the names the IR points to */
+  uint32_t nunits;
 } wv_module_priv;
 
 wv_status wv_seterr(wv_vm *vm, wv_status st, const char *fmt, ...) {
@@ -66,6 +67,11 @@ wv_vm *wv_create(const wv_config *cfg) {
   return vm;
 }
 
+static void free_units(wv_module_priv *mp) {
+  for (uint32_t u = 0; mp->units && u < mp->nunits; u++) ptx_module_free(mp->units[u]);
+  free(mp->units);
+}
+
 void wv_module_unload(wv_module *m) {
   if (!m) return;
   wv_vm *vm = m->vm;
@@ -74,7 +80,7 @@ void wv_module_unload(wv_module *m) {
   wv_irmod_free(vm, &m->ir);
   free(m->kernels);
   free(m->text);
-  ptx_module_free(((wv_module_priv *)m)->ast);
+  free_units((wv_module_priv *)m);
   free(m);
 }
 
@@ -88,42 +94,72 @@ void wv_destroy(wv_vm *vm) {
 
 const char *wv_last_error(const wv_vm *vm) { return vm ? vm->err : "no vm"; }
 
-wv_status wv_module_load_string(wv_vm *vm, const char *ptx, size_t len, const char *name, wv_module **out) {
-  if (!vm || !ptx || !out) return WV_ERR_INVALID;
-  *out = NULL;
-  ptx_module *ast = NULL;
-  char err[sizeof vm->err];
-  if (ptx_parse(ptx, len, name ? name : "<string>", &ast, err, sizeof err))
-    return wv_seterr(vm, WV_ERR_PARSE, "%s", err);
-  wv_module_priv *mp = calloc(1, sizeof *mp);
-  if (!mp) { ptx_module_free(ast); return wv_seterr(vm, WV_ERR_NOMEM, "out of memory"); }
-  wv_module *m = &mp->pub;
-  mp->ast = ast;
-  m->vm = vm;
-  if (wv_decode_module(ast, vm, &m->ir, err, sizeof err)) {
-    free(mp);
-    ptx_module_free(ast);
-    return wv_seterr(vm, strstr(err, "unsupported") ? WV_ERR_UNSUPPORTED : WV_ERR_PARSE, "%s", err);
+/* Parses unit u as "NAME" (a single unit) or "NAME(unitU)". */
+static int parse_unit(const char *text, size_t len, const char *name, uint32_t u, uint32_t n, ptx_module **out,
+                      char *err, size_t errlen) {
+  if (n == 1) return ptx_parse(text, len, name, out, err, errlen);
+  size_t cap = strlen(name) + 24;
+  char *uname = malloc(cap);
+  if (!uname) {
+    snprintf(err, errlen, "%s(unit%u):1:1: error: out of memory", name, u);
+    return -1;
   }
-  m->kernels = calloc(m->ir.nfuncs + 1, sizeof *m->kernels);
-  if (!m->kernels) {
-    wv_irmod_free(vm, &m->ir);
+  snprintf(uname, cap, "%s(unit%u)", name, u);
+  int rc = ptx_parse(text, len, uname, out, err, errlen);
+  free(uname);
+  return rc;
+}
+
+wv_status wv_module_load_units(wv_vm *vm, const char *const *texts, const size_t *lens, uint32_t n, const char *name,
+                               wv_module **out) {
+  if (!vm || !texts || !lens || !out) return WV_ERR_INVALID;
+  *out = NULL;
+  if (!n) return wv_seterr(vm, WV_ERR_INVALID, "wv_module_load_units: no PTX units");
+  for (uint32_t u = 0; u < n; u++)
+    if (!texts[u]) return wv_seterr(vm, WV_ERR_INVALID, "wv_module_load_units: PTX unit %u is NULL", u);
+  if (!name) name = "<string>";
+  wv_module_priv *mp = calloc(1, sizeof *mp);
+  if (!mp || !(mp->units = calloc(n, sizeof *mp->units))) {
     free(mp);
-    ptx_module_free(ast);
     return wv_seterr(vm, WV_ERR_NOMEM, "out of memory");
+  }
+  mp->nunits = n;
+  wv_module *m = &mp->pub;
+  m->vm = vm;
+  char err[sizeof vm->err];
+  wv_status st = WV_OK;
+  for (uint32_t u = 0; u < n && st == WV_OK; u++)
+    if (parse_unit(texts[u], lens[u], name, u, n, &mp->units[u], err, sizeof err)) st = WV_ERR_PARSE;
+  if (st == WV_OK && wv_decode_module((const ptx_module *const *)mp->units, n, name, vm, &m->ir, err, sizeof err)) {
+    const char *what = strstr(err, ": error: "); /* the message, past the unit's name */
+    st = what && !strncmp(what + 9, "unsupported", 11) ? WV_ERR_UNSUPPORTED : WV_ERR_PARSE;
+  }
+  if (st == WV_OK && !(m->kernels = calloc(m->ir.nfuncs + 1, sizeof *m->kernels))) {
+    wv_irmod_free(vm, &m->ir);
+    st = WV_ERR_NOMEM;
+    snprintf(err, sizeof err, "out of memory");
+  }
+  if (st != WV_OK) {
+    free_units(mp);
+    free(mp);
+    return wv_seterr(vm, st, "%s", err);
   }
   for (uint32_t i = 0; i < m->ir.nfuncs; i++)
     if (m->ir.funcs[i].is_entry && m->ir.funcs[i].defined) m->kernels[m->nkernels++] = (struct wv_kernel){m, &m->ir.funcs[i]};
-  m->text = malloc(len + 1);
-  if (m->text) {
-    memcpy(m->text, ptx, len);
-    m->text[len] = 0;
-    m->text_len = len;
+  if (n == 1 && (m->text = malloc(lens[0] + 1))) {
+    memcpy(m->text, texts[0], lens[0]);
+    m->text[lens[0]] = 0;
+    m->text_len = lens[0];
   }
   m->next = vm->modules;
   vm->modules = m;
   *out = m;
   return WV_OK;
+}
+
+wv_status wv_module_load_string(wv_vm *vm, const char *ptx, size_t len, const char *name, wv_module **out) {
+  if (!vm || !ptx || !out) return WV_ERR_INVALID;
+  return wv_module_load_units(vm, &ptx, &len, 1, name, out);
 }
 
 wv_status wv_module_load_file(wv_vm *vm, const char *path, wv_module **out) {

@@ -17,7 +17,7 @@ struct wv_kernel {
 struct wv_module {
   struct wv_vm *vm;
   wv_irmod ir;
-  char *text;                /* the PTX source (for listings) */
+  char *text;                /* the PTX source (for listings; NULL for a module of several units) */
   size_t text_len;
   struct wv_kernel *kernels;
   uint32_t nkernels;
@@ -62,9 +62,13 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
 /* sched.c: the most CTAs a cooperative launch may keep resident for this shape (0: invalid shape). */
 uint32_t wv_exec_coop_limit(const wv_func *kfn, const uint32_t block[3], uint32_t dyn_shared);
 
-/* decode.c: AST → IR. Returns 0, or -1 with "FILE:LINE:COL: error: ..." in err. */
+/* decode.c: AST → IR. The units are linked into one module: a unit's .extern variables and
+ * functions mean another unit's .visible/.weak definitions, other names stay the unit's own. `name`
+ * (NULL: the first unit's file name) names the module in messages. Returns 0, or -1 with
+ * "FILE:LINE:COL: error: ..." in err (FILE: the unit's name). The units must outlive *out. */
 struct ptx_module;
-int wv_decode_module(const struct ptx_module *ast, wv_vm *vm, wv_irmod *out, char *err, size_t errlen);
+int wv_decode_module(const struct ptx_module *const *units, uint32_t nunits, const char *name, wv_vm *vm,
+                     wv_irmod *out, char *err, size_t errlen);
 void wv_irmod_free(wv_vm *vm, wv_irmod *m);
 
 #define WV_MAX_SHARED (227u * 1024u) /* per-block opt-in limit of sm_90 */
