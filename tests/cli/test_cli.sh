@@ -86,6 +86,26 @@ want_rc 0
 [ "$(cat "$TMP/out")" = "warpvm $version" ] || why "stdout is not 'warpvm $version'"
 check "--version"
 
+# ---- warpvm ./app: what it refuses before running anything ----------------------------------------
+wv ./no-such-program-here
+want_rc 127
+want_err 'no-such-program-here: no such program'
+check "app: a missing program"
+wv --machine nosuch /bin/true
+want_rc 1
+want_err 'unknown --machine'
+check "app: a bad option before the program"
+wv --stats
+want_rc 1
+want_err 'missing program'
+check "app: options but no program"
+cp "$SRC/tests/unit/data/fatbin/k_static.elf" "$TMP/static_app" && chmod +x "$TMP/static_app"
+wv "$TMP/static_app"
+want_rc 1
+want_err 'links the CUDA runtime statically'
+want_err 'nvcc -cudart shared'
+check "app: a static CUDA runtime is refused with the flag to add"
+
 # ---- list ------------------------------------------------------------------------------------
 wv list "$K"
 want_rc 0
