@@ -22,8 +22,7 @@ static int is_file(const char *p) {
   return stat(p, &st) == 0 && S_ISREG(st.st_mode);
 }
 
-/* PROG as execvp would find it. */
-static int resolve(const char *prog, char *out, size_t cap) {
+int wv_cli_find_program(const char *prog, char *out, size_t cap) {
   if (strchr(prog, '/')) {
     snprintf(out, cap, "%s", prog);
     return is_file(out) ? 0 : -1;
@@ -116,10 +115,10 @@ static int prepend_env(const char *name, const char *first, char sep) {
   return rc;
 }
 
-int wv_cli_run_app(const wv_app_opts *o, int argc, char **argv) {
+int wv_cli_run_app(const wv_vm_opts *o, int argc, char **argv) {
   char path[PATH_MAX], dir[PATH_MAX];
   if (argc < 1) return 1;
-  if (resolve(argv[0], path, sizeof path)) {
+  if (wv_cli_find_program(argv[0], path, sizeof path)) {
     fprintf(stderr, "warpvm: %s: no such program\n", argv[0]);
     return 127;
   }
@@ -135,11 +134,11 @@ int wv_cli_run_app(const wv_app_opts *o, int argc, char **argv) {
   int bad = prepend_env("LD_PRELOAD", pre, ' ') || prepend_env("LD_LIBRARY_PATH", dir, ':');
   char num[32];
   if (o->machine) bad |= setenv("WARPVM_MACHINE", o->machine, 1);
-  if (o->wpw) { snprintf(num, sizeof num, "%u", o->wpw); bad |= setenv("WARPVM_WARPS_PER_WAVE", num, 1); }
+  if (o->wpw) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->wpw); bad |= setenv("WARPVM_WARPS_PER_WAVE", num, 1); }
   if (o->has_max_steps) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->max_steps); bad |= setenv("WARPVM_MAX_STEPS", num, 1); }
   if (o->async_delivery) bad |= setenv("WARPVM_ASYNC_DELIVERY", o->async_delivery, 1);
   if (o->memory_model) bad |= setenv("WARPVM_MEMORY_MODEL", o->memory_model, 1);
-  if (o->has_seed) { snprintf(num, sizeof num, "%u", o->seed); bad |= setenv("WARPVM_SEED", num, 1); }
+  if (o->has_seed) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->seed); bad |= setenv("WARPVM_SEED", num, 1); }
   if (o->stats) bad |= setenv("WARPVM_STATS", "1", 1);
   if (o->verbose) bad |= setenv("WARPVM_VERBOSE", "1", 1);
   if (bad) {

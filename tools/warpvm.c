@@ -18,7 +18,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <unistd.h>
 
 #include "warpvm.h"
 #include "amd/gcn.h"
@@ -162,13 +161,7 @@ typedef struct run_opts {
   int nspec;
   const char *prints[MAXARGS];
   int nprint;
-  int stats;
-  uint64_t max_steps;
-  const char *machine; /* --machine */
-  const char *delivery; /* --async-delivery */
-  const char *memory_model; /* --memory-model */
-  uint64_t seed;        /* --seed */
-  uint64_t wpw;        /* --warps-per-wave */
+  wv_vm_opts vm;        /* --stats --max-steps --machine --async-delivery --memory-model --seed --warps-per-wave */
 } run_opts;
 
 /* ptxrun's `dims`: "%u,%u,%u", missing components 1. */
@@ -184,8 +177,32 @@ static int parse_count(const char *s, uint64_t *out) {
   return *end == 0;
 }
 
+/* If argv[*i] is one of the options `run` and `./app` share, takes it (and its value) into o: 1, or an
+ * exit status (< 0 never; usage_error's) as -status after printing why; 0 if it is not one of them. */
+static int parse_vm_opt(int argc, char **argv, int *i, wv_vm_opts *o) {
+  const char *a = argv[*i];
+  int more = *i + 1 < argc;
+  if (!strcmp(a, "--stats")) o->stats = 1;
+  else if (!strcmp(a, "--max-steps") && more) {
+    if (!parse_count(argv[++*i], &o->max_steps)) return -usage_error("bad --max-steps");
+    o->has_max_steps = 1;
+  } else if (!strcmp(a, "--machine") && more) o->machine = argv[++*i];
+  else if (!strcmp(a, "--async-delivery") && more) o->async_delivery = argv[++*i];
+  else if (!strcmp(a, "--memory-model") && more) {
+    o->memory_model = argv[++*i];
+    if (strcmp(o->memory_model, "sc") && strcmp(o->memory_model, "weak")) return -usage_error("bad --memory-model (sc or weak)");
+  } else if (!strcmp(a, "--seed") && more) {
+    if (!parse_count(argv[++*i], &o->seed)) return -usage_error("bad --seed");
+    o->has_seed = 1;
+  } else if (!strcmp(a, "--warps-per-wave") && more) {
+    if (!parse_count(argv[++*i], &o->wpw) || o->wpw < 1 || o->wpw > 2) return -usage_error("bad --warps-per-wave (1 or 2)");
+  } else return 0;
+  return 1;
+}
+
 /* Options in any order, as ptxrun; returns 0, or an exit status after printing why. -1: --help. */
 static int parse_run_opts(int argc, char **argv, run_opts *o) {
+  int rc;
   memset(o, 0, sizeof *o);
   for (int k = 0; k < 3; k++) o->grid[k] = o->block[k] = 1;
   for (int i = 0; i < argc; i++) {
@@ -197,16 +214,7 @@ static int parse_run_opts(int argc, char **argv, run_opts *o) {
     else if (!strcmp(a, "--shared") && more) o->shared = (unsigned)strtoul(argv[++i], NULL, 0);
     else if (!strcmp(a, "--arg") && more && o->nspec < MAXARGS) o->specs[o->nspec++] = argv[++i];
     else if (!strcmp(a, "--print") && more && o->nprint < MAXARGS) o->prints[o->nprint++] = argv[++i];
-    else if (!strcmp(a, "--stats")) o->stats = 1;
-    else if (!strcmp(a, "--max-steps") && more) { if (!parse_count(argv[++i], &o->max_steps)) return usage_error("bad --max-steps"); }
-    else if (!strcmp(a, "--machine") && more) o->machine = argv[++i];
-    else if (!strcmp(a, "--async-delivery") && more) o->delivery = argv[++i];
-    else if (!strcmp(a, "--memory-model") && more) {
-      o->memory_model = argv[++i];
-      if (strcmp(o->memory_model, "sc") && strcmp(o->memory_model, "weak")) return usage_error("bad --memory-model (sc or weak)");
-    }
-    else if (!strcmp(a, "--seed") && more) { if (!parse_count(argv[++i], &o->seed)) return usage_error("bad --seed"); }
-    else if (!strcmp(a, "--warps-per-wave") && more) { if (!parse_count(argv[++i], &o->wpw) || o->wpw < 1 || o->wpw > 2) return usage_error("bad --warps-per-wave (1 or 2)"); }
+    else if ((rc = parse_vm_opt(argc, argv, &i, &o->vm)) != 0) { if (rc < 0) return -rc; }
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return -1;
     else if (a[0] != '-' && !o->file) o->file = a;
     else return usage_error("unknown option");
@@ -393,7 +401,7 @@ static int run_kernel(wv_vm *vm, const run_opts *o, run_arg *args) {
     fflush(stdout);
     rc = print_results(vm, o, args);
   }
-  if (o->stats) print_stats(vm);
+  if (o->vm.stats) print_stats(vm);
   return rc;
 }
 
@@ -402,9 +410,10 @@ static int cmd_run(int argc, char **argv) {
   int rc = parse_run_opts(argc, argv, &o);
   if (rc < 0) { fputs(USAGE, stdout); fputs(HELP, stdout); return 0; }
   if (rc) return rc;
-  wv_config cfg = {.max_steps = o.max_steps, .printf_out = printf_to_stdout, .printf_user = NULL,
-                   .machine = o.machine, .warps_per_wave = (uint32_t)o.wpw, .async_delivery = o.delivery,
-                   .memory_model = o.memory_model, .seed = (uint32_t)o.seed};
+  wv_config cfg = {.max_steps = o.vm.max_steps, .printf_out = printf_to_stdout, .printf_user = NULL,
+                   .machine = o.vm.machine, .warps_per_wave = (uint32_t)o.vm.wpw,
+                   .async_delivery = o.vm.async_delivery, .memory_model = o.vm.memory_model,
+                   .seed = (uint32_t)o.vm.seed};
   wv_vm *vm = create_vm(&cfg);
   if (!vm) return EXIT_USAGE;
   run_arg args[MAXARGS] = {0};
@@ -545,49 +554,21 @@ static int cmd_gcn(int argc, char **argv) {
   return rc;
 }
 
-/* A program name that is not a subcommand: runnable from PATH? */
-static int access_exec(const char *cmd) {
-  const char *path = getenv("PATH");
-  char buf[4096];
-  while (path && *path) {
-    size_t n = strcspn(path, ":");
-    snprintf(buf, sizeof buf, "%.*s/%s", (int)n, path, cmd);
-    if (access(buf, X_OK) == 0) return 1;
-    path += n + (path[n] == ':');
-  }
-  return 0;
-}
-
 /* warpvm [OPTIONS] PROGRAM [ARGS...]: options up to the first word that is not one. */
 static int cmd_app(int argc, char **argv) {
-  wv_app_opts o = {0};
-  int i = 0;
+  wv_vm_opts o = {0};
+  int i = 0, rc;
   for (; i < argc && argv[i][0] == '-'; i++) {
-    const char *a = argv[i];
-    int more = i + 1 < argc;
-    uint64_t v;
-    if (!strcmp(a, "--")) { i++; break; }
-    else if (!strcmp(a, "--machine") && more) o.machine = argv[++i];
-    else if (!strcmp(a, "--warps-per-wave") && more) {
-      if (!parse_count(argv[++i], &v) || v < 1 || v > 2) return usage_error("bad --warps-per-wave (1 or 2)");
-      o.wpw = (uint32_t)v;
-    } else if (!strcmp(a, "--max-steps") && more) {
-      if (!parse_count(argv[++i], &o.max_steps)) return usage_error("bad --max-steps");
-      o.has_max_steps = 1;
-    } else if (!strcmp(a, "--async-delivery") && more) o.async_delivery = argv[++i];
-    else if (!strcmp(a, "--memory-model") && more) {
-      o.memory_model = argv[++i];
-      if (strcmp(o.memory_model, "sc") && strcmp(o.memory_model, "weak")) return usage_error("bad --memory-model (sc or weak)");
-    } else if (!strcmp(a, "--seed") && more) {
-      if (!parse_count(argv[++i], &v) || v > 0xffffffffu) return usage_error("bad --seed");
-      o.seed = (uint32_t)v, o.has_seed = 1;
-    } else if (!strcmp(a, "--stats")) o.stats = 1;
-    else if (!strcmp(a, "--verbose")) o.verbose = 1;
+    if (!strcmp(argv[i], "--")) { i++; break; }
+    if ((rc = parse_vm_opt(argc, argv, &i, &o)) < 0) return -rc;
+    if (rc) continue;
+    if (!strcmp(argv[i], "--verbose")) o.verbose = 1;
     else return usage_error("unknown option");
   }
+  if (o.has_seed && o.seed > 0xffffffffu) return usage_error("bad --seed");
   if (i == argc) return usage_error("missing program to run");
   /* The same checks as `run`, before the program starts. */
-  wv_config cfg = {.machine = o.machine, .warps_per_wave = o.wpw, .async_delivery = o.async_delivery,
+  wv_config cfg = {.machine = o.machine, .warps_per_wave = (uint32_t)o.wpw, .async_delivery = o.async_delivery,
                    .memory_model = o.memory_model};
   wv_vm *vm = create_vm(&cfg);
   if (!vm) return EXIT_USAGE;
@@ -612,6 +593,7 @@ int main(int argc, char **argv) {
     fputs(HELP, stdout);
     return 0;
   }
-  if (cmd[0] == '-' || strchr(cmd, '/') || access_exec(cmd)) return cmd_app(argc - 1, argv + 1);
+  char prog[4096];
+  if (cmd[0] == '-' || strchr(cmd, '/') || !wv_cli_find_program(cmd, prog, sizeof prog)) return cmd_app(argc - 1, argv + 1);
   return usage_error("unknown command");
 }

@@ -109,6 +109,7 @@ void wv_cr_unlock(void);
 cudaError_t wv_cr_ret(cudaError_t e);     /* record e as the thread's last error, unlock, return it */
 cudaError_t wv_cr_device_check(cudart *r);/* cudaSuccess, or the sticky/unloading error */
 void wv_cr_sync_point(cudart *r);         /* flush device printf; a pending fault becomes sticky */
+cudaError_t wv_cr_synchronize(cudart *r); /* cuda*Synchronize: a sync point, stdout flushed, the device's state */
 void wv_cr_flush_printf(cudart *r);
 cudaError_t wv_cr_from_status(wv_status st);
 void wv_cr_fill_props(cudart *r);
@@ -130,14 +131,21 @@ cr_alloc *wv_cr_alloc_find(cudart *r, const void *p); /* the allocation containi
 /* register.c (reset) */
 void wv_cr_reload_modules(cudart *r);
 
+/* A launch configuration out of the device's limits: CUDA 13 on an H200 answers cudaErrorInvalidValue
+ * (tests/programs/errors.cu); CUDA 12 documents cudaErrorInvalidConfiguration. */
+#if WV_CUDART_MAJOR >= 13
+#define WV_BAD_CONFIG cudaErrorInvalidValue
+#else
+#define WV_BAD_CONFIG cudaErrorInvalidConfiguration
+#endif
+
 /* launch.c */
 cudaError_t wv_cr_launch_check(cudart *r, cr_func *f, dim3 grid, dim3 block, size_t shared, int coop);
 cudaError_t wv_cr_launch_now(cudart *r, cr_func *f, dim3 grid, dim3 block, uint32_t shared, void **args, int coop);
 int wv_cr_occupancy(cudart *r, cr_func *f, int block, size_t dyn_shared);
 
-/* stream.c: run an op now, or append it to the stream's capture graph. Takes ownership of op. */
-cudaError_t wv_cr_submit(cudart *r, cudaStream_t s, cr_op *op);
-cudaError_t wv_cr_run_op(cudart *r, cr_op *op);
-void wv_cr_op_free(cr_op *op);
+/* stream.c: run an op now, or append a copy of it to the stream's capture graph. */
+cudaError_t wv_cr_submit(cudart *r, cudaStream_t s, const cr_op *op);
+cudaError_t wv_cr_run_op(cudart *r, const cr_op *op);
 
 #endif

@@ -146,8 +146,7 @@ static int attribute(const wv_prop_all *p, int attr, int *out) {
   case 126: *out = 1; break; /* MemSyncDomainCount */
   case 130: *out = 0; break;
   case 131: case 134: *out = -1; break;
-  default:
-    if (attr >= 21 && attr <= 77) { *out = 0; break; } /* texture/surface limits: no textures */
+  default: /* texture/surface limits (no textures) and attributes without meaning here */
     if (attr > 0 && attr < 160) { *out = 0; break; }
     return -1;
   }
@@ -204,10 +203,7 @@ WV_EXPORT cudaError_t cudaGetDeviceFlags(unsigned int *flags) {
 
 WV_EXPORT cudaError_t cudaDeviceSynchronize(void) {
   cudart *r = wv_cr();
-  if (r->unloading) return wv_cr_ret(cudaErrorCudartUnloading);
-  wv_cr_sync_point(r);
-  fflush(stdout);
-  return wv_cr_ret(r->sticky);
+  return wv_cr_ret(wv_cr_synchronize(r));
 }
 
 WV_EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize(); }

@@ -11,14 +11,6 @@
 
 #include "cudart/cudart.h"
 
-/* A launch configuration out of the device's limits: CUDA 13 on an H200 answers cudaErrorInvalidValue
- * (tests/programs/errors.cu); CUDA 12 documents cudaErrorInvalidConfiguration. */
-#if WV_CUDART_MAJOR >= 13
-#define WV_BAD_CONFIG cudaErrorInvalidValue
-#else
-#define WV_BAD_CONFIG cudaErrorInvalidConfiguration
-#endif
-
 /* ---- <<<grid, block, shared, stream>>> ---- */
 typedef struct call_config {
   dim3 grid, block;
@@ -90,7 +82,7 @@ cudaError_t wv_cr_launch_now(cudart *r, cr_func *f, dim3 grid, dim3 block, uint3
   wv_status st = wv_launch_ex(r->vm, f->k, (wv_dim3){grid.x, grid.y, grid.z}, (wv_dim3){block.x, block.y, block.z},
                               shared, args, coop ? WV_LAUNCH_COOPERATIVE : 0);
   if (st == WV_OK) return cudaSuccess;
-  if (st == WV_ERR_LAUNCH || st == WV_ERR_INVALID) return WV_BAD_CONFIG;
+  if (st == WV_ERR_LAUNCH || st == WV_ERR_INVALID) return wv_cr_from_status(st);
   fprintf(stderr, "warpvm: %s\n", wv_last_error(r->vm));
   if (r->pending == cudaSuccess) r->pending = wv_cr_from_status(st);
   return cudaSuccess;
@@ -104,12 +96,10 @@ static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args, 
   cr_func *f = wv_cr_func_find(r, func);
   if (!f) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
   if ((e = wv_cr_launch_check(r, f, grid, block, shared, coop))) return wv_cr_ret(e);
-  cr_op *op = calloc(1, sizeof *op);
-  if (!op) return wv_cr_ret(cudaErrorMemoryAllocation);
-  op->kind = OP_KERNEL;
-  op->u.k.f = f, op->u.k.grid = grid, op->u.k.block = block, op->u.k.shared = (uint32_t)shared;
-  op->u.k.coop = coop, op->u.k.args = args; /* the caller's: copied only if the op is kept (capture) */
-  return wv_cr_ret(wv_cr_submit(r, s, op));
+  /* args are the caller's: copied only if the op is kept (capture). */
+  cr_op op = {.kind = OP_KERNEL, .u.k = {.f = f, .grid = grid, .block = block, .shared = (uint32_t)shared,
+                                         .coop = coop, .args = args}};
+  return wv_cr_ret(wv_cr_submit(r, s, &op));
 }
 
 WV_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,

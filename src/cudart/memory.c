@@ -277,12 +277,6 @@ cudaError_t wv_cr_set(cudart *r, void *dst, int value, size_t n) {
   return wv_memset(r->vm, (wv_devptr)(uintptr_t)dst, value, n) == WV_OK ? cudaSuccess : cudaErrorInvalidValue;
 }
 
-static cr_op *op_new(cr_op_kind k) {
-  cr_op *op = calloc(1, sizeof *op);
-  if (op) op->kind = k;
-  return op;
-}
-
 /* A blocking call on the legacy stream: synchronise, then run. */
 static cudaError_t blocking_copy(void *dst, const void *src, size_t n, int kind) {
   cudart *r = wv_cr();
@@ -296,20 +290,16 @@ static cudaError_t async_copy(void *dst, const void *src, size_t n, int kind, cu
   cudart *r = wv_cr();
   cudaError_t e = wv_cr_device_check(r);
   if (e) return wv_cr_ret(e);
-  cr_op *op = op_new(OP_MEMCPY);
-  if (!op) return wv_cr_ret(cudaErrorMemoryAllocation);
-  op->u.cp.dst = dst, op->u.cp.src = src, op->u.cp.n = n, op->u.cp.kind = kind;
-  return wv_cr_ret(wv_cr_submit(r, s, op));
+  cr_op op = {.kind = OP_MEMCPY, .u.cp = {dst, src, n, kind}};
+  return wv_cr_ret(wv_cr_submit(r, s, &op));
 }
 
 static cudaError_t async_set(void *dst, int value, size_t n, cudaStream_t s) {
   cudart *r = wv_cr();
   cudaError_t e = wv_cr_device_check(r);
   if (e) return wv_cr_ret(e);
-  cr_op *op = op_new(OP_MEMSET);
-  if (!op) return wv_cr_ret(cudaErrorMemoryAllocation);
-  op->u.set.dst = dst, op->u.set.value = value, op->u.set.n = n;
-  return wv_cr_ret(wv_cr_submit(r, s, op));
+  cr_op op = {.kind = OP_MEMSET, .u.set = {dst, value, n}};
+  return wv_cr_ret(wv_cr_submit(r, s, &op));
 }
 
 WV_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
@@ -352,19 +342,19 @@ WV_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *sr
                                         int kind, cudaStream_t s) {
   return copy2d(dst, dpitch, src, spitch, w, h, kind, s, 1);
 }
-WV_EXPORT cudaError_t cudaMemset2D(void *dst, size_t pitch, int value, size_t w, size_t h) {
+static cudaError_t set2d(void *dst, size_t pitch, int value, size_t w, size_t h, cudaStream_t s, int async) {
   for (size_t y = 0; y < h; y++) {
-    cudaError_t e = cudaMemset((char *)dst + y * pitch, value, w);
+    cudaError_t e = async ? async_set((char *)dst + y * pitch, value, w, s) : cudaMemset((char *)dst + y * pitch, value, w);
     if (e) return e;
   }
   return cudaSuccess;
 }
+
+WV_EXPORT cudaError_t cudaMemset2D(void *dst, size_t pitch, int value, size_t w, size_t h) {
+  return set2d(dst, pitch, value, w, h, NULL, 0);
+}
 WV_EXPORT cudaError_t cudaMemset2DAsync(void *dst, size_t pitch, int value, size_t w, size_t h, cudaStream_t s) {
-  for (size_t y = 0; y < h; y++) {
-    cudaError_t e = async_set((char *)dst + y * pitch, value, w, s);
-    if (e) return e;
-  }
-  return cudaSuccess;
+  return set2d(dst, pitch, value, w, h, s, 1);
 }
 
 /* ---- symbols ---- */

@@ -129,13 +129,18 @@ void wv_cr_sync_point(cudart *r) {
   r->pending = cudaSuccess;
 }
 
+cudaError_t wv_cr_synchronize(cudart *r) {
+  wv_cr_sync_point(r);
+  fflush(stdout);
+  return wv_cr_device_check(r);
+}
+
 cudaError_t wv_cr_from_status(wv_status st) {
   switch (st) {
   case WV_OK: return cudaSuccess;
-  case WV_ERR_INVALID: return cudaErrorInvalidValue;
+  case WV_ERR_INVALID: case WV_ERR_LAUNCH: return WV_BAD_CONFIG; /* what the vm refuses at launch */
   case WV_ERR_NOMEM: return cudaErrorMemoryAllocation;
   case WV_ERR_NOT_FOUND: return cudaErrorInvalidDeviceFunction;
-  case WV_ERR_LAUNCH: return cudaErrorInvalidConfiguration;
   case WV_ERR_UNSUPPORTED: return cudaErrorNotSupported;
   case WV_ERR_FAULT: return cudaErrorIllegalAddress;
   case WV_ERR_WATCHDOG: return cudaErrorLaunchTimeout;

@@ -19,7 +19,7 @@ static int stream_ok(cudaStream_t s) { return LEGACY(s) || s->magic == WV_STREAM
 static int event_ok(cudaEvent_t e) { return e && e->magic == WV_EVENT_MAGIC; }
 
 /* ---- ops ---- */
-void wv_cr_op_free(cr_op *op) {
+static void op_free(cr_op *op) {
   if (op && op->kind == OP_KERNEL) {
     free(op->u.k.blob);
     free(op->u.k.args);
@@ -55,14 +55,14 @@ static cr_op *op_clone(const cr_op *op) {
   if (op->kind == OP_KERNEL) {
     c->u.k.blob = NULL, c->u.k.args = NULL;
     if (own_args(c, op->u.k.args)) {
-      wv_cr_op_free(c);
+      op_free(c);
       return NULL;
     }
   }
   return c;
 }
 
-cudaError_t wv_cr_run_op(cudart *r, cr_op *op) {
+cudaError_t wv_cr_run_op(cudart *r, const cr_op *op) {
   switch (op->kind) {
   case OP_KERNEL:
     return wv_cr_launch_now(r, op->u.k.f, op->u.k.grid, op->u.k.block, op->u.k.shared, op->u.k.args, op->u.k.coop);
@@ -89,27 +89,13 @@ static void graph_append(struct wv_cr_graph *g, cr_op *op) {
   g->n++;
 }
 
-cudaError_t wv_cr_submit(cudart *r, cudaStream_t s, cr_op *op) {
-  if (!stream_ok(s)) {
-    wv_cr_op_free(op);
-    return cudaErrorInvalidResourceHandle;
-  }
-  if (!LEGACY(s) && s->capture) {
-    if (op->kind == OP_KERNEL) {
-      void **caller = op->u.k.args;
-      op->u.k.args = NULL;
-      if (own_args(op, caller)) {
-        wv_cr_op_free(op);
-        return cudaErrorMemoryAllocation;
-      }
-    }
-    graph_append(s->capture, op);
-    return cudaSuccess;
-  }
-  cudaError_t e = wv_cr_run_op(r, op);
-  if (op->kind == OP_KERNEL) op->u.k.args = NULL; /* the caller's */
-  wv_cr_op_free(op);
-  return e;
+cudaError_t wv_cr_submit(cudart *r, cudaStream_t s, const cr_op *op) {
+  if (!stream_ok(s)) return cudaErrorInvalidResourceHandle;
+  if (LEGACY(s) || !s->capture) return wv_cr_run_op(r, op);
+  cr_op *c = op_clone(op); /* kept in the graph, with its own copy of the kernel's argument values */
+  if (!c) return cudaErrorMemoryAllocation;
+  graph_append(s->capture, c);
+  return cudaSuccess;
 }
 
 /* ---- streams ---- */
@@ -140,9 +126,7 @@ WV_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) {
   cudart *r = wv_cr();
   if (!stream_ok(s)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
   if (!LEGACY(s) && s->capture) return wv_cr_ret(cudaErrorStreamCaptureUnsupported);
-  wv_cr_sync_point(r);
-  fflush(stdout);
-  return wv_cr_ret(wv_cr_device_check(r));
+  return wv_cr_ret(wv_cr_synchronize(r));
 }
 
 WV_EXPORT cudaError_t cudaStreamQuery(cudaStream_t s) {
@@ -178,10 +162,8 @@ WV_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *
   cudaError_t e = wv_cr_device_check(r);
   if (e) return wv_cr_ret(e);
   if (!fn) return wv_cr_ret(cudaErrorInvalidValue);
-  cr_op *op = calloc(1, sizeof *op);
-  if (!op) return wv_cr_ret(cudaErrorMemoryAllocation);
-  op->kind = OP_HOST, op->u.host.fn = fn, op->u.host.user = user;
-  return wv_cr_ret(wv_cr_submit(r, s, op));
+  cr_op op = {.kind = OP_HOST, .u.host = {fn, user}};
+  return wv_cr_ret(wv_cr_submit(r, s, &op));
 }
 
 WV_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *user, unsigned int flags) {
@@ -216,11 +198,9 @@ WV_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) {
 WV_EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
   cudart *r = wv_cr();
   if (!event_ok(e) || !stream_ok(s)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  cr_op *op = calloc(1, sizeof *op);
-  if (!op) return wv_cr_ret(cudaErrorMemoryAllocation);
-  op->kind = OP_EVENT_RECORD, op->u.ev.ev = e;
+  cr_op op = {.kind = OP_EVENT_RECORD, .u.ev = {e}};
   e->capture = LEGACY(s) ? NULL : s->capture;
-  return wv_cr_ret(wv_cr_submit(r, s, op));
+  return wv_cr_ret(wv_cr_submit(r, s, &op));
 }
 
 WV_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned int flags) {
@@ -231,9 +211,7 @@ WV_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, un
 WV_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e) {
   cudart *r = wv_cr();
   if (!event_ok(e)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  wv_cr_sync_point(r);
-  fflush(stdout);
-  return wv_cr_ret(wv_cr_device_check(r));
+  return wv_cr_ret(wv_cr_synchronize(r));
 }
 
 WV_EXPORT cudaError_t cudaEventQuery(cudaEvent_t e) {
@@ -322,7 +300,7 @@ WV_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned int flags) {
 static void ops_free(cr_op *op) {
   while (op) {
     cr_op *n = op->next;
-    wv_cr_op_free(op);
+    op_free(op);
     op = n;
   }
 }
