@@ -10,10 +10,20 @@
 #include "exec/warp.h"
 #include "rt/vm_internal.h"
 
+static uint32_t mask_slot(const wv_insn *in) {
+  return in->op == WV_OP_SHFL ? in->e : in->op == WV_OP_BAR || in->op == WV_OP_BARRIER ? in->a : in->b;
+}
+
 uint32_t wv_coll_members(wv_exec *x, const wv_insn *in, uint32_t m) {
-  uint32_t slot = in->op == WV_OP_SHFL ? in->e : in->op == WV_OP_BAR || in->op == WV_OP_BARRIER ? in->a : in->b;
-  const uint64_t *v = WV_R(x, slot);
+  const uint64_t *v = WV_R(x, mask_slot(in));
   return (uint32_t)v[m ? __builtin_ctz(m) : 0];
+}
+
+uint32_t wv_coll_class(wv_exec *x, const wv_insn *in, uint32_t m) {
+  const uint64_t *v = WV_R(x, mask_slot(in));
+  uint32_t mv = (uint32_t)v[m ? __builtin_ctz(m) : 0], cls = 0;
+  WV_FOR_LANES(m, l, { if ((uint32_t)v[l] == mv) cls |= 1u << l; });
+  return cls;
 }
 
 void wv_coll_gather(wv_exec *x, const wv_insn *in, uint32_t gmask, wv_coll *c, int first) {

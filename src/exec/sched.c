@@ -333,13 +333,42 @@ static void do_return(sched *s, wv_warp *w, wv_group *g) {
   frame_release(s, f);
 }
 
-/* ---------------- collectives ---------------- */
+/* ---------------- collectives ----------------
+ *
+ * PTX ISA (shfl.sync, vote.sync, match.sync, redux.sync, bar.warp.sync, elect.sync): a thread waits
+ * until every non-exited thread of ITS membermask has executed the instruction with the same
+ * qualifiers and the same membermask value. So the lanes arriving at a collective form one
+ * collective per distinct membermask: the two 16-lane tiles of `tiled_partition<16>` executing one
+ * `redux.sync` with masks 0xffff and 0xffff0000 are two reductions. A group waiting at a collective
+ * (WV_G_COLL) therefore always has one membermask (control() splits a group by mask on arrival), and
+ * only groups with the same mask value meet. Masks that overlap inconsistently (a lane that runs with
+ * a mask not naming it, or a class running while another waiting class expects some of its lanes)
+ * are undefined on hardware: here they resolve deterministically and are counted. */
 
-/* Run the collective that the COLL-waiting groups `sel` (a lane mask of waiting groups) execute. */
-static int run_collective(sched *s, wv_warp *w, uint32_t lanes, int forced) {
+/* The membermask of a waiting group (uniform over its lanes). */
+static uint32_t coll_mask(sched *s, wv_warp *w, wv_group *g) {
+  wv_warp_bind(&s->x, w, g->frame);
+  return wv_coll_members(&s->x, &g->frame->fn->code[g->pc], g->mask);
+}
+
+/* Does another waiting class (a different membermask) expect some of `lanes`? */
+static int coll_overlap(sched *s, wv_warp *w, uint32_t lanes, uint32_t mask) {
+  for (uint32_t i = 0; i < w->ngroups; i++) {
+    wv_group *h = &w->groups[i];
+    if (!h->mask || h->state != WV_G_COLL || (h->mask & lanes)) continue;
+    uint32_t hm = coll_mask(s, w, h);
+    if (hm != mask && (hm & lanes)) return 1;
+  }
+  return 0;
+}
+
+/* Run the collective of the waiting groups inside `lanes` (one membermask `mask`); forced: some
+ * members never arrived. */
+static int run_collective(sched *s, wv_warp *w, uint32_t lanes, uint32_t mask, int forced) {
   wv_coll c;
   memset(&c, 0, sizeof c);
   const wv_insn *rep = NULL;
+  if (forced || (lanes & ~mask) || coll_overlap(s, w, lanes, mask)) s->x.n_coll_undef++;
   /* gather from each group's own frame and instruction */
   for (uint32_t i = 0; i < w->ngroups; i++) {
     wv_group *g = &w->groups[i];
@@ -351,7 +380,6 @@ static int run_collective(sched *s, wv_warp *w, uint32_t lanes, int forced) {
   }
   if (!rep) return 0;
   c.exists = w->exists & ~w->exited;
-  if (forced) s->x.n_coll_undef++;
   if (s->x.mm && rep->op == WV_OP_BAR) wv_mm_warp_sync(&s->x, lanes); /* bar.warp.sync orders memory */
   if (s->x.vm->amd) {
     if (wv_amd_collective(&s->x, rep, lanes, &c)) return 0; /* the fault is in x */
@@ -372,33 +400,36 @@ static int run_collective(sched *s, wv_warp *w, uint32_t lanes, int forced) {
   return 1;
 }
 
-/* Lanes named by a waiting group's membermask that are still alive. */
-static uint32_t coll_need(sched *s, wv_warp *w, wv_group *g) {
-  const wv_insn *in = &g->frame->fn->code[g->pc];
-  wv_warp_bind(&s->x, w, g->frame);
-  return wv_coll_members(&s->x, in, g->mask) & w->exists & ~w->exited;
-}
-
-/* Run every collective whose members are all waiting at a matching instruction. */
+/* Run every collective whose members are all waiting at a matching instruction with its mask. */
 static int try_collectives(sched *s, wv_warp *w) {
   int ran = 0;
   for (uint32_t i = 0; i < w->ngroups; i++) {
     wv_group *g = &w->groups[i];
     if (!g->mask || g->state != WV_G_COLL) continue;
-    uint32_t need = coll_need(s, w, g) | g->mask, have = 0;
+    uint32_t mask = coll_mask(s, w, g), need = (mask & w->exists & ~w->exited) | g->mask, have = 0;
     const wv_insn *gi = &g->frame->fn->code[g->pc];
     for (uint32_t j = 0; j < w->ngroups; j++) {
       wv_group *h = &w->groups[j];
       if (!h->mask || h->state != WV_G_COLL || !(h->mask & need)) continue;
       const wv_insn *hi = &h->frame->fn->code[h->pc];
-      if (hi->op == gi->op && hi->mode == gi->mode) have |= h->mask;
+      if (hi->op == gi->op && hi->mode == gi->mode && (h == g || coll_mask(s, w, h) == mask)) have |= h->mask;
     }
     if ((need & ~have) == 0) {
-      ran |= run_collective(s, w, have, 0);
+      ran |= run_collective(s, w, have, mask, 0);
       i = (uint32_t)-1; /* groups changed: rescan */
     }
   }
   return ran;
+}
+
+/* A group arriving at a collective: one waiting group per distinct membermask among its lanes. */
+static void coll_arrive(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
+  g->state = WV_G_COLL;
+  for (uint32_t rest = g->mask & ~wv_coll_class(&s->x, in, g->mask); rest;) {
+    uint32_t cls = wv_coll_class(&s->x, in, rest);
+    split(s, w, g, cls, g->pc)->state = WV_G_COLL;
+    rest &= ~cls;
+  }
 }
 
 /* ---------------- the group loop ---------------- */
@@ -504,15 +535,16 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
       if (!m) { g->pc++; return 0; }
       split(s, w, g, g->mask & ~m, g->pc + 1);
     }
-    g->state = WV_G_COLL;
-    uint32_t need = wv_coll_members(x, in, m) & w->exists & ~w->exited;
-    if ((need & ~m) == 0) { /* every member is here: run it now */
-      if ((m & ~need) && in->op != WV_OP_ACTIVEMASK) x->n_coll_undef++; /* a lane outside membermask */
-      run_collective(s, w, m, 0);
+    uint32_t mask = wv_coll_members(x, in, m);
+    uint32_t need = mask & w->exists & ~w->exited;
+    if ((need & ~m) == 0 && wv_coll_class(x, in, m) == m) { /* the common case: every member is here */
+      g->state = WV_G_COLL;
+      run_collective(s, w, m, mask, 0);
       return x->fault.status ? R_FAULT : R_BLOCKED; /* groups may have merged: reload */
     }
+    coll_arrive(s, w, g, in);
     try_collectives(s, w);
-    return R_BLOCKED;
+    return x->fault.status ? R_FAULT : R_BLOCKED;
   }
   default:
     return 0;
@@ -750,7 +782,7 @@ static int cta_pass(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **
     for (uint32_t i = 0; i < w->ngroups; i++)
       if (w->groups[i].mask && w->groups[i].state == WV_G_COLL) {
         s->x.warp = w;
-        run_collective(s, w, w->groups[i].mask, 1);
+        run_collective(s, w, w->groups[i].mask, coll_mask(s, w, &w->groups[i]), 1);
         if (s->x.fault.status) {
           *fw = w;
           *ffn = w->groups[i].frame ? w->groups[i].frame->fn : kfn;

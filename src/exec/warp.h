@@ -35,7 +35,9 @@ static inline void wv_warp_bind(wv_exec *x, wv_warp *w, wv_frame *f) {
   x->preds = f->preds;
 }
 
+/* The membermask of the first lane of m, and the lanes of m that have that same membermask. */
 uint32_t wv_coll_members(wv_exec *x, const wv_insn *in, uint32_t m);
+uint32_t wv_coll_class(wv_exec *x, const wv_insn *in, uint32_t m);
 void wv_coll_gather(wv_exec *x, const wv_insn *in, uint32_t gmask, wv_coll *c, int first);
 void wv_coll_compute(wv_exec *x, const wv_insn *rep, uint32_t lanes, wv_coll *c);
 void wv_coll_scatter(wv_exec *x, const wv_insn *in, uint32_t gmask, const wv_coll *c);
