@@ -5,14 +5,13 @@
 #   $WARPVM run PTXPATH ARGS...
 # and compares its stdout with tests/kernels/golden/ID.out (recorded on a real GPU). Kernel printf lines
 # may come out in another order across warps, so the printf part (the lines before the first `arg N:`
-# line) is compared as a sorted multiset and the rest exactly. A failure prints a unified diff.
+# line) is compared as a sorted multiset and the rest exactly, bit for bit (the .approx results
+# too: src/exec/sfu.h is the GPU's unit). A failure prints a unified diff.
 #
 # Usage: tests/run_corpus.sh [--warpvm PATH] [--one ID | ID-REGEX...]
 #   --warpvm PATH   the warpvm binary (default: $WARPVM, else build/warpvm)
 #   --extra "ARGS"  more warpvm options for every run, e.g. "--machine gfx90a --warps-per-wave 2":
 #                   the GPU's output is the golden whatever machine warpvm models
-#   --fpcmp PATH    the tolerance comparator for runs listed in kernels/tolerance.txt
-#                   (default: $FPCMP, else build/tests/wv_fpcmp)
 #   --one ID        exactly one run (what each CTest test `kernel.ID` does)
 #   ID-REGEX...     runs whose ID matches any of these extended regexes (default: all)
 # Environment: WV_TIMEOUT seconds per run (default 300), WV_DIFF_LINES diff lines shown (default 80).
@@ -20,17 +19,15 @@ set -uo pipefail
 HERE=$(cd "$(dirname "$0")" && pwd)
 KDIR=$HERE/kernels
 WARPVM=${WARPVM:-$HERE/../build/warpvm}
-FPCMP=${FPCMP:-$HERE/../build/tests/wv_fpcmp}
 ONE=""
 EXTRA=""
 PATS=()
 while [ $# -gt 0 ]; do
   case $1 in
     --warpvm) WARPVM=$2; shift 2 ;;
-    --fpcmp) FPCMP=$2; shift 2 ;;
     --extra) EXTRA=$2; shift 2 ;;
     --one) ONE=$2; shift 2 ;;
-    -h | --help) sed -n '2,15p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
     *) PATS+=("$1"); shift ;;
   esac
 done
@@ -72,17 +69,7 @@ check() {
     diff -u --label "golden/$id.out (printf, sorted)" --label "warpvm (printf, sorted)" "$TMP/g.printf" "$TMP/a.printf" |
       head -n "$DIFFN"
   fi
-  local tol
-  tol=$(awk -v id="$id" '$1 == id { sub(/#.*/, ""); $1 = ""; print; exit }' tolerance.txt 2>/dev/null)
-  if [ -n "$tol" ]; then
-    # approximate (SFU) results: within the measured bounds of tests/kernels/tolerance.txt
-    # shellcheck disable=SC2086
-    if ! "$FPCMP" "$TMP/g.rest" "$TMP/a.rest" $tol >"$TMP/fpcmp"; then
-      ok=1
-      echo "FAIL $id: buffer output outside the tolerance ($tol)"
-      head -n "$DIFFN" "$TMP/fpcmp"
-    fi
-  elif ! cmp -s "$TMP/g.rest" "$TMP/a.rest"; then
+  if ! cmp -s "$TMP/g.rest" "$TMP/a.rest"; then
     ok=1
     echo "FAIL $id: buffer output differs"
     diff -u --label "golden/$id.out" --label "warpvm" "$TMP/g.rest" "$TMP/a.rest" | head -n "$DIFFN"

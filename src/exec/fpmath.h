@@ -1,8 +1,8 @@
 /*
  * fpmath.h — warpvm's scalar numeric semantics: every PTX floating-point instruction and every
  * cvt the executor needs, one lane at a time, bit-exact with NVIDIA hardware where the hardware
- * is exactly specified (IEEE-rounded ops, conversions, comparisons, min/max, testp) and as close
- * as we can get where it is not (the .approx "SFU" functions; bounds documented below).
+ * is exactly specified (IEEE-rounded ops, conversions, comparisons, min/max, testp). The .approx
+ * ("SFU") functions are sfu.h's.
  *
  * Owned here: src/exec/fpmath.h, src/exec/fpmath.c (built with -frounding-math).
  * References are to the PTX ISA 9.x: §9.7.3 floating-point instructions, §9.7.4 set/setp
@@ -39,7 +39,6 @@
  *    0xfff8000000000000 on the H200. neg/abs of an f64 NaN only quiet it (no sign change).
  *    Switches: WV_FP_F64_NAN (the default NaN) and WV_FP_F64_NAN_PROPAGATE (0: every f64 NaN
  *    result is WV_FP_F64_NAN), both overridable with -D; the rule lives in wv_fp__f64_nan().
- *  - rcp.approx.ftz.f64 / rsqrt.approx.ftz.f64 return 0x7fffffff00000000 for NaN (ISA text).
  *  - cvt has its own NaN rules (see wv_fp_cvt below).
  * ---------------------------------------------------------------------------------------------
  */
@@ -69,7 +68,6 @@ extern "C" {
 #endif
 #define WV_FP_F16_NAN 0x7fffu  /* canonical half NaN produced by cvt to .f16 */
 #define WV_FP_BF16_NAN 0x7fffu /* canonical bfloat16 NaN produced by cvt to .bf16 */
-#define WV_FP_RCP64H_NAN 0x7fffffff00000000ull /* rcp/rsqrt.approx.ftz.f64 NaN (ISA §9.7.3.14) */
 
 /* ---- modes and flags ----------------------------------------------------------------------- */
 
@@ -281,55 +279,6 @@ static inline int wv_fp_cmp_f32(float a, float b, wv_fp_cmpop op) {
   return wv_fp_cmp_f64((double)a, (double)b, op);
 }
 
-/* ---- approximate ("SFU") functions (§9.7.3.8, .13–.22) ------------------------------------ */
-/*
- * ptxas lowers each .approx instruction to one MUFU operation plus, without .ftz, a fixed
- * rescaling sequence for subnormal/huge operands; those sequences and every special case of the
- * ISA tables are reproduced exactly (fpmath.c shows the SASS each follows). The MUFU units'
- * interpolation tables are not public, so the unit itself is modelled by the exact function
- * rounded as the unit rounds. flags: WV_FP_FTZ where PTX has .ftz (sin/cos ignore it: the code
- * is the same). Measured on an H200 over ~10^6 inputs each (bit-exact share / largest difference
- * from the hardware), and the error bound of *this implementation* against the exact function,
- * asserted by tests/unit/test_fpmath.c sweeps [ISA bound for the hardware in brackets]:
- *
- *   op                       H200 bit-exact  vs H200      our error vs exact      [ISA]
- *   rcp.approx(.ftz).f32     87%             ≤1 ulp       ≤0.5 ulp                [1 ulp]
- *   sqrt.approx(.ftz).f32    83%             ≤1 ulp       ≤0.5 ulp                [rel 2^-23]
- *   rsqrt.approx(.ftz).f32   78%             ≤2 ulp       ≤0.501 ulp              [rel 2^-22.9]
- *   ex2.approx(.ftz).f32     63%             ≤2 ulp       ≤0.501 ulp              [2 ulp]
- *   lg2.approx(.ftz).f32     98%             (near 1: abs 2^-23)  abs ≤3·2^-24 on (0.5,2),
- *                                                         rel ≤1.5·2^-23 elsewhere [2^-22]
- *   sin/cos.approx(.ftz).f32 22% / 28%       abs ≤2^-21.5 abs ≤2^-20.5 on [-2pi,2pi],
- *                                                         ≤2^-14.7 on [-100pi,100pi]
- *                                                         [2^-20.5 / 2^-14.7]
- *   tanh.approx.f32          39%             rel ≤2^-16.5 ≤0.501 ulp              [rel 2^-11]
- *   div.approx(.ftz).f32     91%             ≤2 ulp       ≤1.5 ulp for |b| in [2^-126,2^126];
- *                                                         ±0 (NaN if a=inf) above 2^126 [2 ulp]
- *   div.full(.ftz).f32       91%             ≤2 ulp       ≤1.5 ulp                [2 ulp]
- *   rcp.approx.ftz.f64       98.4%           1 unit of 2^-20   rel < 2^-20 (truncated) [-]
- *   rsqrt.approx.ftz.f64     98.6%           1 unit of 2^-20   rel < 2^-20 (truncated) [-]
- *   rsqrt.approx.f64         99.99%          ≤1 ulp       ≤0.51 ulp               [-]
- *
- * Notes: the f64 upper-word forms are exactly the top 20 mantissa bits of the f32 RCP/RSQ unit
- * (verified exhaustively on the H200), so they share its model; rsqrt.approx.f64 is RSQ64H plus
- * the Newton step ptxas emits. lg2 models the unit's fixed-point sum, one's-complement negation
- * and truncating conversion (hence lg2(0.5) = -(1-2^-23), as on the hardware). sin/cos first
- * multiply by 1/(2pi) as an f32 with round-toward-zero, as the hardware does; that product is
- * where the ISA's error bounds come from.
- */
-uint32_t wv_fp_rcp_approx_f32(uint32_t a, unsigned flags);
-uint64_t wv_fp_rcp_approx_ftz_f64(uint64_t a);
-uint32_t wv_fp_sqrt_approx_f32(uint32_t a, unsigned flags);
-uint32_t wv_fp_rsqrt_approx_f32(uint32_t a, unsigned flags);
-uint64_t wv_fp_rsqrt_approx_f64(uint64_t a);
-uint64_t wv_fp_rsqrt_approx_ftz_f64(uint64_t a);
-uint32_t wv_fp_ex2_approx_f32(uint32_t a, unsigned flags);
-uint32_t wv_fp_lg2_approx_f32(uint32_t a, unsigned flags);
-uint32_t wv_fp_sin_approx_f32(uint32_t a, unsigned flags);
-uint32_t wv_fp_cos_approx_f32(uint32_t a, unsigned flags);
-uint32_t wv_fp_tanh_approx_f32(uint32_t a);
-uint32_t wv_fp_div_approx_f32(uint32_t a, uint32_t b, unsigned flags);
-uint32_t wv_fp_div_full_f32(uint32_t a, uint32_t b, unsigned flags);
 
 /* ---- cvt (§9.7.9.21, §6.5) ----------------------------------------------------------------- */
 

@@ -1,8 +1,8 @@
 /*
  * h_float.c — floating-point instruction handlers for .f32 and .f64: add sub mul fma/mad div
- * (IEEE with .rn/.rz/.rm/.rp, .approx, .full), min/max (.NaN), abs neg copysign, rcp sqrt
- * rsqrt sin cos lg2 ex2 tanh, testp (PTX ISA §9.7.3). Each lane is one call into fpmath.h,
- * which owns the bit-exact semantics (canonical NaN, .ftz, .sat).
+ * (IEEE with .rn/.rz/.rm/.rp), min/max (.NaN), abs neg copysign, rcp sqrt, testp (PTX ISA
+ * §9.7.3). Each lane is one call into fpmath.h, which owns the bit-exact semantics (canonical NaN,
+ * .ftz, .sat). The .approx instructions and div.full go to h_sfu.c.
  */
 #include "exec/fpmath.h"
 #include "exec/handlers.h"
@@ -32,11 +32,7 @@ static int h_f32_bin(wv_exec *x, const wv_insn *in, uint32_t m) {
   case WV_OP_ADD: WV_FOR_LANES(m, l, { D[l] = wv_fp_add_f32((uint32_t)A[l], (uint32_t)B[l], r, f); }); break;
   case WV_OP_SUB: WV_FOR_LANES(m, l, { D[l] = wv_fp_sub_f32((uint32_t)A[l], (uint32_t)B[l], r, f); }); break;
   case WV_OP_MUL: WV_FOR_LANES(m, l, { D[l] = wv_fp_mul_f32((uint32_t)A[l], (uint32_t)B[l], r, f); }); break;
-  case WV_OP_DIV:
-    if (in->mode & WV_FM_APPROX) WV_FOR_LANES(m, l, { D[l] = wv_fp_div_approx_f32((uint32_t)A[l], (uint32_t)B[l], f); });
-    else if (in->mode & WV_FM_FULL) WV_FOR_LANES(m, l, { D[l] = wv_fp_div_full_f32((uint32_t)A[l], (uint32_t)B[l], f); });
-    else WV_FOR_LANES(m, l, { D[l] = wv_fp_div_f32((uint32_t)A[l], (uint32_t)B[l], r, f); });
-    break;
+  case WV_OP_DIV: WV_FOR_LANES(m, l, { D[l] = wv_fp_div_f32((uint32_t)A[l], (uint32_t)B[l], r, f); }); break;
   case WV_OP_MIN: WV_FOR_LANES(m, l, { D[l] = wv_fp_min_f32((uint32_t)A[l], (uint32_t)B[l], f); }); break;
   case WV_OP_MAX: WV_FOR_LANES(m, l, { D[l] = wv_fp_max_f32((uint32_t)A[l], (uint32_t)B[l], f); }); break;
   case WV_OP_COPYSIGN: WV_FOR_LANES(m, l, { D[l] = wv_fp_copysign_f32((uint32_t)A[l], (uint32_t)B[l]); }); break;
@@ -78,19 +74,12 @@ static int h_f32_un(wv_exec *x, const wv_insn *in, uint32_t m) {
   const uint64_t *A = WV_R(x, in->a);
   wv_fp_rnd r = rnd_of(in);
   unsigned f = flags_of(in);
-  int approx = in->mode & WV_FM_APPROX;
 #define L1(expr) WV_FOR_LANES(m, l, { uint32_t a = (uint32_t)A[l]; D[l] = (expr); })
   switch (in->op) {
   case WV_OP_ABS: L1(wv_fp_abs_f32(a, f)); break;
   case WV_OP_NEG: L1(wv_fp_neg_f32(a, f)); break;
-  case WV_OP_SQRT: if (approx) L1(wv_fp_sqrt_approx_f32(a, f)); else L1(wv_fp_sqrt_f32(a, r, f)); break;
-  case WV_OP_RCP: if (approx) L1(wv_fp_rcp_approx_f32(a, f)); else L1(wv_fp_rcp_f32(a, r, f)); break;
-  case WV_OP_RSQRT: L1(wv_fp_rsqrt_approx_f32(a, f)); break;
-  case WV_OP_SIN: L1(wv_fp_sin_approx_f32(a, f)); break;
-  case WV_OP_COS: L1(wv_fp_cos_approx_f32(a, f)); break;
-  case WV_OP_LG2: L1(wv_fp_lg2_approx_f32(a, f)); break;
-  case WV_OP_EX2: L1(wv_fp_ex2_approx_f32(a, f)); break;
-  case WV_OP_TANH: L1(wv_fp_tanh_approx_f32(a)); break;
+  case WV_OP_SQRT: L1(wv_fp_sqrt_f32(a, r, f)); break;
+  case WV_OP_RCP: L1(wv_fp_rcp_f32(a, r, f)); break;
   default: return 1;
   }
 #undef L1
@@ -101,28 +90,15 @@ static int h_f64_un(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t *D = WV_R(x, in->d[0]);
   const uint64_t *A = WV_R(x, in->a);
   wv_fp_rnd r = rnd_of(in);
-  int approx = in->mode & WV_FM_APPROX;
 #define L1(expr) WV_FOR_LANES(m, l, { uint64_t a = A[l]; D[l] = (expr); })
   switch (in->op) {
   case WV_OP_ABS: L1(wv_fp_abs_f64(a)); break;
   case WV_OP_NEG: L1(wv_fp_neg_f64(a)); break;
   case WV_OP_SQRT: L1(wv_fp_sqrt_f64(a, r)); break;
-  case WV_OP_RCP: if (approx) L1(wv_fp_rcp_approx_ftz_f64(a)); else L1(wv_fp_rcp_f64(a, r)); break;
-  case WV_OP_RSQRT: if (in->ftz) L1(wv_fp_rsqrt_approx_ftz_f64(a)); else L1(wv_fp_rsqrt_approx_f64(a)); break;
+  case WV_OP_RCP: L1(wv_fp_rcp_f64(a, r)); break;
   default: return 1;
   }
 #undef L1
-  return 0;
-}
-
-/* ex2.approx.f16: through the f32 approximation, rounded to half (nearest even). */
-static int h_f16_ex2(wv_exec *x, const wv_insn *in, uint32_t m) {
-  uint64_t *D = WV_R(x, in->d[0]);
-  const uint64_t *A = WV_R(x, in->a);
-  WV_FOR_LANES(m, l, {
-    uint32_t f = wv_fp_cvt_f32_f16((uint32_t)A[l] & 0xffff, 0);
-    D[l] = wv_fp_cvt_f16_f32(wv_fp_ex2_approx_f32(f, 0), WV_FP_RN, 0) & 0xffff;
-  });
   return 0;
 }
 
@@ -137,19 +113,16 @@ static int h_testp(wv_exec *x, const wv_insn *in, uint32_t m) {
 
 wv_handler wv_h_float(int op, wv_type t, const wv_insn *in) {
   int f64 = t == WV_T_F64;
-  if (t == WV_T_F16 && op == WV_OP_EX2 && !in->ftz) return h_f16_ex2;
+  if (op == WV_OP_TESTP) return h_testp; /* its mode is the test, not .approx */
+  if ((in->mode & WV_FM_APPROX) || (op == WV_OP_DIV && (in->mode & WV_FM_FULL))) return wv_h_sfu(op, t, in);
   if (t != WV_T_F32 && !f64) return NULL;
   switch (op) {
   case WV_OP_ADD: case WV_OP_SUB: case WV_OP_MUL: case WV_OP_DIV: case WV_OP_MIN: case WV_OP_MAX:
   case WV_OP_COPYSIGN:
-    if (f64 && op == WV_OP_DIV && (in->mode & (WV_FM_APPROX | WV_FM_FULL))) return NULL;
     return f64 ? h_f64_bin : h_f32_bin;
   case WV_OP_FMA: case WV_OP_MAD: return f64 ? h_f64_fma : h_f32_fma;
-  case WV_OP_ABS: case WV_OP_NEG: case WV_OP_SQRT: case WV_OP_RCP: case WV_OP_RSQRT:
+  case WV_OP_ABS: case WV_OP_NEG: case WV_OP_SQRT: case WV_OP_RCP:
     return f64 ? h_f64_un : h_f32_un;
-  case WV_OP_SIN: case WV_OP_COS: case WV_OP_LG2: case WV_OP_EX2: case WV_OP_TANH:
-    return f64 ? NULL : h_f32_un;
-  case WV_OP_TESTP: return h_testp;
   default: return NULL;
   }
 }

@@ -18,6 +18,7 @@ enum {
 
 wv_handler wv_h_int(int op, int variant, wv_type t);
 wv_handler wv_h_float(int op, wv_type t, const wv_insn *in); /* reads rnd/ftz/sat/mode from in */
+wv_handler wv_h_sfu(int op, wv_type t, const wv_insn *in);   /* .approx, div.full (h_sfu.c) */
 wv_handler wv_h_cvt(wv_type dst, wv_type src, const wv_insn *in);
 wv_handler wv_h_fp8(int from_fp8);                            /* fp8 pair conversions */
 wv_handler wv_h_setp(int op, wv_type t);                      /* SETP/SET/SELP/SLCT */

@@ -89,6 +89,7 @@ void wv_destroy(wv_vm *vm) {
   while (vm->modules) wv_module_unload(vm->modules);
   wv_amd_fini(vm);
   wv_heap_fini(&vm->heap);
+  wv_sfu_unload(&vm->sfu, vm->sfu_mem);
   free(vm);
 }
 

@@ -6,6 +6,7 @@
 #define WV_VM_INTERNAL_H
 
 #include "exec/mem.h"
+#include "exec/sfu.h"
 #include "ir/ir.h"
 #include "warpvm.h"
 
@@ -48,6 +49,9 @@ struct wv_vm {
   uint32_t n_amd_progs;
   uint64_t dheap_limit;             /* device malloc: bytes live allocations may hold */
   uint64_t dheap_used;              /* device malloc: bytes held (sizes rounded up to 16) */
+  wv_sfu sfu;                       /* the SFU tables loaded so far (exec/sfu.h, h_sfu.c) */
+  void *sfu_mem[WV_SFU_NTAB];
+  uint32_t sfu_loaded;              /* 1 << WV_SFU_* of the tables loaded */
   char err[2048];
 };
 

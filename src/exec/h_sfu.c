@@ -1,0 +1,104 @@
+/*
+ * h_sfu.c — handlers of the `.approx` instructions and of div.approx/div.full: rcp sqrt rsqrt sin
+ * cos lg2 ex2 tanh (.f32, and the f16/bf16/x2 forms of ex2 and tanh), rcp/rsqrt .f64 (PTX ISA
+ * §9.7.3.x, §9.7.4.x). Each lane is one call into sfu.h, the bit-exact model of sm_90's MUFU unit and
+ * of the code ptxas emits around it; the recorded tables it reads belong to the vm and are loaded
+ * on first use (sfu.c).
+ */
+#include "exec/handlers.h"
+#include "exec/sfu.h"
+#include "rt/vm_internal.h"
+
+/* The vm's tables that `need` (1 << WV_SFU_*) names, loaded on first use; NULL after a fault. */
+static const wv_sfu *tables(wv_exec *x, uint32_t need) {
+  wv_vm *vm = x->vm;
+  if ((vm->sfu_loaded & need) == need) return &vm->sfu;
+  size_t len;
+  const void *img = wv_sfu_image(&len);
+  if (wv_sfu_load(&vm->sfu, vm->sfu_mem, img, len, need)) {
+    wv_fault_set(x, WV_ERR_NOMEM, -1, 0, 0, "cannot load the special-function tables (out of host memory)");
+    return NULL;
+  }
+  vm->sfu_loaded |= need;
+  return &vm->sfu;
+}
+
+#define TAB(id) (1u << (id))
+
+static uint32_t need_of(int op, wv_type t) {
+  switch (op) {
+  case WV_OP_RCP: case WV_OP_DIV: return TAB(WV_SFU_RCP);
+  case WV_OP_SQRT: return TAB(WV_SFU_SQRT0) | TAB(WV_SFU_SQRT1);
+  case WV_OP_RSQRT: return TAB(WV_SFU_RSQ0) | TAB(WV_SFU_RSQ1);
+  case WV_OP_SIN: case WV_OP_COS: return TAB(WV_SFU_SIN);
+  case WV_OP_LG2: return TAB(WV_SFU_LG2_0) | TAB(WV_SFU_LG2_M1);
+  case WV_OP_EX2:
+    return t == WV_T_F16 || t == WV_T_F16X2 ? TAB(WV_SFU_EX2_F16) : t == WV_T_BF16 || t == WV_T_BF16X2 ? TAB(WV_SFU_EX2_BF16) : TAB(WV_SFU_EX2);
+  case WV_OP_TANH:
+    return t == WV_T_F16 || t == WV_T_F16X2 ? TAB(WV_SFU_TANH_F16) : t == WV_T_BF16 || t == WV_T_BF16X2 ? TAB(WV_SFU_TANH_BF16) : TAB(WV_SFU_TANH);
+  default: return 0;
+  }
+}
+
+#define SFU_HEAD                                                         \
+  const wv_sfu *T = tables(x, need_of(in->op, (wv_type)in->type));        \
+  if (!T) return 1;                                                      \
+  uint64_t *D = WV_R(x, in->d[0]);                                       \
+  const uint64_t *A = WV_R(x, in->a)
+
+static int h_sfu_f32(wv_exec *x, const wv_insn *in, uint32_t m) {
+  SFU_HEAD;
+  int ftz = in->ftz;
+#define L1(expr) WV_FOR_LANES(m, l, { uint32_t a = (uint32_t)A[l]; D[l] = (expr); })
+  switch (in->op) {
+  case WV_OP_RCP: L1(wv_sfu_rcp_approx(T, a, ftz)); break;
+  case WV_OP_SQRT: L1(wv_sfu_sqrt_approx(T, a, ftz)); break;
+  case WV_OP_RSQRT: L1(wv_sfu_rsqrt_approx(T, a, ftz)); break;
+  case WV_OP_SIN: L1(wv_sfu_sin_approx(T, a)); break;
+  case WV_OP_COS: L1(wv_sfu_cos_approx(T, a)); break;
+  case WV_OP_LG2: L1(wv_sfu_lg2_approx(T, a, ftz)); break;
+  case WV_OP_EX2: L1(wv_sfu_ex2_approx(T, a, ftz)); break;
+  default: L1(wv_sfu_tanh(T, a)); break;
+  }
+#undef L1
+  return 0;
+}
+
+static int h_sfu_div(wv_exec *x, const wv_insn *in, uint32_t m) {
+  SFU_HEAD;
+  const uint64_t *B = WV_R(x, in->b);
+  if (in->mode & WV_FM_APPROX) WV_FOR_LANES(m, l, { D[l] = wv_sfu_div_approx(T, (uint32_t)A[l], (uint32_t)B[l], in->ftz); });
+  else WV_FOR_LANES(m, l, { D[l] = wv_sfu_div_full(T, (uint32_t)A[l], (uint32_t)B[l], in->ftz); });
+  return 0;
+}
+
+static int h_sfu_f64(wv_exec *x, const wv_insn *in, uint32_t m) {
+  SFU_HEAD;
+  if (in->op == WV_OP_RCP) WV_FOR_LANES(m, l, { D[l] = wv_sfu_rcp_approx_f64(T, A[l]); });
+  else if (in->ftz) WV_FOR_LANES(m, l, { D[l] = wv_sfu_rsqrt_approx_ftz_f64(T, A[l]); });
+  else WV_FOR_LANES(m, l, { D[l] = wv_sfu_rsqrt_approx_f64(T, A[l]); });
+  return 0;
+}
+
+/* ex2/tanh .f16 .bf16 (one half in the low 16 bits) and .f16x2 .bf16x2 (both halves). */
+static int h_sfu_h16(wv_exec *x, const wv_insn *in, uint32_t m) {
+  SFU_HEAD;
+  int tab = __builtin_ctz(need_of(in->op, (wv_type)in->type));
+  if (in->type == WV_T_F16X2 || in->type == WV_T_BF16X2)
+    WV_FOR_LANES(m, l, { D[l] = wv_sfu_h16(T, tab, (uint32_t)A[l]) | wv_sfu_h16(T, tab, (uint32_t)A[l] >> 16) << 16; });
+  else WV_FOR_LANES(m, l, { D[l] = wv_sfu_h16(T, tab, (uint32_t)A[l]); });
+  return 0;
+}
+
+/* The handler of an .approx/.full instruction, or NULL if it is not one warpvm runs. */
+wv_handler wv_h_sfu(int op, wv_type t, const wv_insn *in) {
+  int approx = in->mode & WV_FM_APPROX;
+  if (op == WV_OP_DIV) return t == WV_T_F32 && (in->mode & (WV_FM_APPROX | WV_FM_FULL)) ? h_sfu_div : NULL;
+  if (!approx || !need_of(op, t)) return NULL;
+  if (t == WV_T_F32) return h_sfu_f32;
+  if (t == WV_T_F64) return op == WV_OP_RCP || op == WV_OP_RSQRT ? h_sfu_f64 : NULL;
+  if (op != WV_OP_EX2 && op != WV_OP_TANH) return NULL;
+  /* PTX: ex2.approx.f16(x2) (no .ftz), ex2.approx.ftz.bf16(x2) (.ftz required), tanh.approx.{f16,bf16}(x2) */
+  if (op == WV_OP_EX2 && in->ftz != (t == WV_T_BF16 || t == WV_T_BF16X2)) return NULL;
+  return h_sfu_h16;
+}
