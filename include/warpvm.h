@@ -68,6 +68,13 @@ typedef struct wv_config {
    * release/acquire, an atomic or a CTA barrier orders them as the PTX memory model says. */
   const char *memory_model;
   uint32_t seed;             /* the weak model's choices (0 = 1); one seed, one outcome */
+  /* How the CTAs of a launch run: NULL or "serial" (one after another, in grid order, each to its
+   * end: a legal schedule of any correct program), "interleave" (as many CTAs resident as the
+   * modelled GPU holds, taking turns round robin, a time slice of every warp each), or "random:SEED"
+   * (resident CTAs in a random order with random slice lengths, reproducibly for a seed). A program
+   * whose output changes with the schedule depends on CTAs running at the same time. Cooperative
+   * launches always keep every CTA resident (in random order under "random:SEED"). */
+  const char *schedule;
   /* Bytes kernels may hold through device malloc/new at once (CUDA's cudaLimitMallocHeapSize);
    * 0 = 8 MiB, CUDA's default. */
   size_t device_heap_bytes;

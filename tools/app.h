@@ -9,7 +9,7 @@
 
 /* The options `warpvm run` and `warpvm ./app` share (parsed by one function in warpvm.c). */
 typedef struct wv_vm_opts {
-  const char *machine, *async_delivery, *memory_model;
+  const char *machine, *async_delivery, *memory_model, *schedule;
   uint64_t wpw, seed, max_steps;
   int has_seed, has_max_steps;
   int stats, verbose;

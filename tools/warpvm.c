@@ -31,13 +31,13 @@ static const char USAGE[] =
     "usage: warpvm run FILE.ptx --kernel NAME [--grid X,Y,Z] [--block X,Y,Z] [--shared BYTES]\n"
     "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N]\n"
     "                  [--machine NAME] [--warps-per-wave 1|2] [--async-delivery at-wait|eager|random:SEED]\n"
-    "                  [--memory-model sc|weak] [--seed N]\n"
+    "                  [--memory-model sc|weak] [--seed N] [--schedule serial|interleave|random:SEED]\n"
     "       warpvm list FILE.ptx\n"
     "       warpvm machines\n"
     "       warpvm lower FILE.ptx --machine NAME\n"
     "       warpvm gcn FILE.s [--wave 64|32|8] [--rdna] [--set vN=A,B,...]... [--exec MASK]   (see gcn --help)\n"
     "       warpvm [--machine NAME] [--warps-per-wave 1|2] [--max-steps N] [--async-delivery D]\n"
-    "              [--memory-model sc|weak] [--seed N] [--stats] [--verbose] ./app [ARGS...]\n"
+    "              [--memory-model sc|weak] [--seed N] [--schedule S] [--stats] [--verbose] ./app [ARGS...]\n"
     "       warpvm --help | -h | --version\n";
 
 static const char HELP[] =
@@ -66,6 +66,9 @@ static const char HELP[] =
     "  --seed N             the weak model's (and nothing else's) random choices; one seed, one outcome\n"
     "  --async-delivery M   when cp.async data lands: at-wait (default: at the matching wait, the latest a\n"
     "                       correct program allows), eager (at issue), random:SEED (in between)\n"
+    "  --schedule S         how the CTAs run: serial (default: one after another, in grid order), interleave\n"
+    "                       (as many resident as the modelled GPU holds, in turns of a time slice), or\n"
+    "                       random:SEED (resident CTAs in random order and slices): races between CTAs show\n"
     "  Kernel printf output goes to stdout before the --print blocks.\n"
     "\n"
     "list    print each kernel of FILE.ptx with its parameters (name, type, size, align, offset)\n"
@@ -120,6 +123,8 @@ static wv_vm *create_vm(const wv_config *cfg) {
   wv_vm *vm = wv_create(cfg);
   if (!vm && cfg && cfg->async_delivery && wv_create(&(wv_config){.async_delivery = cfg->async_delivery}) == NULL)
     usage_error("bad --async-delivery (at-wait, eager or random:SEED)");
+  else if (!vm && cfg && cfg->schedule && wv_create(&(wv_config){.schedule = cfg->schedule}) == NULL)
+    usage_error("bad --schedule (serial, interleave or random:SEED)");
   else if (!vm && cfg && cfg->warps_per_wave == 2) usage_error("--warps-per-wave 2 needs a wave64 machine (gfx90a, gfx1100w64)");
   else if (!vm) fprintf(stderr, "warpvm: out of memory\n");
   return vm;
@@ -188,6 +193,7 @@ static int parse_vm_opt(int argc, char **argv, int *i, wv_vm_opts *o) {
     o->has_max_steps = 1;
   } else if (!strcmp(a, "--machine") && more) o->machine = argv[++*i];
   else if (!strcmp(a, "--async-delivery") && more) o->async_delivery = argv[++*i];
+  else if (!strcmp(a, "--schedule") && more) o->schedule = argv[++*i];
   else if (!strcmp(a, "--memory-model") && more) {
     o->memory_model = argv[++*i];
     if (strcmp(o->memory_model, "sc") && strcmp(o->memory_model, "weak")) return -usage_error("bad --memory-model (sc or weak)");
@@ -412,7 +418,7 @@ static int cmd_run(int argc, char **argv) {
   if (rc) return rc;
   wv_config cfg = {.max_steps = o.vm.max_steps, .printf_out = printf_to_stdout, .printf_user = NULL,
                    .machine = o.vm.machine, .warps_per_wave = (uint32_t)o.vm.wpw,
-                   .async_delivery = o.vm.async_delivery, .memory_model = o.vm.memory_model,
+                   .async_delivery = o.vm.async_delivery, .memory_model = o.vm.memory_model, .schedule = o.vm.schedule,
                    .seed = (uint32_t)o.vm.seed};
   wv_vm *vm = create_vm(&cfg);
   if (!vm) return EXIT_USAGE;
@@ -569,7 +575,7 @@ static int cmd_app(int argc, char **argv) {
   if (i == argc) return usage_error("missing program to run");
   /* The same checks as `run`, before the program starts. */
   wv_config cfg = {.machine = o.machine, .warps_per_wave = (uint32_t)o.wpw, .async_delivery = o.async_delivery,
-                   .memory_model = o.memory_model};
+                   .memory_model = o.memory_model, .schedule = o.schedule};
   wv_vm *vm = create_vm(&cfg);
   if (!vm) return EXIT_USAGE;
   wv_destroy(vm);

@@ -93,6 +93,7 @@ static void rt_init(void) {
   cfg.warps_per_wave = (uint32_t)env_u64("WARPVM_WARPS_PER_WAVE", 0);
   cfg.async_delivery = getenv("WARPVM_ASYNC_DELIVERY");
   cfg.memory_model = getenv("WARPVM_MEMORY_MODEL");
+  cfg.schedule = getenv("WARPVM_SCHEDULE");
   cfg.seed = (uint32_t)env_u64("WARPVM_SEED", 0);
   r->vm = wv_create(&cfg);
   if (!r->vm)

@@ -164,6 +164,8 @@ int wv_fault_set(wv_exec *x, wv_status st, int lane, int has_addr, uint64_t addr
 
 /* ---- asynchronous copies and mbarriers (async.c) ---- */
 enum { WV_ASYNC_AT_WAIT = 0, WV_ASYNC_EAGER, WV_ASYNC_RANDOM };
+/* wv_config.schedule: CTAs one after another; resident CTAs in turns, round robin; in random turns of random length. */
+enum { WV_SCHED_SERIAL = 0, WV_SCHED_INTERLEAVE, WV_SCHED_RANDOM };
 /* mbarrier.test_wait / try_wait for lanes m: 1 if every lane's phase is complete, 0 if not, -1 fault.
  * Delivers the copies whose completion the wait observes first. Writes the predicate. */
 int wv_mbar_wait(wv_exec *x, const wv_insn *in, uint32_t m);

@@ -38,6 +38,8 @@ typedef struct sched {
   uint64_t max_steps;
   uint64_t warp_insns, thread_insns, divergent, reconv, barriers, yields;
   uint64_t grid_ws;           /* cooperative launch: the grid workspace (%envreg1:%envreg2), else 0 */
+  int64_t slice;              /* warp instructions of a warp's turn (SLICE; random under WV_SCHED_RANDOM) */
+  uint32_t rng;               /* WV_SCHED_RANDOM's choices */
 } sched;
 
 /* Warp instructions the running CTA has executed (its own clock: in a cooperative launch the other
@@ -636,9 +638,9 @@ static wv_group *pick(wv_warp *w) {
   return best;
 }
 
-/* Run a warp for up to SLICE instructions; returns 1 if it made progress, -1 on a fault. */
+/* Run a warp for up to s->slice instructions; returns 1 if it made progress, -1 on a fault. */
 static int run_warp(sched *s, wv_warp *w) {
-  int64_t budget = SLICE;
+  int64_t budget = s->slice;
   int progressed = 0;
   s->x.warp = w;
   while (budget > 0) {
@@ -919,24 +921,56 @@ uint32_t wv_exec_coop_limit(const wv_func *kfn, const uint32_t block[3], uint32_
   return n < COOP_MAX_CTAS ? (uint32_t)n : COOP_MAX_CTAS;
 }
 
-/* Cooperative launches: every CTA resident; round robin, one turn (a time slice per warp) each, so
- * a CTA that spins on memory another CTA writes (grid.sync(), a flag) lets that CTA run. A CTA that
- * finishes gives its memory back at once. */
-static wv_status run_coop(sched *s, const wv_func *kfn, uint32_t nthreads, uint32_t shared_size, uint32_t nctas) {
+static uint32_t sched_rand(sched *s) {
+  s->rng ^= s->rng << 13;
+  s->rng ^= s->rng >> 17;
+  s->rng ^= s->rng << 5;
+  return s->rng;
+}
+
+/* CTAs of this shape the modelled GPU keeps resident at once (16 SMs of 2048 threads, 32 CTAs and
+ * 228 KB of shared memory each). */
+static uint32_t resident_ctas(uint32_t nthreads, uint32_t shared_size) {
+  uint32_t warps = (nthreads + WV_WARP - 1) / WV_WARP, per_sm = 64 / warps;
+  if (per_sm > 32) per_sm = 32;
+  if (shared_size && 228u * 1024 / shared_size < per_sm) per_sm = 228u * 1024 / shared_size;
+  return 16 * (per_sm ? per_sm : 1);
+}
+
+/* Launches with resident CTAs (a cooperative launch: all of them; --schedule interleave|random: as
+ * many as the modelled GPU holds, the next CTA in grid order taking a finished one's place). The
+ * resident CTAs take turns — round robin, or in a random order with random slices — one turn being a
+ * time slice of each live warp, so a CTA that spins on memory another CTA writes (grid.sync(), a
+ * flag) lets that CTA run. A CTA that finishes gives its memory back at once. */
+static wv_status run_resident(sched *s, const wv_func *kfn, uint32_t nthreads, uint32_t shared_size, uint64_t nctas,
+                              uint32_t window, int random) {
   wv_vm *vm = s->x.vm;
   wv_status st = WV_OK;
-  wv_cta *ctas = calloc(nctas, sizeof *ctas);
-  if (!ctas) return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", nctas);
-  for (uint32_t ci = 0; ci < nctas && st == WV_OK; ci++) {
-    if (cta_alloc(s, &ctas[ci], kfn, nthreads, shared_size) || cta_start(s, &ctas[ci], kfn, ci, 0))
-      st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", nctas);
+  if (window > nctas) window = (uint32_t)nctas;
+  wv_cta *ctas = calloc(window, sizeof *ctas);
+  uint32_t *order = calloc(window, sizeof *order);
+  if (!ctas || !order) {
+    free(ctas);
+    free(order);
+    return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
   }
-  uint32_t alive = st == WV_OK ? nctas : 0;
+  uint64_t next = 0;
+  for (uint32_t i = 0; i < window && st == WV_OK; i++, next++)
+    if (cta_alloc(s, &ctas[i], kfn, nthreads, shared_size) || cta_start(s, &ctas[i], kfn, next, 0))
+      st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
+  uint32_t alive = st == WV_OK ? window : 0;
+  for (uint32_t i = 0; i < window; i++) order[i] = i;
   while (alive && st == WV_OK) {
-    for (uint32_t ci = 0; ci < nctas && st == WV_OK; ci++) {
-      wv_cta *cta = &ctas[ci];
+    for (uint32_t i = window - 1; random && i > 0; i--) { /* this round's order */
+      uint32_t j = sched_rand(s) % (i + 1), t = order[i];
+      order[i] = order[j];
+      order[j] = t;
+    }
+    for (uint32_t k = 0; k < window && st == WV_OK; k++) {
+      wv_cta *cta = &ctas[order[k]];
       if (!cta->warps) continue; /* finished */
       s->x.cta = cta;
+      if (random) s->slice = 1 + sched_rand(s) % (2 * SLICE);
       cta->clk_bias += s->warp_insns - cta->clk_out; /* other CTAs' turns do not age its waits */
       wv_warp *fw = NULL;
       const wv_func *ffn = kfn;
@@ -946,17 +980,20 @@ static wv_status run_coop(sched *s, const wv_func *kfn, uint32_t nthreads, uint3
       if (r < 0) st = report(s, kfn, fw, ffn, fpc);
       if (r == 0) {
         cta_drop(s, cta);
+        vm->stats.ctas++;
+        if (next < nctas && cta_start(s, cta, kfn, next++, 1) == 0) continue;
+        if (next < nctas) st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
         cta_free(cta);
         alive--;
       }
     }
   }
-  for (uint32_t ci = 0; ci < nctas; ci++) {
-    cta_drop(s, &ctas[ci]);
-    cta_free(&ctas[ci]);
+  for (uint32_t i = 0; i < window; i++) {
+    cta_drop(s, &ctas[i]);
+    cta_free(&ctas[i]);
   }
-  vm->stats.ctas += nctas;
   free(ctas);
+  free(order);
   return st;
 }
 
@@ -1022,7 +1059,12 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   }
   struct timespec t0, t1;
   clock_gettime(CLOCK_MONOTONIC, &t0);
-  if (coop) st = run_coop(s, kfn, (uint32_t)nthreads, (uint32_t)shared_size, (uint32_t)nctas);
+  s->slice = SLICE;
+  s->rng = vm->sched_seed ? vm->sched_seed : 1;
+  if (coop || vm->sched_mode != WV_SCHED_SERIAL)
+    st = run_resident(s, kfn, (uint32_t)nthreads, (uint32_t)shared_size, nctas,
+                      coop ? (uint32_t)nctas : resident_ctas((uint32_t)nthreads, (uint32_t)shared_size),
+                      vm->sched_mode == WV_SCHED_RANDOM);
   else st = run_serial(s, kfn, (uint32_t)nthreads, (uint32_t)shared_size, nctas);
   wv_mm_commit_all(x); /* the end of the launch makes every store visible */
   clock_gettime(CLOCK_MONOTONIC, &t1);

@@ -34,18 +34,20 @@ const char *wv_status_name(wv_status s) {
   return (unsigned)s < sizeof names / sizeof *names ? names[s] : "unknown status";
 }
 
-/* "at-wait" | "eager" | "random:SEED" */
-static int parse_delivery(wv_vm *vm, const char *s) {
-  vm->async_mode = 0;
-  if (!s || !strcmp(s, "at-wait")) return 0;
-  if (!strcmp(s, "eager")) { vm->async_mode = 1; return 0; }
-  if (!strncmp(s, "random:", 7) && s[7]) {
-    char *end;
-    unsigned long seed = strtoul(s + 7, &end, 0);
-    if (*end) return -1;
-    vm->async_mode = 2;
-    vm->async_seed = (uint32_t)seed ? (uint32_t)seed : 1;
-    return 0;
+/* One of names[] (NULL: the first), or "random:SEED" when the last name is "random": its index
+ * and *seed (0 becomes 1); -1 if s is none of them. */
+static int parse_mode(const char *s, const char *const *names, uint32_t *seed) {
+  int i = 0;
+  if (!s) return 0;
+  for (; names[i]; i++) {
+    if (!strcmp(s, names[i]) && strcmp(names[i], "random")) return i;
+    if (!strcmp(names[i], "random") && !strncmp(s, "random:", 7) && s[7]) {
+      char *end;
+      unsigned long v = strtoul(s + 7, &end, 0);
+      if (*end) return -1;
+      *seed = (uint32_t)v ? (uint32_t)v : 1;
+      return i;
+    }
   }
   return -1;
 }
@@ -60,7 +62,11 @@ wv_vm *wv_create(const wv_config *cfg) {
   vm->weak = mm && !strcmp(mm, "weak");
   vm->mm_seed = vm->cfg.seed ? vm->cfg.seed : 1;
   vm->dheap_limit = vm->cfg.device_heap_bytes ? vm->cfg.device_heap_bytes : WV_DEVICE_HEAP_DEFAULT;
-  if (bad_mm || wv_amd_select(vm, vm->cfg.machine, vm->cfg.warps_per_wave) || parse_delivery(vm, vm->cfg.async_delivery)) {
+  static const char *const deliveries[] = {"at-wait", "eager", "random", NULL}; /* WV_ASYNC_* */
+  static const char *const schedules[] = {"serial", "interleave", "random", NULL}; /* WV_SCHED_* */
+  vm->async_mode = parse_mode(vm->cfg.async_delivery, deliveries, &vm->async_seed);
+  vm->sched_mode = parse_mode(vm->cfg.schedule, schedules, &vm->sched_seed);
+  if (bad_mm || vm->async_mode < 0 || vm->sched_mode < 0 || wv_amd_select(vm, vm->cfg.machine, vm->cfg.warps_per_wave)) {
     free(vm);
     return NULL;
   }

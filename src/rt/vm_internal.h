@@ -45,6 +45,8 @@ struct wv_vm {
   int weak;                         /* weak memory model */
   uint32_t mm_seed;
   uint32_t async_seed;
+  int sched_mode;                   /* WV_SCHED_* (exec.h): how the CTAs of a launch take turns */
+  uint32_t sched_seed;
   wv_amd_cache *amd_progs;
   uint32_t n_amd_progs;
   uint64_t dheap_limit;             /* device malloc: bytes live allocations may hold */

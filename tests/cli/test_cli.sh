@@ -207,6 +207,33 @@ printf 'arg 0:\n100\n101\n' >"$TMP/want"
 tail -n 3 "$TMP/out" | cmp -s - "$TMP/want" || why "--print block differs"
 check "kernel printf comes before the --print blocks"
 
+# ---- --schedule: serial (default), interleave, random:SEED ---------------------------------------
+order() { wv run "$K" --kernel finish_order --grid 8 --block 32 --arg buf:40 --print 0:u32 "$@"; sed -n '3,10p' "$TMP/out" | tr '\n' ' '; }
+o_serial=$(order); want_rc 0
+[ "$o_serial" = "0 1 2 3 4 5 6 7 " ] || why "serial order is '$o_serial', want grid order"
+o_def=$(order --schedule serial)
+[ "$o_def" = "$o_serial" ] || why "--schedule serial differs from the default"
+o_r1=$(order --schedule random:1); o_r1b=$(order --schedule random:1); o_r2=$(order --schedule random:2)
+[ "$o_r1" = "$o_r1b" ] || why "random:1 is not reproducible ('$o_r1' then '$o_r1b')"
+[ "$o_r1" != "$o_serial" ] || [ "$o_r2" != "$o_serial" ] || why "random schedules give grid order"
+[ "$(echo "$o_r1" | tr ' ' '\n' | sort -n | tr '\n' ' ')" = " 0 1 2 3 4 5 6 7 " ] || why "random:1 lost a block: '$o_r1'"
+check "--schedule: serial runs blocks in grid order, random:SEED in a reproducible other order"
+
+wv run "$K" --kernel reverse_chain --grid 16 --block 64 --arg buf:64 --arg u32:16 --max-steps 2000000
+want_rc 2
+want_err 'watchdog'
+check "--schedule serial: a block waiting for a later block never finishes (watchdog)"
+for sch in interleave random:3; do
+  wv run "$K" --kernel reverse_chain --grid 16 --block 64 --arg buf:64 --arg u32:16 --print 0:u32 --schedule $sch --max-steps 2000000
+  want_rc 0
+  [ "$(grep -c '^1$' "$TMP/out")" = 16 ] || why "not every flag set"
+  check "--schedule $sch: resident blocks wait for each other and finish"
+done
+wv run "$K" --kernel finish_order --grid 8 --block 32 --arg buf:40 --schedule sometimes
+want_rc 1
+want_err 'bad --schedule'
+check "--schedule: an unknown schedule is a usage error"
+
 # ---- byte for byte what ptxrun printed on a GPU (ptxrun_cases.sh, ptxrun_golden.txt) -----------
 # One check per case: its stdout and exit status.
 bash "$DIR/ptxrun_cases.sh" "$WV" run >"$TMP/cases" 2>/dev/null
