@@ -52,6 +52,7 @@ typedef void (*wv_output_fn)(void *user, const char *text, size_t len);
 
 typedef struct wv_config {
   uint64_t max_steps;        /* watchdog: warp instructions per launch, 0 = unlimited */
+  uint32_t timeout_seconds;  /* wall-clock watchdog per launch, 0 = none (the CLI's default: 60) */
   wv_output_fn printf_out;   /* NULL = write to stdout */
   void *printf_user;
   /* The machine that runs the kernels: NULL or "sm_90" = NVIDIA's native warp semantics;
@@ -78,6 +79,10 @@ typedef struct wv_config {
   /* Bytes kernels may hold through device malloc/new at once (CUDA's cudaLimitMallocHeapSize);
    * 0 = 8 MiB, CUDA's default. */
   size_t device_heap_bytes;
+  /* Stack bytes per thread for recursive calls (CUDA's cudaLimitStackSize); 0 = 1024, CUDA's default.
+   * As on the GPU, only a kernel whose calls recurse is bounded by it (ptxas sizes any other call
+   * chain's stack itself): a call that would need more faults with "stack overflow". */
+  uint32_t stack_bytes;
 } wv_config;
 
 /* Counters of the last launches since wv_stats_reset (or creation). */
@@ -181,6 +186,8 @@ wv_status wv_pointer_query(wv_vm *vm, wv_devptr p, wv_devptr *base, size_t *size
 /* The device malloc heap's limit (cudaDeviceSetLimit(cudaLimitMallocHeapSize)): bytes that live
  * device malloc/new allocations may hold together, 0 = 8 MiB. Allocations already made stay. */
 wv_status wv_set_device_heap(wv_vm *vm, size_t bytes);
+/* The per-thread stack limit of recursive calls (cudaDeviceSetLimit(cudaLimitStackSize)); 0 = 1024. */
+wv_status wv_set_stack_limit(wv_vm *vm, size_t bytes);
 
 /*
  * Launch and run to completion. args[i] points at the value of parameter i (as cuLaunchKernel).

@@ -10,11 +10,18 @@
 /* The options `warpvm run` and `warpvm ./app` share (parsed by one function in warpvm.c). */
 typedef struct wv_vm_opts {
   const char *machine, *async_delivery, *memory_model, *schedule;
-  uint64_t wpw, seed, max_steps;
-  int has_seed, has_max_steps;
+  uint64_t wpw, seed, max_steps, timeout, stack;
+  int has_seed, has_max_steps, has_timeout;
   int stats, verbose;
   const char *preload_first; /* ./app in sanitizer builds: their runtime must be loaded before ours */
 } wv_vm_opts;
+
+/* The wall-clock watchdog the options give: --timeout S, else none if --max-steps was given (0 turns
+ * every watchdog off, N > 0 asks for the deterministic one), else the default. */
+#define WV_DEFAULT_TIMEOUT 60
+static inline uint32_t wv_cli_timeout(const wv_vm_opts *o) {
+  return o->has_timeout ? (uint32_t)o->timeout : o->has_max_steps ? 0 : WV_DEFAULT_TIMEOUT;
+}
 
 /* argv[0] is the program. Returns only on failure (an exit status). */
 int wv_cli_run_app(const wv_vm_opts *o, int argc, char **argv);

@@ -29,14 +29,14 @@ enum { EXIT_USAGE = 1, EXIT_DEVICE = 2 };
 
 static const char USAGE[] =
     "usage: warpvm run FILE.ptx --kernel NAME [--grid X,Y,Z] [--block X,Y,Z] [--shared BYTES]\n"
-    "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N]\n"
+    "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N] [--timeout S]\n"
     "                  [--machine NAME] [--warps-per-wave 1|2] [--async-delivery at-wait|eager|random:SEED]\n"
     "                  [--memory-model sc|weak] [--seed N] [--schedule serial|interleave|random:SEED]\n"
     "       warpvm list FILE.ptx\n"
     "       warpvm machines\n"
     "       warpvm lower FILE.ptx --machine NAME\n"
     "       warpvm gcn FILE.s [--wave 64|32|8] [--rdna] [--set vN=A,B,...]... [--exec MASK]   (see gcn --help)\n"
-    "       warpvm [--machine NAME] [--warps-per-wave 1|2] [--max-steps N] [--async-delivery D]\n"
+    "       warpvm [--machine NAME] [--warps-per-wave 1|2] [--max-steps N] [--timeout S] [--async-delivery D]\n"
     "              [--memory-model sc|weak] [--seed N] [--schedule S] [--stats] [--verbose] ./app [ARGS...]\n"
     "       warpvm --help | -h | --version\n";
 
@@ -57,7 +57,10 @@ static const char HELP[] =
     "                       as TYPE = u32|s32|x32|u64|s64|x64|f32|f64, one value per line after a\n"
     "                       line \"arg INDEX:\"; f32/f64 print the exact bits in hex and the value\n"
     "  --stats              print the execution counters to stderr after the run\n"
-    "  --max-steps N        watchdog: stop after N warp instructions (0 = unlimited)\n"
+    "  --max-steps N        watchdog: stop after N warp instructions (0: no watchdog at all)\n"
+    "  --timeout S          watchdog: stop a launch that runs longer than S seconds (default 60 unless\n"
+    "                       --max-steps is given; 0 = none)\n"
+    "  --stack BYTES        stack per thread for recursive calls (default 1024, CUDA's cudaLimitStackSize)\n"
     "  --machine NAME       sm_90 (default, NVIDIA) or an AMD model: gfx90a, gfx1100, gfx1100w64; on AMD every\n"
     "                       cross-lane instruction runs as its lowered code (ds_bpermute_b32 ...)\n"
     "  --warps-per-wave N   wave64 machines: 1 = a warp per wave (upper half idle), 2 = a warp per half\n"
@@ -191,6 +194,11 @@ static int parse_vm_opt(int argc, char **argv, int *i, wv_vm_opts *o) {
   else if (!strcmp(a, "--max-steps") && more) {
     if (!parse_count(argv[++*i], &o->max_steps)) return -usage_error("bad --max-steps");
     o->has_max_steps = 1;
+  } else if (!strcmp(a, "--timeout") && more) {
+    if (!parse_count(argv[++*i], &o->timeout) || o->timeout > 0xffffffffu) return -usage_error("bad --timeout");
+    o->has_timeout = 1;
+  } else if (!strcmp(a, "--stack") && more) {
+    if (!parse_count(argv[++*i], &o->stack) || o->stack > 0xffffffffu) return -usage_error("bad --stack");
   } else if (!strcmp(a, "--machine") && more) o->machine = argv[++*i];
   else if (!strcmp(a, "--async-delivery") && more) o->async_delivery = argv[++*i];
   else if (!strcmp(a, "--schedule") && more) o->schedule = argv[++*i];
@@ -416,7 +424,7 @@ static int cmd_run(int argc, char **argv) {
   int rc = parse_run_opts(argc, argv, &o);
   if (rc < 0) { fputs(USAGE, stdout); fputs(HELP, stdout); return 0; }
   if (rc) return rc;
-  wv_config cfg = {.max_steps = o.vm.max_steps, .printf_out = printf_to_stdout, .printf_user = NULL,
+  wv_config cfg = {.max_steps = o.vm.max_steps, .timeout_seconds = wv_cli_timeout(&o.vm), .stack_bytes = (uint32_t)o.vm.stack, .printf_out = printf_to_stdout, .printf_user = NULL,
                    .machine = o.vm.machine, .warps_per_wave = (uint32_t)o.vm.wpw,
                    .async_delivery = o.vm.async_delivery, .memory_model = o.vm.memory_model, .schedule = o.vm.schedule,
                    .seed = (uint32_t)o.vm.seed};

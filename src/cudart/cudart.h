@@ -98,6 +98,7 @@ typedef struct cudart {
   char *out; size_t out_len, out_cap;  /* device printf output not yet flushed (CUDA: at sync points) */
   wv_prop_all prop;
   size_t heap_limit;          /* cudaLimitMallocHeapSize */
+  size_t stack_limit;                /* cudaLimitStackSize (0: the default, 1024) */
   unsigned device_flags;
   int verbose, stats;
   void *warned;               /* stubs.c: the unsupported entry points already reported */

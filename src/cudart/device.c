@@ -237,7 +237,7 @@ WV_EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
   cudart *r = wv_cr();
   if (!v) return wv_cr_ret(cudaErrorInvalidValue);
   switch (limit) {
-  case cudaLimitStackSize: *v = 1024; break;
+  case cudaLimitStackSize: *v = r->stack_limit ? r->stack_limit : 1024; break;
   case cudaLimitPrintfFifoSize: *v = 1 << 20; break;
   case cudaLimitMallocHeapSize: *v = r->heap_limit; break;
   default: *v = 0; break;
@@ -250,6 +250,10 @@ WV_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) {
   if (limit == cudaLimitMallocHeapSize) {
     r->heap_limit = v;
     wv_set_device_heap(r->vm, v);
+  } else if (limit == cudaLimitStackSize) {
+    if (v > 0xffffffffu) return wv_cr_ret(cudaErrorInvalidValue);
+    r->stack_limit = v;
+    wv_set_stack_limit(r->vm, v);
   }
   return wv_cr_ret(cudaSuccess);
 }

@@ -86,7 +86,9 @@ static void rt_init(void) {
   pthread_mutex_init(&r->lock, &a);
   pthread_mutexattr_destroy(&a);
   wv_config cfg = {0};
-  cfg.max_steps = env_u64("WARPVM_MAX_STEPS", 4000000000ull);
+  /* The watchdog (README): 60 s of wall time per launch unless WARPVM_TIMEOUT / WARPVM_MAX_STEPS say otherwise. */
+  cfg.max_steps = env_u64("WARPVM_MAX_STEPS", 0);
+  cfg.timeout_seconds = (uint32_t)env_u64("WARPVM_TIMEOUT", getenv("WARPVM_MAX_STEPS") ? 0 : 60);
   cfg.printf_out = printf_sink;
   cfg.printf_user = r;
   cfg.machine = getenv("WARPVM_MACHINE");
@@ -94,6 +96,7 @@ static void rt_init(void) {
   cfg.async_delivery = getenv("WARPVM_ASYNC_DELIVERY");
   cfg.memory_model = getenv("WARPVM_MEMORY_MODEL");
   cfg.schedule = getenv("WARPVM_SCHEDULE");
+  cfg.stack_bytes = (uint32_t)env_u64("WARPVM_STACK", 0);
   cfg.seed = (uint32_t)env_u64("WARPVM_SEED", 0);
   r->vm = wv_create(&cfg);
   if (!r->vm)
@@ -102,6 +105,7 @@ static void rt_init(void) {
   r->verbose = (int)env_u64("WARPVM_VERBOSE", 0);
   r->stats = (int)env_u64("WARPVM_STATS", 0);
   r->heap_limit = 8u << 20;
+  r->stack_limit = cfg.stack_bytes;
   wv_cr_fill_props(r);
 }
 

@@ -36,6 +36,8 @@ typedef struct sched {
   wv_cbar *free_cbars;
   uint64_t seq;
   uint64_t max_steps;
+  double deadline;            /* wall-clock watchdog: CLOCK_MONOTONIC seconds, 0 = none */
+  uint32_t timeout;           /* its length in seconds, for the report */
   uint64_t warp_insns, thread_insns, divergent, reconv, barriers, yields;
   uint64_t grid_ws;           /* cooperative launch: the grid workspace (%envreg1:%envreg2), else 0 */
   int64_t slice;              /* warp instructions of a warp's turn (SLICE; random under WV_SCHED_RANDOM) */
@@ -45,6 +47,12 @@ typedef struct sched {
 /* Warp instructions the running CTA has executed (its own clock: in a cooperative launch the other
  * CTAs' turns do not count), for the ITS forward-progress rule. */
 static inline uint64_t cta_clock(const sched *s) { return s->warp_insns - s->x.cta->clk_bias; }
+
+static double now(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
+}
 
 /* ---------------- frames ---------------- */
 
@@ -288,12 +296,33 @@ static int ensure_local(sched *s, wv_warp *w, uint32_t need) {
   return 0;
 }
 
+/* A call that recurses (the callee is already on the chain) must fit its thread's stack in the
+ * stack limit (cudaLimitStackSize), counting each activation's .local frame and 8 bytes for the
+ * return: the GPU's stack limit, which also bounds the host memory a recursion takes. */
+#define CALL_STACK_BYTES 8u
+static int stack_check(sched *s, const wv_frame *cf, const wv_func *callee, uint32_t top) {
+  int recursive = 0;
+  uint32_t depth = 1, kernel_local = 0;
+  for (const wv_frame *f = cf; f; f = f->parent) {
+    recursive |= f->fn == callee;
+    if (f->parent) depth++;
+    else kernel_local = f->fn->local_size;
+  }
+  uint64_t need = (uint64_t)top - kernel_local + (uint64_t)depth * CALL_STACK_BYTES;
+  if (!recursive || need <= s->x.vm->stack_limit) return 0;
+  return wv_fault_set(&s->x, WV_ERR_FAULT, -1, 0, 0,
+                      "stack overflow: recursion %u calls deep needs %llu bytes of stack per thread, more than the "
+                      "%u-byte limit (cudaLimitStackSize; warpvm --stack BYTES)",
+                      depth, (unsigned long long)need, s->x.vm->stack_limit);
+}
+
 static int do_call(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
   const wv_func *callee = &s->mod->funcs[in->target];
   const wv_callinfo *ci = in->aux;
   wv_frame *cf = g->frame;
   uint32_t base = (cf->local_base + cf->fn->local_size + 15u) & ~15u;
   if (callee->local_align > 16) base = (base + callee->local_align - 1) & ~(callee->local_align - 1);
+  if (stack_check(s, cf, callee, base + callee->local_size)) return -1;
   if (ensure_local(s, w, base + callee->local_size)) return -1;
   if (base + callee->local_size > w->local_top) w->local_top = base + callee->local_size;
   wv_frame *nf = frame_new(s, callee);
@@ -766,13 +795,18 @@ static int cta_pass(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **
       return -1;
     }
     if (r > 0) progress = 1;
-    if (s->max_steps && s->warp_insns > s->max_steps) {
+    int steps = s->max_steps && s->warp_insns > s->max_steps;
+    if (steps || (s->deadline && now() > s->deadline)) {
       *fw = w;
       wv_group *g = w->ngroups ? &w->groups[0] : NULL;
       *ffn = g && g->frame ? g->frame->fn : kfn;
       *fpc = g ? g->pc : 0;
-      wv_fault_set(&s->x, WV_ERR_WATCHDOG, g ? __builtin_ctz(g->mask) : 0, 0, 0,
-                   "watchdog: more than %llu warp instructions (--max-steps)", (unsigned long long)s->max_steps);
+      if (steps)
+        wv_fault_set(&s->x, WV_ERR_WATCHDOG, g ? __builtin_ctz(g->mask) : 0, 0, 0,
+                     "watchdog: more than %llu warp instructions (--max-steps)", (unsigned long long)s->max_steps);
+      else
+        wv_fault_set(&s->x, WV_ERR_WATCHDOG, g ? __builtin_ctz(g->mask) : 0, 0, 0,
+                     "watchdog: the launch ran for more than %u s (--timeout; --max-steps 0 disables the watchdog)", s->timeout);
       return -1;
     }
   }
@@ -1033,6 +1067,8 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   if (!s) return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
   s->mod = &mod->ir;
   s->max_steps = vm->cfg.max_steps;
+  s->timeout = vm->cfg.timeout_seconds;
+  s->deadline = s->timeout ? now() + s->timeout : 0;
   s->free_frames = calloc(mod->ir.nfuncs + 1, sizeof *s->free_frames);
   wv_exec *x = &s->x;
   x->vm = vm;

@@ -62,6 +62,7 @@ wv_vm *wv_create(const wv_config *cfg) {
   vm->weak = mm && !strcmp(mm, "weak");
   vm->mm_seed = vm->cfg.seed ? vm->cfg.seed : 1;
   vm->dheap_limit = vm->cfg.device_heap_bytes ? vm->cfg.device_heap_bytes : WV_DEVICE_HEAP_DEFAULT;
+  vm->stack_limit = vm->cfg.stack_bytes ? vm->cfg.stack_bytes : WV_STACK_DEFAULT;
   static const char *const deliveries[] = {"at-wait", "eager", "random", NULL}; /* WV_ASYNC_* */
   static const char *const schedules[] = {"serial", "interleave", "random", NULL}; /* WV_SCHED_* */
   vm->async_mode = parse_mode(vm->cfg.async_delivery, deliveries, &vm->async_seed);
@@ -299,6 +300,12 @@ wv_status wv_pointer_query(wv_vm *vm, wv_devptr p, wv_devptr *base, size_t *size
 wv_status wv_set_device_heap(wv_vm *vm, size_t bytes) {
   if (!vm) return WV_ERR_INVALID;
   vm->dheap_limit = bytes ? bytes : WV_DEVICE_HEAP_DEFAULT;
+  return WV_OK;
+}
+
+wv_status wv_set_stack_limit(wv_vm *vm, size_t bytes) {
+  if (!vm || bytes > 0xffffffffu) return WV_ERR_INVALID;
+  vm->stack_limit = bytes ? (uint32_t)bytes : WV_STACK_DEFAULT;
   return WV_OK;
 }
 

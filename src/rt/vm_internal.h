@@ -51,6 +51,7 @@ struct wv_vm {
   uint32_t n_amd_progs;
   uint64_t dheap_limit;             /* device malloc: bytes live allocations may hold */
   uint64_t dheap_used;              /* device malloc: bytes held (sizes rounded up to 16) */
+  uint32_t stack_limit;             /* per-thread stack of recursive calls (cudaLimitStackSize) */
   wv_sfu sfu;                       /* the SFU tables loaded so far (exec/sfu.h, h_sfu.c) */
   void *sfu_mem[WV_SFU_NTAB];
   uint32_t sfu_loaded;              /* 1 << WV_SFU_* of the tables loaded */
@@ -58,6 +59,7 @@ struct wv_vm {
 };
 
 #define WV_DEVICE_HEAP_DEFAULT (8u << 20) /* CUDA's default cudaLimitMallocHeapSize */
+#define WV_STACK_DEFAULT 1024u            /* CUDA's default cudaLimitStackSize */
 
 wv_status wv_seterr(wv_vm *vm, wv_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 

@@ -174,6 +174,16 @@ want_rc 2
 want_err_i 'watchdog'
 check "--max-steps 1000 stops an endless kernel"
 
+t0=$(date +%s)
+wv run "$K" --kernel spin --timeout 1
+want_rc 2
+want_err 'watchdog: the launch ran for more than 1 s'
+[ $(($(date +%s) - t0)) -le 10 ] || why "took $(($(date +%s) - t0)) s"
+check "--timeout 1 stops an endless kernel after about a second"
+wv run "$K" --kernel spin --timeout x
+want_rc 1
+check "--timeout x is a usage error"
+
 wv run "$K" --kernel scale2 --grid 0 --arg buf:8 --arg buf:8 --arg u32:0
 want_rc 2
 check "empty grid is a launch error"
@@ -206,6 +216,23 @@ printf 'arg 0:\n100\n101\n' >"$TMP/want"
 [ "$(sed -n 3p "$TMP/out")" = "arg 0:" ] || why "printf output is not before the --print block"
 tail -n 3 "$TMP/out" | cmp -s - "$TMP/want" || why "--print block differs"
 check "kernel printf comes before the --print blocks"
+
+# ---- the stack limit of recursive calls (cudaLimitStackSize) -------------------------------------
+wv run "$K" --kernel recurse --block 32 --arg buf:4 --arg u32:100 --print 0:u32
+want_rc 0
+want_out '^100$'
+check "a recursion 100 calls deep fits the default 1 KiB stack"
+line=$(marker_line "$K" 'RECURSIVE CALL')
+wv run "$K" --kernel recurse --block 32 --arg buf:4 --arg u32:100000 --print 0:u32
+want_rc 2
+want_err 'stack overflow'
+want_err "PTX line $line"
+want_err '1024-byte limit'
+check "a recursion 100000 calls deep is a stack overflow fault at the call's line"
+wv run "$K" --kernel recurse --block 32 --arg buf:4 --arg u32:5000 --print 0:u32 --stack 65536
+want_rc 0
+want_out '^5000$'
+check "--stack 65536 allows a recursion 5000 calls deep"
 
 # ---- --schedule: serial (default), interleave, random:SEED ---------------------------------------
 order() { wv run "$K" --kernel finish_order --grid 8 --block 32 --arg buf:40 --print 0:u32 "$@"; sed -n '3,10p' "$TMP/out" | tr '\n' ' '; }
