@@ -12,8 +12,8 @@
 # Usage (from anywhere): tests/kernels/record_on_gpu.sh [OUTDIR] [ID-REGEX]
 #   ID-REGEX restricts the runs (an awk regex on the ID), for re-recording a few.
 # Environment: JOBS runs at a time (default 8); SANITIZE=1 also runs compute-sanitizer (memcheck once per
-#   PTX file and kernel, racecheck on the shared-memory kernels) and notes its findings in provenance.txt,
-#   unless the plain passes took SANITIZE_IF_BEFORE seconds (default 240) or more.
+#   PTX file and kernel, racecheck on the shared-memory kernels, synccheck on tiles.*) and notes its
+#   findings in provenance.txt, unless the plain passes took SANITIZE_IF_BEFORE seconds (default 240) or more.
 set -uo pipefail
 KDIR=$(cd "$(dirname "$0")" && pwd)
 ROOT=$(cd "$KDIR/../.." && pwd)
@@ -99,7 +99,7 @@ done <"$WORK/runs"
 tar -C "$WORK" -czf "$OUTDIR/golden.tgz" golden
 
 # --- optional checks of the corpus itself (SANITIZE=1): memcheck once per (PTX, kernel) pair, racecheck on
-# the shared-memory kernels. Only recorded in provenance.txt; the goldens come from the plain passes.
+# the shared-memory kernels, synccheck (collectives and __syncwarp with bad masks) on the sub-warp tiles. Only recorded in provenance.txt; the goldens come from the plain passes.
 SAN=$(command -v compute-sanitizer || echo "$CUDA/bin/compute-sanitizer")
 if [ "${SANITIZE:-0}" = 1 ] && [ -x "$SAN" ] && [ $(($(date +%s) - T0)) -lt "${SANITIZE_IF_BEFORE:-240}" ]; then
   mkdir -p "$WORK/san"
@@ -115,16 +115,22 @@ if [ "${SANITIZE:-0}" = 1 ] && [ -x "$SAN" ] && [ $(($(date +%s) - T0)) -lt "${S
     # shellcheck disable=SC2086
     san_one memcheck "$id" "$ptx" $args &
   done <"$WORK/san.runs"
-  grep -E '^(block\.(reduce256|scan256|scan_dyn256|sync_count)|atomics\.shared256|ref\.lastblock_sum)\.sm80 ' \
+  grep -E '^(block\.(reduce256|scan256|scan_dyn256|sync_count)|atomics\.shared256|ref\.lastblock_sum|tiles\.sync(_b40)?)\.sm80 ' \
     "$WORK/runs" >"$WORK/race.runs"
   while read -r id ptx args; do
     while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
     # shellcheck disable=SC2086
     san_one racecheck "$id" "$ptx" $args &
   done <"$WORK/race.runs"
+  grep -E '^tiles\.' "$WORK/san.runs" >"$WORK/sync.runs"
+  while read -r id ptx args; do
+    while [ "$(jobs -rp | wc -l)" -ge "$JOBS" ]; do wait -n; done
+    # shellcheck disable=SC2086
+    san_one synccheck "$id" "$ptx" $args &
+  done <"$WORK/sync.runs"
   wait
   {
-    echo "compute-sanitizer: memcheck on $(wc -l <"$WORK/san.runs") runs (one per PTX file and kernel), racecheck on $(wc -l <"$WORK/race.runs")"
+    echo "compute-sanitizer: memcheck on $(wc -l <"$WORK/san.runs") runs (one per PTX file and kernel), racecheck on $(wc -l <"$WORK/race.runs"), synccheck on $(wc -l <"$WORK/sync.runs")"
     for f in "$WORK"/san/*; do
       [ "$(tail -n1 "$f")" = 0 ] && continue
       echo "  $(basename "$f"): exit $(tail -n1 "$f")"
