@@ -601,6 +601,16 @@ uint64_t wv_fp_cvt(uint64_t bits, wv_fp_type dst, wv_fp_type src, wv_fp_rnd rnd,
   }
   uint64_t v = s.f64;
   if (flags & WV_FP_INTRND) v = rint_bits(v, rnd);
+  /* .ftz to f32: a value below 2^-126 survives only if rounding it to 24 bits with an unbounded
+   * exponent reaches 2^-126 (tininess after rounding, IEEE 754 §7.5; measured on an H100 for
+   * cvt.rn/.rp.ftz.f32.f64: tests/kernels fpftz.edge); otherwise it flushes to a signed zero. */
+  uint64_t mag = v & 0x7fffffffffffffffull;
+  if (dst == WV_FP_F32 && src == WV_FP_F64 && (flags & WV_FP_FTZ) && !(flags & WV_FP_INTRND) && mag < 0x3810000000000000ull) {
+    const uint64_t half = 0x380ffffff0000000ull, one = 0x380fffffe0000000ull; /* 2^-126 - 2^-151, - 2^-150 */
+    int up = rnd == WV_FP_RN || rnd == WV_FP_RNA ? mag >= half
+             : rnd == (s.sign ? WV_FP_RM : WV_FP_RP) ? mag > one : 0;
+    return (uint64_t)s.sign << 31 | (up ? 0x00800000u : 0);
+  }
   if (dst == WV_FP_F64) {
     r = v;
   } else {

@@ -297,9 +297,11 @@ static int ensure_local(sched *s, wv_warp *w, uint32_t need) {
 }
 
 /* A call that recurses (the callee is already on the chain) must fit its thread's stack in the
- * stack limit (cudaLimitStackSize), counting each activation's .local frame and 8 bytes for the
- * return: the GPU's stack limit, which also bounds the host memory a recursion takes. */
-#define CALL_STACK_BYTES 8u
+ * stack limit (cudaLimitStackSize), counting each activation's .local frame and 16 bytes (what ptxas
+ * gives a small recursive function: tests/cli/kernels.ptx's `depth` ran 60 calls deep on an H100
+ * with the default 1 KiB and faulted at 80, tests/cli/recursion_h100.txt). It bounds the host memory
+ * a recursion takes too. */
+#define CALL_STACK_BYTES 16u
 static int stack_check(sched *s, const wv_frame *cf, const wv_func *callee, uint32_t top) {
   int recursive = 0;
   uint32_t depth = 1, kernel_local = 0;

@@ -14,6 +14,7 @@
 #include <cmocka.h>
 
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -207,6 +208,42 @@ static void t_approx_structure(void **st) {
   assert_true(fabsf(wv_fp_f32(s)) < 1e-6f);
 }
 
+/* tests/unit/data/sfu_samples.txt: an H100's results for 256 inputs of every instruction form (every
+ * sign and exponent, zeros, infinities, NaNs, subnormals), written by tools/sfu/check.cu --samples. */
+static void t_gpu_samples(void **st) {
+  (void)st;
+  const char *src = getenv("WV_SRC");
+  char path[4096];
+  snprintf(path, sizeof path, "%s/tests/unit/data/sfu_samples.txt", src ? src : ".");
+  FILE *f = fopen(path, "r");
+  if (!f) fail_msg("cannot open %s (set WV_SRC to the source tree)", path);
+  static const char *const names[WV_SFU_NI] = {
+#define X(id, ptx) ptx,
+      WV_SFU_INSTRUCTIONS(X)
+#undef X
+  };
+  char line[256], name[64];
+  unsigned long long x, want;
+  unsigned y;
+  int n = 0, bad = 0, seen[WV_SFU_NI] = {0};
+  while (fgets(line, sizeof line, f)) {
+    if (line[0] == '#') continue;
+    if (sscanf(line, "%63s %llx %x %llx", name, &x, &y, &want) != 4) fail_msg("bad line: %s", line);
+    int i = 0;
+    while (i < WV_SFU_NI && strcmp(names[i], name)) i++;
+    if (i == WV_SFU_NI) fail_msg("unknown instruction %s", name);
+    uint64_t got = wv_sfu_eval(&T, i, x, y);
+    if (got != want && bad++ < 10) print_error("%s %llx %x: gpu %llx, warpvm %llx\n", name, x, y, want, (unsigned long long)got);
+    seen[i]++;
+    n++;
+  }
+  fclose(f);
+  for (int i = 0; i < WV_SFU_NI; i++)
+    if (seen[i] < 256) fail_msg("%s: only %d samples", names[i], seen[i]);
+  print_message("%d GPU samples of %d instruction forms, %d differ\n", n, WV_SFU_NI, bad);
+  assert_int_equal(bad, 0);
+}
+
 /* The loader refuses damaged images without reading outside them. */
 static void t_corrupt_images(void **st) {
   (void)st;
@@ -239,6 +276,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_approx_special),
       cmocka_unit_test(t_approx_structure),
+      cmocka_unit_test(t_gpu_samples),
       cmocka_unit_test(t_corrupt_images),
   };
   return cmocka_run_group_tests(tests, setup, teardown);
