@@ -34,8 +34,16 @@ typedef struct wv_amd_cache {
   struct wv_gcn_program *prog;
 } wv_amd_cache;
 
+/* Diagnostics (diag.c): per kind, how many were seen and the first WV_DIAG_KEEP records. */
+#define WV_DIAG_TEXT 400
+typedef struct wv_diag_log {
+  uint64_t count[WV_DIAG_KINDS];
+  char kept[WV_DIAG_KINDS][WV_DIAG_KEEP][WV_DIAG_TEXT];
+} wv_diag_log;
+
 struct wv_vm {
   wv_config cfg;
+  wv_diag_log diag;
   wv_heap heap;
   wv_stats stats;
   struct wv_module *modules;
@@ -50,6 +58,10 @@ struct wv_vm {
   uint64_t dheap_used;              /* device malloc: bytes held (sizes rounded up to 16) */
   char err[2048];
 };
+
+/* diag.c: counts one occurrence of kind (and its wv_stats counter); returns the buffer (WV_DIAG_TEXT
+ * bytes) to write its record into while fewer than WV_DIAG_KEEP are kept, else NULL. */
+char *wv_diag_add(struct wv_vm *vm, wv_diag_kind kind);
 
 #define WV_DEVICE_HEAP_DEFAULT (8u << 20) /* CUDA's default cudaLimitMallocHeapSize */
 
