@@ -15,8 +15,8 @@ static const struct {
   size_t stat;            /* offset of its counter in wv_stats */
 } KINDS[WV_DIAG_KINDS] = {
     [WV_DIAG_INVALID_READ] = {"invalid read", "invalid reads",
-                              "loads outside every allocation that a GPU lets pass (the memory around an allocation is "
-                              "mapped: they read 0 unless another allocation is there); --check memcheck stops at the first",
+                              "loads outside every allocation, which a GPU lets pass (they read 0 or a neighbouring "
+                              "allocation's bytes; --check memcheck stops at the first)",
                               offsetof(wv_stats, invalid_reads)},
 };
 
@@ -42,8 +42,8 @@ void wv_diag_print(const wv_vm *vm, FILE *out) {
   for (unsigned k = 0; k < WV_DIAG_KINDS; k++) {
     uint64_t n = vm->diag.count[k];
     if (!n) continue;
-    fprintf(out, "warpvm: %llu %s: %s%s\n", (unsigned long long)n, n == 1 ? KINDS[k].one : KINDS[k].many,
-            KINDS[k].meaning, n > WV_DIAG_KEEP ? "; the first ones:" : ":");
+    fprintf(out, "warpvm: %llu %s: %s. %s:\n", (unsigned long long)n, n == 1 ? KINDS[k].one : KINDS[k].many,
+            KINDS[k].meaning, n > WV_DIAG_KEEP ? "The first ones" : n == 1 ? "It was" : "They were");
     for (uint32_t i = 0; i < WV_DIAG_KEEP && i < n; i++) fprintf(out, "warpvm:   %s\n", vm->diag.kept[k][i]);
   }
 }
