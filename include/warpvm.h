@@ -83,7 +83,13 @@ typedef struct wv_config {
    * As on the GPU, only a kernel whose calls recurse is bounded by it (ptxas sizes any other call
    * chain's stack itself): a call that would need more faults with "stack overflow". */
   uint32_t stack_bytes;
+  /* Checks that stop a program at a bug a GPU lets pass (WV_CHECK_*; 0 = run it as the GPU does and
+   * only count what was seen, see wv_diag_count). wv_checks_parse reads "memcheck,synccheck". */
+  uint32_t checks;
 } wv_config;
+
+#define WV_CHECK_MEMCHECK 1u  /* the first invalid read (wv_diag_kind WV_DIAG_INVALID_READ) is a device fault */
+#define WV_CHECK_SYNCCHECK 2u /* undefined use of a warp collective is a device fault */
 
 /* Counters of the last launches since wv_stats_reset (or creation). */
 typedef struct wv_stats {
@@ -101,6 +107,7 @@ typedef struct wv_stats {
   uint64_t atomics;
   uint64_t async_copies;        /* cp.async operations issued */
   uint64_t async_early_reads;   /* shared loads of bytes a cp.async had not delivered yet (a bug) */
+  uint64_t invalid_reads;       /* loads outside every allocation that a GPU lets pass (WV_DIAG_INVALID_READ) */
   uint64_t ctas;                /* CTAs run */
   double kernel_seconds;        /* wall time inside launches */
 } wv_stats;
@@ -220,6 +227,33 @@ const char *wv_machine_describe(uint32_t i);
 /* For every cross-lane instruction of the module: the PTX line, then the code it becomes on the vm's
  * machine (AMD GCN assembly that llvm-mc assembles; PTX lines are `;` comments). */
 wv_status wv_module_print_lowering(wv_vm *vm, const wv_module *m, FILE *out);
+
+/*
+ * Diagnostics: things a GPU lets pass but that are bugs, by kind. The vm counts every occurrence
+ * and keeps the first WV_DIAG_KEEP of each kind as one-line records ("global load of 4 bytes at
+ * address 0x..., 4 bytes after the end of the 400-byte allocation at 0x..., in kernel 'k', block
+ * (0,0,0), thread (100,0,0), PTX line 20 of k.ptx"). They last until wv_diag_reset or wv_destroy
+ * (wv_stats_reset leaves them); the matching wv_stats counters are reset with the stats.
+ */
+typedef enum wv_diag_kind {
+  WV_DIAG_INVALID_READ = 0, /* a load outside every allocation but inside memory the GPU maps around
+                               one (it reads 0 unless another allocation is there); a fault under
+                               WV_CHECK_MEMCHECK */
+  WV_DIAG_KINDS
+} wv_diag_kind;
+#define WV_DIAG_KEEP 5
+
+uint64_t wv_diag_count(const wv_vm *vm, wv_diag_kind kind);
+/* The i-th kept record of a kind (i < WV_DIAG_KEEP), or NULL. */
+const char *wv_diag_record(const wv_vm *vm, wv_diag_kind kind, uint32_t i);
+/* For every kind seen: a line with its count and what it means, then its kept records, each line
+ * starting with "warpvm: ". Prints nothing when nothing was recorded. */
+void wv_diag_print(const wv_vm *vm, FILE *out);
+void wv_diag_reset(wv_vm *vm);
+
+/* "memcheck", "synccheck", "memcheck,synccheck" (any order, "" = none) -> WV_CHECK_* bits: WV_OK, or
+ * WV_ERR_INVALID for an unknown or empty name (*checks is then 0). */
+wv_status wv_checks_parse(const char *list, uint32_t *checks);
 
 void wv_get_stats(const wv_vm *vm, wv_stats *out);
 void wv_stats_reset(wv_vm *vm);

@@ -32,12 +32,14 @@ static const char USAGE[] =
     "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N] [--timeout S]\n"
     "                  [--machine NAME] [--warps-per-wave 1|2] [--async-delivery at-wait|eager|random:SEED]\n"
     "                  [--memory-model sc|weak] [--seed N] [--schedule serial|interleave|random:SEED]\n"
+    "                  [--stack BYTES] [--check memcheck,synccheck]\n"
     "       warpvm list FILE.ptx\n"
     "       warpvm machines\n"
     "       warpvm lower FILE.ptx --machine NAME\n"
     "       warpvm gcn FILE.s [--wave 64|32|8] [--rdna] [--set vN=A,B,...]... [--exec MASK]   (see gcn --help)\n"
     "       warpvm [--machine NAME] [--warps-per-wave 1|2] [--max-steps N] [--timeout S] [--async-delivery D]\n"
-    "              [--memory-model sc|weak] [--seed N] [--schedule S] [--stats] [--verbose] ./app [ARGS...]\n"
+    "              [--memory-model sc|weak] [--seed N] [--schedule S] [--check LIST] [--stats] [--verbose]\n"
+    "              ./app [ARGS...]\n"
     "       warpvm --help | -h | --version\n";
 
 static const char HELP[] =
@@ -72,6 +74,9 @@ static const char HELP[] =
     "  --schedule S         how the CTAs run: serial (default: one after another, in grid order), interleave\n"
     "                       (as many resident as the modelled GPU holds, in turns of a time slice), or\n"
     "                       random:SEED (resident CTAs in random order and slices): races between CTAs show\n"
+    "  --check LIST         stop at bugs a GPU lets pass, LIST comma-separated: memcheck (a load outside every\n"
+    "                       allocation is a device fault; without it such loads read what the GPU would read\n"
+    "                       and are reported at exit), synccheck (undefined use of a warp collective)\n"
     "  Kernel printf output goes to stdout before the --print blocks.\n"
     "\n"
     "list    print each kernel of FILE.ptx with its parameters (name, type, size, align, offset)\n"
@@ -146,11 +151,11 @@ static void print_stats(const wv_vm *vm) {
           "global_loads: %" PRIu64 "\nglobal_stores: %" PRIu64 "\nshared_loads: %" PRIu64 "\n"
           "shared_stores: %" PRIu64 "\nlocal_loads: %" PRIu64 "\nlocal_stores: %" PRIu64 "\n"
           "atomics: %" PRIu64 "\nasync_copies: %" PRIu64 "\nasync_early_reads: %" PRIu64 "\n"
-          "ctas: %" PRIu64 "\nkernel_seconds: %.6f\n",
+          "invalid_reads: %" PRIu64 "\nctas: %" PRIu64 "\nkernel_seconds: %.6f\n",
           s.launches, s.warp_instructions, s.thread_instructions, eff, s.divergent_branches,
           s.reconvergences, s.forced_yields, s.barriers, s.collectives, s.collective_undefined, s.global_loads,
           s.global_stores, s.shared_loads, s.shared_stores, s.local_loads, s.local_stores, s.atomics,
-          s.async_copies, s.async_early_reads,
+          s.async_copies, s.async_early_reads, s.invalid_reads,
           s.ctas, s.kernel_seconds);
 }
 
@@ -169,7 +174,7 @@ typedef struct run_opts {
   int nspec;
   const char *prints[MAXARGS];
   int nprint;
-  wv_vm_opts vm;        /* --stats --max-steps --machine --async-delivery --memory-model --seed --warps-per-wave */
+  wv_vm_opts vm;        /* --stats --max-steps --machine --async-delivery --memory-model --seed --warps-per-wave --check */
 } run_opts;
 
 /* ptxrun's `dims`: "%u,%u,%u", missing components 1. */
@@ -208,6 +213,10 @@ static int parse_vm_opt(int argc, char **argv, int *i, wv_vm_opts *o) {
   } else if (!strcmp(a, "--seed") && more) {
     if (!parse_count(argv[++*i], &o->seed)) return -usage_error("bad --seed");
     o->has_seed = 1;
+  } else if (!strcmp(a, "--check") && more) {
+    uint32_t c;
+    if (wv_checks_parse(argv[++*i], &c) != WV_OK) return -usage_error("bad --check (memcheck, synccheck, comma-separated)");
+    o->checks = argv[*i];
   } else if (!strcmp(a, "--warps-per-wave") && more) {
     if (!parse_count(argv[++*i], &o->wpw) || o->wpw < 1 || o->wpw > 2) return -usage_error("bad --warps-per-wave (1 or 2)");
   } else return 0;
@@ -416,6 +425,8 @@ static int run_kernel(wv_vm *vm, const run_opts *o, run_arg *args) {
     rc = print_results(vm, o, args);
   }
   if (o->vm.stats) print_stats(vm);
+  fflush(stdout);
+  wv_diag_print(vm, stderr); /* what the GPU let pass: invalid reads, ... */
   return rc;
 }
 
@@ -428,6 +439,7 @@ static int cmd_run(int argc, char **argv) {
                    .machine = o.vm.machine, .warps_per_wave = (uint32_t)o.vm.wpw,
                    .async_delivery = o.vm.async_delivery, .memory_model = o.vm.memory_model, .schedule = o.vm.schedule,
                    .seed = (uint32_t)o.vm.seed};
+  if (o.vm.checks) wv_checks_parse(o.vm.checks, &cfg.checks);
   wv_vm *vm = create_vm(&cfg);
   if (!vm) return EXIT_USAGE;
   run_arg args[MAXARGS] = {0};

@@ -1,8 +1,8 @@
 /*
  * state.c — the runtime object: creation from the environment the `warpvm ./app` launcher sets
- * (WARPVM_MACHINE, WARPVM_MAX_STEPS, ...), the lock, CUDA's error model (per-thread last error,
- * sticky kernel faults seen at the next synchronising call), device printf buffering (flushed
- * where CUDA flushes it) and teardown at exit. Also the error-string API.
+ * (WARPVM_MACHINE, WARPVM_MAX_STEPS, WARPVM_CHECK, ...), the lock, CUDA's error model (per-thread last
+ * error, sticky kernel faults seen at the next synchronising call), device printf buffering (flushed
+ * where CUDA flushes it) and teardown at exit (counters, the vm's diagnostics). Also the error-string API.
  */
 #include <stdarg.h>
 #include <stdio.h>
@@ -74,6 +74,7 @@ __attribute__((destructor)) static void rt_fini(void) {
   wv_cr_flush_printf(&g_rt);
   fflush(stdout);
   if (g_rt.stats) print_stats(&g_rt);
+  wv_diag_print(g_rt.vm, stderr); /* what the GPU let pass (invalid reads, ...), if anything */
   g_rt.unloading = 1;
   pthread_mutex_unlock(&g_rt.lock);
 }
@@ -98,6 +99,9 @@ static void rt_init(void) {
   cfg.schedule = getenv("WARPVM_SCHEDULE");
   cfg.stack_bytes = (uint32_t)env_u64("WARPVM_STACK", 0);
   cfg.seed = (uint32_t)env_u64("WARPVM_SEED", 0);
+  const char *checks = getenv("WARPVM_CHECK");
+  if (checks && wv_checks_parse(checks, &cfg.checks) != WV_OK)
+    fatal("bad WARPVM_CHECK=%s (memcheck, synccheck, comma-separated)", checks);
   r->vm = wv_create(&cfg);
   if (!r->vm)
     fatal("cannot create the virtual GPU (WARPVM_MACHINE=%s, WARPVM_WARPS_PER_WAVE=%s): see `warpvm machines`",

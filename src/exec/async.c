@@ -49,7 +49,7 @@ static uint64_t mb_make(uint32_t pending, uint32_t expected, uint32_t tx, uint32
 /* ---------------- mbarrier objects ---------------- */
 
 static uint8_t *mb_ptr(wv_exec *x, int space, uint64_t addr, int lane) {
-  return wv_mem_xlate(x, space, addr, 8, 8, lane, 1);
+  return wv_mem_xlate(x, space, addr, 8, 8, lane, WV_MEM_STORE);
 }
 
 /* Wake every group of the CTA waiting in try_wait: they test their phase again. */
@@ -106,7 +106,8 @@ static int deliver_one(wv_exec *x, wv_warp *w, int lane, wv_aq *q) {
     mb_update(x, p, e->marker == 2 ? 0 : 1, e->marker == 2 ? -(int64_t)e->size : 0, 0, 0);
     return 0;
   }
-  uint8_t *src = wv_mem_xlate(x, WV_SPACE_GLOBAL, e->src, e->srcsize ? e->srcsize : 1, 1, lane, 0);
+  /* checked (and an over-read counted) at issue */
+  uint8_t *src = wv_mem_xlate(x, WV_SPACE_GLOBAL, e->src, e->srcsize ? e->srcsize : 1, 1, lane, WV_MEM_LOAD_QUIET);
   if (e->srcsize && !src) return 1;
   uint8_t *dst = x->cta->shared + e->dst;
   if (e->srcsize) memcpy(dst, src, e->srcsize);
@@ -192,8 +193,8 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
       uint32_t size = in->target, srcsize = S ? (uint32_t)S[l] : size;
       if (srcsize > size) srcsize = size;
       /* check both ends now, so a bad copy is reported at its own line */
-      if (!wv_mem_xlate(x, WV_SPACE_SHARED, dst, size, size, l, 1)) return 1;
-      if (srcsize && !wv_mem_xlate(x, WV_SPACE_GLOBAL, src, srcsize, size, l, 0)) return 1;
+      if (!wv_mem_xlate(x, WV_SPACE_SHARED, dst, size, size, l, WV_MEM_STORE)) return 1;
+      if (srcsize && !wv_mem_xlate(x, WV_SPACE_GLOBAL, src, srcsize, size, l, WV_MEM_LOAD)) return 1;
       x->n_async++;
       if (enqueue(x, l, (wv_aent){.size = (uint8_t)size, .srcsize = (uint8_t)srcsize, .dst = dst, .src = src})) return 1;
     });
@@ -206,7 +207,8 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
       uint64_t bar = addr_of(x, in->e, (int64_t)in->target, in->uni, l);
       uint32_t size = (uint32_t)S[l];
       if (size % 16 || !size) return wv_fault_set(x, WV_ERR_FAULT, l, 0, 0, "cp.async.bulk size %u is not a positive multiple of 16", size);
-      if (!wv_mem_xlate(x, WV_SPACE_SHARED, dst, size, 16, l, 1) || !wv_mem_xlate(x, WV_SPACE_GLOBAL, src, size, 16, l, 0) ||
+      if (!wv_mem_xlate(x, WV_SPACE_SHARED, dst, size, 16, l, WV_MEM_STORE) ||
+          !wv_mem_xlate(x, WV_SPACE_GLOBAL, src, size, 16, l, WV_MEM_LOAD) ||
           !mb_ptr(x, WV_SPACE_SHARED, bar, l))
         return 1;
       x->n_async++;

@@ -113,7 +113,7 @@ typedef struct wv_cta {
 /* One device fault, reported as one message. */
 typedef struct wv_fault {
   wv_status status;
-  char what[160];           /* "out-of-bounds global load of 4 bytes" */
+  char what[256];           /* "out-of-bounds global load of 4 bytes (...)" */
   uint64_t addr;
   int has_addr;
   int lane;
@@ -127,6 +127,7 @@ typedef struct wv_exec {
   uint32_t *preds;          /* current frame's predicates */
   wv_frame *frame;
   const wv_func *fn;
+  const wv_func *kfn;       /* the kernel */
   wv_warp *warp;
   wv_cta *cta;
   struct wv_vm *vm;
@@ -140,6 +141,9 @@ typedef struct wv_exec {
   uint32_t rng;             /* random delivery */
   uint32_t cur_pc;
   wv_fault fault;
+  uint8_t scratch_small[64];/* the bytes of an over-read (mem.c), or scratch when larger */
+  uint8_t *scratch;
+  uint64_t scratch_cap;
   /* counters local to the launch, folded into the vm's stats at the end */
   uint64_t n_gld, n_gst, n_sld, n_sst, n_lld, n_lst, n_atom, n_coll, n_coll_undef;
   uint64_t n_async, n_async_early;
@@ -148,10 +152,19 @@ typedef struct wv_exec {
 #define WV_R(x, s) ((x)->bank[WV_SLOT_BANK(s)] + (size_t)WV_SLOT_INDEX(s) * WV_WARP)
 
 /* ---- memory (mem.c) ---- */
+/* How an access uses memory (wv_mem_xlate). */
+enum {
+  WV_MEM_LOAD = 0,       /* a load: outside the program's memory but where the GPU maps memory it reads
+                            what the GPU would (an invalid read, counted; a fault under memcheck) */
+  WV_MEM_STORE = 1,      /* a store or read-modify-write: inside the program's memory or a fault */
+  WV_MEM_LOAD_QUIET = 2, /* a load already checked (and counted) as WV_MEM_LOAD: cp.async delivery */
+  WV_MEM_PROBE = 3,      /* the vm's own look (printf's argument buffer): the program's memory or NULL, no fault */
+};
 /* Translate one lane's access to a host pointer, checking bounds and alignment; on failure
- * records the fault in x and returns NULL. `align` is the required alignment in bytes. */
+ * records the fault in x and returns NULL. `align` is the required alignment in bytes. An over-read
+ * returns a scratch buffer valid until the next translation. */
 uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint32_t align,
-                      int lane, int write);
+                      int lane, int access);
 /* Resolve a generic address to its space and space address. */
 int wv_mem_classify(uint64_t generic, uint64_t *space_addr);
 /* Read a NUL-terminated string from a generic address (printf %s); returns length or -1. */
@@ -159,6 +172,9 @@ int wv_mem_read_cstr(wv_exec *x, uint64_t generic, int lane, char *buf, size_t c
 
 int wv_fault_set(wv_exec *x, wv_status st, int lane, int has_addr, uint64_t addr, const char *fmt,
                  ...) __attribute__((format(printf, 6, 7)));
+/* sched.c: "in kernel 'K', block (x,y,z), thread (x,y,z), PTX line L of FILE (CUDA source line S)" for
+ * lane of warp w at instruction pc of fn (the reports of faults and diagnostics). */
+void wv_exec_where(const wv_exec *x, const wv_warp *w, int lane, const wv_func *fn, uint32_t pc, char *buf, size_t cap);
 
 
 

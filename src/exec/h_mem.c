@@ -2,7 +2,8 @@
  * h_mem.c — memory instructions: ld/ldu/st (every state space, .v2/.v4), atom/red (global and
  * shared; add inc dec min max and or xor exch cas on 32/64-bit ints, add on f32/f64), cvta and
  * isspacep (PTX ISA §9.7.9). Every lane's access goes through wv_mem_xlate, which checks
- * bounds and alignment and records a fault naming the address.
+ * bounds and alignment and records a fault naming the address (or, for a load the GPU lets pass,
+ * an invalid read).
  */
 #include "exec/fpmath.h"
 #include "exec/handlers.h"
@@ -48,9 +49,9 @@ static int h_ld(wv_exec *x, const wv_insn *in, uint32_t m) {
   count(x, in->space, 0);
   WV_FOR_LANES(m, l, {
     uint64_t addr = lane_addr(x, in, A, l);
-    const uint8_t *p = wv_mem_xlate(x, in->space, addr, size * n, size * n, l, 0);
-    if (!p) return 1;
     if (x->mm && is_global(in->space, addr)) wv_mm_before_load(x, l, addr, size * n); /* my own, my CTA's ordered */
+    const uint8_t *p = wv_mem_xlate(x, in->space, addr, size * n, size * n, l, WV_MEM_LOAD);
+    if (!p) return 1;
     if (x->cta->async_pending && (in->space == WV_SPACE_SHARED || in->space == WV_SPACE_GENERIC)) {
       uint64_t sa = addr;
       if (in->space == WV_SPACE_SHARED || wv_mem_classify(addr, &sa) == WV_SPACE_SHARED)
@@ -70,7 +71,7 @@ static int h_st(wv_exec *x, const wv_insn *in, uint32_t m) {
   count(x, in->space, 1);
   WV_FOR_LANES(m, l, {
     uint64_t addr = lane_addr(x, in, A, l);
-    uint8_t *p = wv_mem_xlate(x, in->space, addr, size * n, size * n, l, 1);
+    uint8_t *p = wv_mem_xlate(x, in->space, addr, size * n, size * n, l, WV_MEM_STORE);
     if (!p) return 1;
     if (x->mm && is_global(in->space, addr)) { /* weak: the store becomes visible later */
       uint8_t buf[32];
@@ -126,7 +127,7 @@ static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
   x->n_atom++;
   WV_FOR_LANES(m, l, {
     uint64_t addr = lane_addr(x, in, A, l), sa;
-    uint8_t *p = wv_mem_xlate(x, in->space, addr, size, size, l, 1);
+    uint8_t *p = wv_mem_xlate(x, in->space, addr, size, size, l, WV_MEM_STORE);
     if (!p) return 1;
     if (x->mm && is_global(in->space, addr)) { /* an atomic reads too; .release also publishes all before it */
       wv_mm_before_load(x, l, addr, size);

@@ -31,8 +31,11 @@ enum { WV_MOV_REG = 0, WV_MOV_PRED, WV_MOV_PACK, WV_MOV_UNPACK, WV_MOV_PRED_FROM
 enum { WV_DYN_CLOCK = 0, WV_DYN_CLOCK64, WV_DYN_GLOBALTIMER };
 /* float instruction modes (in->mode) */
 enum { WV_FM_APPROX = 1, WV_FM_FULL = 2, WV_FM_NAN = 4 };
-/* address flags (in->addrf) */
-enum { WV_AF_ADDR32 = 1, WV_AF_LOCALBASE = 2 };
+/* address flags (in->addrf): ADDR32 the base register is 32 bits wide (zero-extended); LOCALBASE add
+ * the frame's local base; WRAP32 the state space's addresses are 32 bits wide (.shared, .local, .param),
+ * so register + offset wraps modulo 2^32 as on the GPU (PTX ISA §6.4.1: addresses are zero-extended,
+ * and truncated to the state space's address width) */
+enum { WV_AF_ADDR32 = 1, WV_AF_LOCALBASE = 2, WV_AF_WRAP32 = 4 };
 
 int wv_h_activemask(wv_exec *x, const wv_insn *in, uint32_t m);
 int wv_h_local_addr(wv_exec *x, const wv_insn *in, uint32_t m);
@@ -46,6 +49,7 @@ static inline uint64_t wv_lane_addr(const wv_exec *x, const uint64_t *A, int64_t
   if (flags & WV_AF_ADDR32) base = (uint32_t)base;
   uint64_t a = base + (uint64_t)off;
   if (flags & WV_AF_LOCALBASE) a += x->frame->local_base;
+  if (flags & WV_AF_WRAP32) a = (uint32_t)a;
   return a;
 }
 wv_handler wv_h_async(int mode);                              /* cp.async and mbarrier (async.c) */

@@ -748,31 +748,28 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
   return 0;
 }
 
-static void thread_of(const sched *s, uint32_t warp, int lane, uint32_t t[3]) {
-  uint32_t lin = warp * WV_WARP + (uint32_t)(lane < 0 ? 0 : lane);
-  t[0] = lin % s->x.block[0];
-  t[1] = (lin / s->x.block[0]) % s->x.block[1];
-  t[2] = lin / (s->x.block[0] * s->x.block[1]);
+void wv_exec_where(const wv_exec *x, const wv_warp *w, int lane, const wv_func *fn, uint32_t pc, char *buf, size_t cap) {
+  uint32_t lin = (w ? w->id : 0) * WV_WARP + (uint32_t)(lane < 0 ? 0 : lane), t[3];
+  t[0] = lin % x->block[0];
+  t[1] = (lin / x->block[0]) % x->block[1];
+  t[2] = lin / (x->block[0] * x->block[1]);
+  int k = snprintf(buf, cap, "in kernel '%s', block (%u,%u,%u), thread (%u,%u,%u)", x->kfn->name, x->cta->ctaid[0],
+                   x->cta->ctaid[1], x->cta->ctaid[2], t[0], t[1], t[2]);
+  const wv_insn *in = fn && pc < fn->ncode ? &fn->code[pc] : NULL;
+  if (in && k > 0 && (size_t)k < cap)
+    k += snprintf(buf + k, cap - (size_t)k, ", PTX line %u of %s", in->line, fn->file ? fn->file : "?");
+  if (in && in->src_line && k > 0 && (size_t)k < cap) snprintf(buf + k, cap - (size_t)k, " (CUDA source line %u)", in->src_line);
 }
 
 /* Format the fault as one report naming kernel, block, thread, PTX line and address. */
-static wv_status report(sched *s, const wv_func *kfn, wv_warp *w, const wv_func *fn, uint32_t pc) {
+static wv_status report(sched *s, wv_warp *w, const wv_func *fn, uint32_t pc) {
   wv_exec *x = &s->x;
-  uint32_t t[3];
   int lane = x->fault.lane;
   if (lane < 0 && w && w->ngroups) lane = __builtin_ctz(w->groups[0].mask ? w->groups[0].mask : 1);
-  thread_of(s, w ? w->id : 0, lane, t);
-  char addr[48] = "";
+  char addr[48] = "", where[320];
   if (x->fault.has_addr) snprintf(addr, sizeof addr, " at address 0x%llx", (unsigned long long)x->fault.addr);
-  const wv_insn *in = fn && pc < fn->ncode ? &fn->code[pc] : NULL;
-  char where[192] = "";
-  if (in) {
-    int k = snprintf(where, sizeof where, ", PTX line %u of %s", in->line, fn->file ? fn->file : "?");
-    if (in->src_line && k > 0 && (size_t)k < sizeof where)
-      snprintf(where + k, sizeof where - (size_t)k, " (CUDA source line %u)", in->src_line);
-  }
-  return wv_seterr(x->vm, x->fault.status, "%s%s in kernel '%s', block (%u,%u,%u), thread (%u,%u,%u)%s", x->fault.what, addr,
-                   kfn->name, x->cta->ctaid[0], x->cta->ctaid[1], x->cta->ctaid[2], t[0], t[1], t[2], where);
+  wv_exec_where(x, w, lane, fn, pc, where, sizeof where);
+  return wv_seterr(x->vm, x->fault.status, "%s%s %s", x->fault.what, addr, where);
 }
 
 /* One turn of the running CTA (s->x.cta): every live warp runs one time slice. Returns 1 if the CTA
@@ -929,7 +926,7 @@ static wv_status run_serial(sched *s, const wv_func *kfn, uint32_t nthreads, uin
     uint32_t fpc = 0;
     int r;
     while ((r = cta_pass(s, kfn, &fw, &ffn, &fpc)) > 0) {}
-    if (r < 0) st = report(s, kfn, fw, ffn, fpc);
+    if (r < 0) st = report(s, fw, ffn, fpc);
     cta_drop(s, &cta);
     vm->stats.ctas++;
   }
@@ -1013,7 +1010,7 @@ static wv_status run_resident(sched *s, const wv_func *kfn, uint32_t nthreads, u
       uint32_t fpc = 0;
       int r = cta_pass(s, kfn, &fw, &ffn, &fpc);
       cta->clk_out = s->warp_insns;
-      if (r < 0) st = report(s, kfn, fw, ffn, fpc);
+      if (r < 0) st = report(s, fw, ffn, fpc);
       if (r == 0) {
         cta_drop(s, cta);
         vm->stats.ctas++;
@@ -1074,6 +1071,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   s->free_frames = calloc(mod->ir.nfuncs + 1, sizeof *s->free_frames);
   wv_exec *x = &s->x;
   x->vm = vm;
+  x->kfn = kfn;
   x->kparams = kparams;
   x->kparam_size = kparam_size;
   memcpy(x->block, block, sizeof x->block);
@@ -1132,6 +1130,7 @@ out:
   free(s->free_frames);
   for (wv_cbar *c = s->free_cbars, *n; c; c = n) { n = c->next_free; free(c); }
   wv_mm_free(x->mm);
+  free(x->scratch);
   free(s);
   return st;
 }

@@ -230,7 +230,7 @@ int32_t wv_dpred(wv_dec *d, const ptx_operand *o, uint8_t *neg) {
 }
 
 /* [base+off]: fills in->a (base slot or WV_NOSLOT), in->imm, and may refine in->space. */
-int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
+static int daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
   if (o->kind != PTX_OPND_ADDR) return wv_derr(d, o->loc, "expected an address operand [..]");
   in->imm = o->offset;
   in->a = WV_NOSLOT;
@@ -272,6 +272,15 @@ int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
   default:
     return wv_derr(d, o->loc, "'%s' cannot be used as an address", o->name);
   }
+}
+
+/* An address operand; in a state space whose addresses are 32 bits wide the sum wraps (WV_AF_WRAP32). */
+int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
+  int rc = daddr(d, o, in);
+  if (!rc && (in->space == WV_SPACE_SHARED || in->space == WV_SPACE_LOCAL || in->space == WV_SPACE_KPARAM ||
+              in->space == WV_SPACE_FPARAM))
+    in->addrf |= WV_AF_WRAP32;
+  return rc;
 }
 
 /* Extern functions warpvm implements. */

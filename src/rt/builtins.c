@@ -47,7 +47,7 @@ static size_t read_block(wv_exec *x, uint64_t addr, int lane, uint8_t *buf, size
   wv_fault saved = x->fault;
   size_t n = 0;
   for (; n < cap; n += 8) {
-    uint8_t *p = wv_mem_xlate(x, WV_SPACE_GENERIC, addr + n, 8, 1, lane, 0);
+    uint8_t *p = wv_mem_xlate(x, WV_SPACE_GENERIC, addr + n, 8, 1, lane, WV_MEM_PROBE);
     if (!p) break;
     memcpy(buf + n, p, 8);
   }

@@ -35,8 +35,16 @@ typedef struct wv_amd_cache {
   struct wv_gcn_program *prog;
 } wv_amd_cache;
 
+/* Diagnostics (diag.c): per kind, how many were seen and the first WV_DIAG_KEEP records. */
+#define WV_DIAG_TEXT 400
+typedef struct wv_diag_log {
+  uint64_t count[WV_DIAG_KINDS];
+  char kept[WV_DIAG_KINDS][WV_DIAG_KEEP][WV_DIAG_TEXT];
+} wv_diag_log;
+
 struct wv_vm {
   wv_config cfg;
+  wv_diag_log diag;
   wv_heap heap;
   wv_stats stats;
   struct wv_module *modules;
@@ -57,6 +65,10 @@ struct wv_vm {
   uint32_t sfu_loaded;              /* 1 << WV_SFU_* of the tables loaded */
   char err[2048];
 };
+
+/* diag.c: counts one occurrence of kind (and its wv_stats counter); returns the buffer (WV_DIAG_TEXT
+ * bytes) to write its record into while fewer than WV_DIAG_KEEP are kept, else NULL. */
+char *wv_diag_add(struct wv_vm *vm, wv_diag_kind kind);
 
 #define WV_DEVICE_HEAP_DEFAULT (8u << 20) /* CUDA's default cudaLimitMallocHeapSize */
 #define WV_STACK_DEFAULT 1024u            /* CUDA's default cudaLimitStackSize */

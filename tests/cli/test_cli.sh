@@ -68,6 +68,8 @@ usage_case "zero rand32 seed" run "$K" --kernel scale2 --arg buf:8:rand32:0 --ar
 usage_case "too few --arg" run "$K" --kernel scale2 --arg buf:8
 usage_case "--print of a scalar" run "$K" --kernel scale2 --arg buf:8 --arg buf:8 --arg u32:0 --print 2:u32
 usage_case "--print index out of range" run "$K" --kernel scale2 --arg buf:8 --arg buf:8 --arg u32:0 --print 3:u32
+usage_case "unknown --check" run "$K" --kernel scale2 --check racecheck
+usage_case "bad --check list" run "$K" --kernel scale2 --check memcheck,
 usage_case "list without file" list
 usage_case "list with two files" list "$K" "$K"
 
@@ -99,6 +101,10 @@ wv --stats
 want_rc 1
 want_err 'missing program'
 check "app: options but no program"
+wv --check memchek /bin/true
+want_rc 1
+want_err 'bad --check'
+check "app: an unknown --check name is a usage error"
 cp "$SRC/tests/unit/data/fatbin/k_static.elf" "$TMP/static_app" && chmod +x "$TMP/static_app"
 wv "$TMP/static_app"
 want_rc 1
@@ -109,7 +115,7 @@ check "app: a static CUDA runtime is refused with the flag to add"
 # ---- list ------------------------------------------------------------------------------------
 wv list "$K"
 want_rc 0
-for k in scale2 oob_store oob_past_end spin; do want_out "^kernel $k\b"; done
+for k in scale2 oob_store oob_past_end spin overread peek shwrap; do want_out "^kernel $k\b"; done
 want_out 'scale2_param_0.*u64.*size 8.*align 8.*offset 0'
 want_out 'scale2_param_1.*u64.*size 8.*align 8.*offset 8'
 want_out 'scale2_param_2.*u32.*size 4.*align 4.*offset 16'
@@ -169,6 +175,44 @@ want_err_i "line[^0-9]*$line([^0-9]|\$)"
 want_err_i '0x[0-9a-f]+'
 check "store past the end of a buffer"
 
+# ---- what the GPU lets pass: reads outside an allocation, --check memcheck ------------------------
+# overread: 32 threads read a 16-word buffer; the 16 past its end read what the GPU maps there.
+line=$(marker_line "$K" 'OVERREAD HERE')
+{ echo "arg 0:"; for i in $(seq 0 15); do echo "$i"; done; } >"$TMP/want"
+wv run "$K" --kernel overread --block 32 --arg buf:64 --arg buf:64:iota32 --arg u32:16 --print 0:u32 --stats
+want_rc 0
+cmp -s "$TMP/out" "$TMP/want" || why "stdout is not in[0..15]"
+want_err '^invalid_reads: 16$'
+want_err '^warpvm: 16 invalid reads: loads outside every allocation'
+[ "$(grep -c '^warpvm:   global load of 4 bytes at address 0x' "$TMP/err")" = 5 ] || why "want the first 5 records"
+want_err "^warpvm:   global load of 4 bytes at address 0x[0-9a-f]+ \\(0 bytes after the nearest allocation at 0x[0-9a-f]+ of size 64 bytes\\) in kernel 'overread', block \\(0,0,0\\), thread \\(16,0,0\\), PTX line $line of "
+want_err "thread \\(20,0,0\\), PTX line $line "
+check "a read past the end of a buffer runs as on a GPU and is reported at exit"
+
+wv run "$K" --kernel overread --block 32 --arg buf:64 --arg buf:64:iota32 --arg u32:16 --print 0:u32 --check memcheck
+want_rc 2
+[ -s "$TMP/out" ] && why "stdout not empty after a fault"
+want_err "^warpvm: device fault: out-of-bounds global load of 4 bytes \\(0 bytes after the nearest allocation at 0x[0-9a-f]+ of size 64 bytes\\) at address 0x[0-9a-f]+ in kernel 'overread', block \\(0,0,0\\), thread \\(16,0,0\\), PTX line $line of "
+grep -q 'invalid read' "$TMP/err" && why "an invalid-read report besides the fault"
+check "--check memcheck: the first read past the end is a device fault"
+
+wv run "$K" --kernel overread --block 32 --arg buf:64 --arg buf:64:iota32 --arg u32:16 --print 0:u32 --check synccheck
+want_rc 0
+cmp -s "$TMP/out" "$TMP/want" || why "stdout is not in[0..15]"
+check "--check synccheck is accepted"
+
+line=$(marker_line "$K" 'PEEK HERE')
+wv run "$K" --kernel peek --arg buf:64 --arg s64:67108864 --arg buf:4
+want_rc 2
+want_err "out-of-bounds global load of 4 bytes .* in kernel 'peek', block \\(0,0,0\\), thread \\(0,0,0\\), PTX line $line "
+check "a read far past the end of a buffer still faults"
+
+wv run "$K" --kernel shwrap --arg u32:0xfffffffc --arg buf:4 --print 1:u32
+want_rc 0
+printf 'arg 1:\n101\n' | cmp -s - "$TMP/out" || why "ld.shared [s + 0xfffffffc + 8] is not s[1] (101)"
+[ -s "$TMP/err" ] && why "stderr not empty"
+check "ld.shared [%r+imm] wraps modulo 2^32"
+
 wv run "$K" --kernel spin --max-steps 1000
 want_rc 2
 want_err_i 'watchdog'
@@ -195,7 +239,7 @@ want_rc 0
 cmp -s "$TMP/out" "$TMP/want" || why "stdout differs from the expected 'arg 0:' block"
 for s in launches warp_instructions thread_instructions divergent_branches reconvergences barriers \
          collectives collective_undefined global_loads global_stores shared_loads shared_stores \
-         local_loads local_stores atomics ctas; do
+         local_loads local_stores atomics invalid_reads ctas; do
   want_err "^$s: [0-9]+\$"
 done
 want_err '^simt_efficiency: [0-9]+\.[0-9]{4}$'

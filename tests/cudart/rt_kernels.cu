@@ -25,3 +25,9 @@ extern "C" __global__ void spin(volatile int *p) {
   while (*p == 0) {
   }
 }
+// Reads in[threadIdx.x] for every thread (volatile: before the bounds check), keeps only the first n:
+// with more threads than in's elements, the rest read past its end (an invalid read).
+extern "C" __global__ void overread(const volatile int *in, int *out, int n) {
+  int v = in[threadIdx.x];
+  if ((int)threadIdx.x < n) out[threadIdx.x] = v;
+}

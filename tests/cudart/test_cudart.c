@@ -14,6 +14,8 @@
 #include <string.h>
 
 #include <cmocka.h>
+#include <sys/wait.h>
+#include <unistd.h>
 
 /* Built twice: against libcudart.so.13 and libcudart.so.12 (WV_CUDART_MAJOR set by CMake). */
 #include "cudart/abi.h"
@@ -66,7 +68,7 @@ cudaError_t cudaLaunchHostFunc(cudaStream_t, cudaHostFn_t, void *);
 cudaError_t cudaFuncSetAttribute(const void *, int, int);
 
 /* Host-side stand-ins for what nvcc would name: any distinct addresses do. */
-static char h_add, h_sym, h_bump, h_wild, h_hello, h_assert, h_spin;
+static char h_add, h_sym, h_bump, h_wild, h_hello, h_assert, h_spin, h_overread;
 static int g_dev_shadow[8], g_const_shadow[4];
 static int *g_man_ptr; /* nvcc reads managed variables through such a pointer */
 static void **handle;
@@ -115,7 +117,8 @@ static int setup(void **state) {
   free(ptx);
   handle = __cudaRegisterFatBinary(&w);
   struct { const char *host; const char *name; } k[] = {{&h_add, "add"}, {&h_sym, "sym"}, {&h_bump, "bump_managed"},
-    {&h_wild, "wild"}, {&h_hello, "hello"}, {&h_assert, "fail_assert"}, {&h_spin, "spin"}};
+    {&h_wild, "wild"}, {&h_hello, "hello"}, {&h_assert, "fail_assert"}, {&h_spin, "spin"},
+    {&h_overread, "overread"}};
   for (size_t i = 0; i < sizeof k / sizeof k[0]; i++)
     __cudaRegisterFunction(handle, k[i].host, (char *)k[i].name, k[i].name, -1, NULL, NULL, NULL, NULL, NULL);
   __cudaRegisterVar(handle, (char *)g_dev_shadow, "g_dev", "g_dev", 0, sizeof g_dev_shadow, 0, 0);
@@ -345,12 +348,81 @@ static void host_func_order(void **state) {
   assert_int_equal(cudaFree(m), cudaSuccess);
 }
 
-int main(void) {
+/* The child of overreads_are_reported_at_exit: 32 threads read a 16-int buffer (the last 16 past its
+ * end), as a process of its own so that the runtime reads WARPVM_CHECK when it starts. */
+static int overread_child(void) {
+  if (setup(NULL)) return 3;
+  int *in, *out, h[16];
+  for (int i = 0; i < 16; i++) h[i] = i + 1;
+  if (cudaMalloc((void **)&in, sizeof h) || cudaMalloc((void **)&out, sizeof h)) return 3;
+  cudaMemcpy(in, h, sizeof h, cudaMemcpyHostToDevice);
+  int n = 16;
+  void *args[] = {&in, &out, &n};
+  cudaLaunchKernel(&h_overread, d3(1), d3(32), args, 0, NULL);
+  printf("sync: %s\n", cudaGetErrorName(cudaDeviceSynchronize()));
+  memset(h, 0, sizeof h);
+  cudaError_t e = cudaMemcpy(h, out, sizeof h, cudaMemcpyDeviceToHost);
+  int ok = 1;
+  for (int i = 0; i < 16; i++) ok &= h[i] == i + 1;
+  printf("copy: %s%s\n", cudaGetErrorName(e), e == cudaSuccess && ok ? ", out[i] == in[i]" : "");
+  return 0; /* the runtime prints its report at exit */
+}
+
+/* Runs this program's overread_child with WARPVM_CHECK=check (NULL: unset); its exit status, and its
+ * stdout and stderr in the buffers. */
+static int run_child(const char *check, char *out, size_t outcap, char *err, size_t errcap) {
+  char fo[] = "/tmp/wv_cudart_outXXXXXX", fe[] = "/tmp/wv_cudart_errXXXXXX";
+  int o = mkstemp(fo), e = mkstemp(fe);
+  assert_true(o >= 0 && e >= 0);
+  pid_t pid = fork();
+  assert_true(pid >= 0);
+  if (pid == 0) {
+    dup2(o, 1), dup2(e, 2);
+    if (check) setenv("WARPVM_CHECK", check, 1);
+    else unsetenv("WARPVM_CHECK");
+    execl("/proc/self/exe", "test_cudart", "--overread-child", (char *)NULL);
+    _exit(127);
+  }
+  int status = 0;
+  waitpid(pid, &status, 0);
+  ssize_t n = pread(o, out, outcap - 1, 0), m = pread(e, err, errcap - 1, 0);
+  out[n > 0 ? n : 0] = 0, err[m > 0 ? m : 0] = 0;
+  close(o), close(e), unlink(fo), unlink(fe);
+  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+}
+
+/* A program that reads a little past an allocation runs as on the GPU and the runtime reports the
+ * invalid reads at exit; with WARPVM_CHECK=memcheck the first is the usual sticky fault. */
+static void overreads_are_reported_at_exit(void **state) {
+  (void)state;
+  static char out[4096], err[8192];
+  assert_int_equal(run_child(NULL, out, sizeof out, err, sizeof err), 0);
+  assert_non_null(strstr(out, "sync: cudaSuccess\ncopy: cudaSuccess, out[i] == in[i]\n"));
+  if (!strstr(err, "warpvm: 16 invalid reads: loads outside every allocation")) fail_msg("stderr: %s", err);
+  if (!strstr(err, "warpvm:   global load of 4 bytes at address 0x")) fail_msg("stderr: %s", err);
+  if (!strstr(err, "(0 bytes after the nearest allocation at 0x")) fail_msg("stderr: %s", err);
+  if (!strstr(err, "in kernel 'overread', block (0,0,0), thread (16,0,0), PTX line ")) fail_msg("stderr: %s", err);
+
+  assert_int_equal(run_child("memcheck", out, sizeof out, err, sizeof err), 0);
+  assert_non_null(strstr(out, "sync: cudaErrorIllegalAddress\ncopy: cudaErrorIllegalAddress\n"));
+  if (!strstr(err, "out-of-bounds global load of 4 bytes (0 bytes after the nearest allocation at 0x")) fail_msg("stderr: %s", err);
+  if (!strstr(err, "in kernel 'overread', block (0,0,0), thread (16,0,0)")) fail_msg("stderr: %s", err);
+  assert_null(strstr(err, "invalid read"));
+
+  assert_int_equal(run_child("memcheck,synccheck", out, sizeof out, err, sizeof err), 0);
+  assert_non_null(strstr(out, "sync: cudaErrorIllegalAddress"));
+  assert_int_equal(run_child("memchek", out, sizeof out, err, sizeof err), 1);
+  if (!strstr(err, "bad WARPVM_CHECK=memchek")) fail_msg("stderr: %s", err);
+}
+
+int main(int argc, char **argv) {
+  if (argc > 1 && !strcmp(argv[1], "--overread-child")) return overread_child();
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(launch_and_copy),       cmocka_unit_test(symbols_and_managed),
       cmocka_unit_test(config_errors_are_not_sticky), cmocka_unit_test(streams_graphs_events),
       cmocka_unit_test(device_properties),     cmocka_unit_test(unsupported_entry_points),
       cmocka_unit_test(faults_are_sticky_until_reset), cmocka_unit_test(host_func_order),
+      cmocka_unit_test(overreads_are_reported_at_exit),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }

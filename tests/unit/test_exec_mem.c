@@ -807,7 +807,8 @@ static void test_fault_out_of_bounds(void **state) {
   wvt_assert_contains(e, "store");
   assert_null(strstr(e, "misaligned"));
 
-  /* one word past the end (inside the gap before the next allocation) faults too */
+  /* One word past the end (inside the gap before the next allocation): the GPU maps memory there, so
+   * the load reads 0 and is counted as an invalid read (test_exec_memcheck.c); the store faults. */
   static const char EDGE_PTX[] = WVT_HDR
       ".visible .entry edge(.param .u64 pbuf)\n"
       "{\n"
@@ -817,7 +818,7 @@ static void test_fault_out_of_bounds(void **state) {
       "mul.wide.u32 %rd2, %r1, 4;\n"
       "add.s64 %rd3, %rd1, %rd2;\n"
       "ld.global.u32 %r2, [%rd3]; // EDGE_LOAD\n"
-      "st.global.u32 [%rd3], %r2;\n"
+      "st.global.u32 [%rd3], %r2; // EDGE_STORE\n"
       "ret;\n"
       "}\n";
   const wv_kernel *k2 = wvt_kernel(vm, EDGE_PTX, "edge");
@@ -825,11 +826,14 @@ static void test_fault_out_of_bounds(void **state) {
   wvt_assert_status(vm, st, WV_ERR_FAULT);
   e = wv_last_error(vm);
   wvt_assert_contains(e, "thread (64,0,0)");
-  wvt_assert_contains(e, "load");
-  snprintf(want, sizeof want, "PTX line %u", wvt_line_of(EDGE_PTX, "EDGE_LOAD"));
+  wvt_assert_contains(e, "store");
+  snprintf(want, sizeof want, "PTX line %u", wvt_line_of(EDGE_PTX, "EDGE_STORE"));
   wvt_assert_contains(e, want);
   snprintf(want, sizeof want, "0x%llx", (unsigned long long)(buf + 256));
   wvt_assert_contains(e, want);
+  assert_int_equal(wv_diag_count(vm, WV_DIAG_INVALID_READ), 1);
+  snprintf(want, sizeof want, "thread (64,0,0), PTX line %u ", wvt_line_of(EDGE_PTX, "EDGE_LOAD"));
+  wvt_assert_contains(wv_diag_record(vm, WV_DIAG_INVALID_READ, 0), want);
   /* 64 threads are fine, and the vm keeps working after a fault */
   wvt_expect_ok(vm, wv_launch(vm, k2, wvt_dim(1, 1, 1), wvt_dim(64, 1, 1), 0, args));
   assert_int_equal(wv_free(vm, buf), WV_OK);

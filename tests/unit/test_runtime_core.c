@@ -354,25 +354,37 @@ static void test_dmalloc_heap_limit(void **state) {
 #undef ONE
 }
 
-/* Device-malloc'd memory is bounds-checked like any allocation. */
+/* Device-malloc'd memory is bounds-checked like any allocation: reading past one is an invalid read (the
+ * GPU maps the memory around it), a fault with --check memcheck. */
 static void test_dmalloc_bounds(void **state) {
-  wv_vm *vm = *state;
-  wv_module *m = load_src(vm, "tests/ptx/runtime/runtime.ptx");
-  wv_devptr ptrs = dev_alloc(vm, 32 * 8), sums = dev_alloc(vm, 32 * 4);
-  int n = 4;
-  void *args[] = {&ptrs, &n};
-  wvt_expect_ok(vm, launch(vm, wvt_get(m, vm, "dm_alloc"), wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args, 0));
-  uint64_t p0;
-  assert_int_equal(wv_memcpy_dtoh(vm, &p0, ptrs, 8), WV_OK);
-  int big = 5; /* reads one int past each 4-int allocation */
-  void *args2[] = {&ptrs, &big, &sums};
-  wv_status st = launch(vm, wvt_get(m, vm, "dm_sum_free"), wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args2, 0);
-  wvt_assert_status(vm, st, WV_ERR_FAULT);
-  char want[64];
-  snprintf(want, sizeof want, "at address 0x%llx", (unsigned long long)(p0 + 16));
-  wvt_assert_contains(wv_last_error(vm), "out-of-bounds global load of 4 bytes");
-  wvt_assert_contains(wv_last_error(vm), want);
-  wvt_assert_contains(wv_last_error(vm), "'dm_sum_free'");
+  wv_config cfg = {.checks = WV_CHECK_MEMCHECK};
+  for (int memcheck = 0; memcheck < 2; memcheck++) {
+    wv_vm *vm = memcheck ? wv_create(&cfg) : *state;
+    wv_module *m = load_src(vm, "tests/ptx/runtime/runtime.ptx");
+    wv_devptr ptrs = dev_alloc(vm, 32 * 8), sums = dev_alloc(vm, 32 * 4);
+    int n = 4;
+    void *args[] = {&ptrs, &n};
+    wvt_expect_ok(vm, launch(vm, wvt_get(m, vm, "dm_alloc"), wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args, 0));
+    uint64_t p0;
+    assert_int_equal(wv_memcpy_dtoh(vm, &p0, ptrs, 8), WV_OK);
+    int big = 5; /* reads one int past each 4-int allocation */
+    void *args2[] = {&ptrs, &big, &sums};
+    wv_status st = launch(vm, wvt_get(m, vm, "dm_sum_free"), wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args2, 0);
+    char want[64];
+    snprintf(want, sizeof want, "at address 0x%llx", (unsigned long long)(p0 + 16));
+    if (memcheck) {
+      wvt_assert_status(vm, st, WV_ERR_FAULT);
+      wvt_assert_contains(wv_last_error(vm), "out-of-bounds global load of 4 bytes");
+      wvt_assert_contains(wv_last_error(vm), want);
+      wvt_assert_contains(wv_last_error(vm), "'dm_sum_free'");
+      wv_destroy(vm);
+    } else {
+      wvt_expect_ok(vm, st);
+      assert_int_equal(wv_diag_count(vm, WV_DIAG_INVALID_READ), 32);
+      wvt_assert_contains(wv_diag_record(vm, WV_DIAG_INVALID_READ, 0), want);
+      wvt_assert_contains(wv_diag_record(vm, WV_DIAG_INVALID_READ, 0), "'dm_sum_free'");
+    }
+  }
 }
 
 static void test_dmalloc_bad_free(void **state) {
