@@ -396,6 +396,36 @@ template <int N> static __device__ __forceinline__ void odd_tiles(unsigned *o, i
   }
 }
 
+// The `x & 1` branch of tiles_divergent: coalesced_threads() and its partitions. BP adds slot 39,
+// cg::reduce over binary_partition(g, x & 4), which only tiles_bp_reduce runs (known_differences.txt).
+template <bool BP>
+static __device__ __forceinline__ void odd_branch(unsigned *o, int v, float f, unsigned x) {
+  asm volatile("// tiles_divergent: x & 1 begin");
+  cg::coalesced_group g = cg::coalesced_threads();
+  o[21] = g.size();
+  o[22] = g.thread_rank();
+  o[23] = (unsigned)cg::reduce(g, v, cg::plus<int>());
+  o[24] = __float_as_uint(cg::reduce(g, f, cg::plus<float>()));
+  o[25] = (unsigned)g.shfl(v, 0);
+  o[26] = (unsigned)g.shfl(v, g.size() - 1);
+  o[27] = g.ballot(x & 2);
+  o[28] = (unsigned)g.any(x & 4);
+  o[29] = (unsigned)g.all((x & 8) == 0);
+  o[30] = (unsigned)cg::inclusive_scan(g, v);
+  o[31] = (unsigned)cg::exclusive_scan(g, v);
+  cg::coalesced_group lp = cg::labeled_partition(g, (int)((x >> 1) & 3));
+  o[32] = lp.size();
+  o[33] = lp.thread_rank() | lp.meta_group_rank() << 8 | lp.meta_group_size() << 16;
+  o[34] = (unsigned)cg::reduce(lp, v, cg::plus<int>());
+  o[35] = (unsigned)cg::reduce(lp, v, cg::less<int>());
+  o[36] = (unsigned)lp.shfl(v, 0);
+  cg::coalesced_group bp = cg::binary_partition(g, (x & 4) != 0);
+  o[37] = bp.size();
+  o[38] = bp.thread_rank() | bp.meta_group_rank() << 8 | bp.meta_group_size() << 16;
+  if (BP) o[39] = (unsigned)cg::reduce(bp, v, cg::plus<int>());
+  asm volatile("// tiles_divergent: x & 1 end");
+}
+
 extern "C" __global__ void tiles_divergent(const unsigned *in, unsigned *out) {
   unsigned *o = slots(out, DIV_SLOTS);
   unsigned x = in[2 * threadIdx.x];
@@ -429,30 +459,7 @@ extern "C" __global__ void tiles_divergent(const unsigned *in, unsigned *out) {
   odd_tiles<16>(o + 16, v, x);
 
   if (x & 1) {
-    asm volatile("// tiles_divergent: x & 1 begin");
-    cg::coalesced_group g = cg::coalesced_threads();
-    o[21] = g.size();
-    o[22] = g.thread_rank();
-    o[23] = (unsigned)cg::reduce(g, v, cg::plus<int>());
-    o[24] = __float_as_uint(cg::reduce(g, f, cg::plus<float>()));
-    o[25] = (unsigned)g.shfl(v, 0);
-    o[26] = (unsigned)g.shfl(v, g.size() - 1);
-    o[27] = g.ballot(x & 2);
-    o[28] = (unsigned)g.any(x & 4);
-    o[29] = (unsigned)g.all((x & 8) == 0);
-    o[30] = (unsigned)cg::inclusive_scan(g, v);
-    o[31] = (unsigned)cg::exclusive_scan(g, v);
-    cg::coalesced_group lp = cg::labeled_partition(g, (int)((x >> 1) & 3));
-    o[32] = lp.size();
-    o[33] = lp.thread_rank() | lp.meta_group_rank() << 8 | lp.meta_group_size() << 16;
-    o[34] = (unsigned)cg::reduce(lp, v, cg::plus<int>());
-    o[35] = (unsigned)cg::reduce(lp, v, cg::less<int>());
-    o[36] = (unsigned)lp.shfl(v, 0);
-    cg::coalesced_group bp = cg::binary_partition(g, (x & 4) != 0);
-    o[37] = bp.size();
-    o[38] = bp.thread_rank() | bp.meta_group_rank() << 8 | bp.meta_group_size() << 16;
-    o[39] = (unsigned)cg::reduce(bp, v, cg::plus<int>());
-    asm volatile("// tiles_divergent: x & 1 end");
+    odd_branch<false>(o, v, f, x);
   } else {
     asm volatile("// tiles_divergent: !(x & 1) begin");
     cg::coalesced_group g = cg::coalesced_threads();
@@ -472,6 +479,21 @@ extern "C" __global__ void tiles_divergent(const unsigned *in, unsigned *out) {
     asm volatile("// tiles_divergent: !(x & 1) end");
   }
   o[40] = __activemask();
+}
+
+// ---------------------------------------------------------------- binary_partition reduce after a branch
+// tiles_divergent's `x & 1` branch plus slot 39: cg::reduce over binary_partition(coalesced_threads(), x & 4).
+// Each lane's redux.sync carries its own partition's mask and the PTX ISA defines one sum per mask; after
+// this branch's collectives ptxas (sm_90) drops the WARPSYNC.EXCLUSIVE before REDUX (it proves each
+// partition mask a subset of the group mask it has just synchronised) and the H100 returns the whole
+// group's sum to every lane. A smaller kernel with only the partition keeps per-mask sums on the GPU.
+// Slots as tiles_divergent's (DIV_SLOTS, 21..39 written).
+extern "C" __global__ void tiles_bp_reduce(const unsigned *in, unsigned *out) {
+  unsigned *o = slots(out, DIV_SLOTS);
+  unsigned x = in[2 * threadIdx.x];
+  int v = (int)x >> 7;
+  float f = value<float>(in);
+  if (x & 1) odd_branch<true>(o, v, f, x);
 }
 
 // ---------------------------------------------------------------- partitions in converged code
