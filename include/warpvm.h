@@ -239,6 +239,10 @@ typedef enum wv_diag_kind {
   WV_DIAG_INVALID_READ = 0, /* a load outside every allocation but inside memory the GPU maps around
                                one (it reads 0 unless another allocation is there); a fault under
                                WV_CHECK_MEMCHECK */
+  WV_DIAG_UNDEF_COLLECTIVE, /* a .sync collective used in a way the PTX ISA leaves undefined (a lane
+                               running it with a membermask that does not name it, membermasks that
+                               overlap inconsistently, members that never arrive, a shfl.sync reading a
+                               lane that does not take part); a fault under WV_CHECK_SYNCCHECK */
   WV_DIAG_KINDS
 } wv_diag_kind;
 #define WV_DIAG_KEEP 5

@@ -395,13 +395,41 @@ static int coll_overlap(sched *s, wv_warp *w, uint32_t lanes, uint32_t mask) {
   return 0;
 }
 
+/* An undefined use of a collective by the waiting groups inside `lanes`: a diagnostic (kind
+ * WV_DIAG_UNDEF_COLLECTIVE, naming the first group's instruction), and under synccheck the fault.
+ * Returns 1 when it is a fault. */
+static int coll_undefined(sched *s, wv_warp *w, uint32_t lanes, uint32_t mask, const char *why) {
+  wv_group *g = NULL;
+  for (uint32_t i = 0; i < w->ngroups && !g; i++)
+    if (w->groups[i].mask & lanes && w->groups[i].state == WV_G_COLL) g = &w->groups[i];
+  if (!g) return 0;
+  const wv_insn *in = &g->frame->fn->code[g->pc];
+  const char *name = in->op == WV_OP_BAR ? "bar.warp" : wv_ops[in->op].mnemonic;
+  int lane = __builtin_ctz(g->mask);
+  if (s->x.vm->cfg.checks & WV_CHECK_SYNCCHECK)
+    return wv_fault_set(&s->x, WV_ERR_FAULT, lane, 0, 0,
+                        "undefined warp collective: %s.sync with membermask 0x%08x run by lanes 0x%08x: %s", name, mask,
+                        lanes, why);
+  char *rec = wv_diag_add(s->x.vm, WV_DIAG_UNDEF_COLLECTIVE);
+  if (rec) {
+    int k = snprintf(rec, WV_DIAG_TEXT, "%s.sync with membermask 0x%08x run by lanes 0x%08x: %s, ", name, mask, lanes, why);
+    if (k > 0 && k < WV_DIAG_TEXT) wv_exec_where(&s->x, w, lane, g->frame->fn, g->pc, rec + k, WV_DIAG_TEXT - (size_t)k);
+  }
+  return 0;
+}
+
 /* Run the collective of the waiting groups inside `lanes` (one membermask `mask`); forced: some
  * members never arrived. */
 static int run_collective(sched *s, wv_warp *w, uint32_t lanes, uint32_t mask, int forced) {
   wv_coll c;
   memset(&c, 0, sizeof c);
   const wv_insn *rep = NULL;
-  if (forced || (lanes & ~mask) || coll_overlap(s, w, lanes, mask)) s->x.n_coll_undef++;
+  const char *why = forced ? "some lanes of its membermask never arrive"
+                    : (lanes & ~mask) ? "lanes execute it with a membermask that does not name them"
+                    : coll_overlap(s, w, lanes, mask) ? "another group of lanes waits with an overlapping membermask"
+                    : NULL;
+  if (why && coll_undefined(s, w, lanes, mask, why)) return 0;
+  uint64_t undef_before = s->x.n_coll_undef;
   /* gather from each group's own frame and instruction */
   for (uint32_t i = 0; i < w->ngroups; i++) {
     wv_group *g = &w->groups[i];
@@ -419,6 +447,8 @@ static int run_collective(sched *s, wv_warp *w, uint32_t lanes, uint32_t mask, i
   } else {
     wv_coll_compute(&s->x, rep, lanes, &c);
   }
+  if (s->x.n_coll_undef != undef_before && coll_undefined(s, w, lanes, mask, "a lane reads a lane that does not take part"))
+    return 0;
   for (uint32_t i = 0; i < w->ngroups; i++) {
     wv_group *g = &w->groups[i];
     if (!g->mask || g->state != WV_G_COLL || !(g->mask & lanes)) continue;
@@ -1113,7 +1143,6 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   vm->stats.forced_yields += s->yields;
   vm->stats.barriers += s->barriers;
   vm->stats.collectives += x->n_coll;
-  vm->stats.collective_undefined += x->n_coll_undef;
   vm->stats.global_loads += x->n_gld;
   vm->stats.global_stores += x->n_gst;
   vm->stats.shared_loads += x->n_sld;

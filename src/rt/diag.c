@@ -18,6 +18,10 @@ static const struct {
                               "loads outside every allocation, which a GPU lets pass (they read 0 or a neighbouring "
                               "allocation's bytes; --check memcheck stops at the first)",
                               offsetof(wv_stats, invalid_reads)},
+    [WV_DIAG_UNDEF_COLLECTIVE] = {"undefined collective", "undefined collectives",
+                                  "warp collectives whose membermasks the PTX ISA leaves undefined (the GPU's "
+                                  "result is not reliable; --check synccheck stops at the first)",
+                                  offsetof(wv_stats, collective_undefined)},
 };
 
 char *wv_diag_add(wv_vm *vm, wv_diag_kind kind) {

@@ -196,6 +196,21 @@ want_err "^warpvm: device fault: out-of-bounds global load of 4 bytes \\(0 bytes
 grep -q 'invalid read' "$TMP/err" && why "an invalid-read report besides the fault"
 check "--check memcheck: the first read past the end is a device fault"
 
+# badmask: lanes 16..31 run a shfl.sync whose membermask does not name them (undefined in the PTX ISA).
+line=$(marker_line "$K" 'BADMASK HERE')
+wv run "$K" --kernel badmask --block 32 --arg buf:128 --print 0:u32 --stats
+want_rc 0
+want_err '^collective_undefined: 1$'
+want_err '^warpvm: 1 undefined collective: warp collectives whose membermasks the PTX ISA leaves undefined'
+want_err "^warpvm:   shfl.sync with membermask 0x0000ffff run by lanes 0xffffffff: lanes execute it with a membermask that does not name them, in kernel 'badmask', block \\(0,0,0\\), thread \\(0,0,0\\), PTX line $line of "
+check "an undefined collective runs and is reported at exit"
+
+wv run "$K" --kernel badmask --block 32 --arg buf:128 --print 0:u32 --check synccheck
+want_rc 2
+[ -s "$TMP/out" ] && why "stdout not empty after a fault"
+want_err "^warpvm: device fault: undefined warp collective: shfl.sync with membermask 0x0000ffff run by lanes 0xffffffff: lanes execute it with a membermask that does not name them in kernel 'badmask', block \\(0,0,0\\), thread \\(0,0,0\\), PTX line $line of "
+check "--check synccheck: an undefined collective is a device fault"
+
 wv run "$K" --kernel overread --block 32 --arg buf:64 --arg buf:64:iota32 --arg u32:16 --print 0:u32 --check synccheck
 want_rc 0
 cmp -s "$TMP/out" "$TMP/want" || why "stdout is not in[0..15]"
