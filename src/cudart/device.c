@@ -211,6 +211,8 @@ WV_EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize
 WV_EXPORT cudaError_t cudaDeviceReset(void) {
   cudart *r = wv_cr();
   wv_cr_sync_point(r);
+  wv_cr_streams_reset(r);
+  wv_cr_graphs_reset(r);
   wv_cr_reset_memory(r);
   wv_cr_reload_modules(r);
   r->sticky = r->pending = cudaSuccess;

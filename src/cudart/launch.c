@@ -88,10 +88,12 @@ cudaError_t wv_cr_launch_now(cudart *r, cr_func *f, dim3 grid, dim3 block, uint3
   return cudaSuccess;
 }
 
-static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args, size_t shared, cudaStream_t s,
-                          int coop) {
+static cudaError_t launch(const char *api, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
+                          cudaStream_t hs, int coop) {
   cudart *r = wv_cr();
+  cr_stream *s;
   cudaError_t e = wv_cr_device_check(r);
+  if (!e) e = wv_cr_stream_get(r, hs, api, &s);
   if (e) return wv_cr_ret(e);
   cr_func *f = wv_cr_func_find(r, func);
   if (!f) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
@@ -104,17 +106,17 @@ static cudaError_t launch(const void *func, dim3 grid, dim3 block, void **args, 
 
 WV_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,
                                        cudaStream_t s) {
-  return launch(func, grid, block, args, shared, s, 0);
+  return launch("cudaLaunchKernel", func, grid, block, args, shared, s, 0);
 }
 
 WV_EXPORT cudaError_t __cudaLaunchKernel(cudaKernel_t k, dim3 grid, dim3 block, void **args, size_t shared,
                                          cudaStream_t s) {
-  return launch(k, grid, block, args, shared, s, 0);
+  return launch("cudaLaunchKernel", k, grid, block, args, shared, s, 0);
 }
 
 WV_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, dim3 block, void **args,
                                                   size_t shared, cudaStream_t s) {
-  return launch(func, grid, block, args, shared, s, 1);
+  return launch("cudaLaunchCooperativeKernel", func, grid, block, args, shared, s, 1);
 }
 
 WV_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg, const void *func, void **args) {
@@ -122,7 +124,7 @@ WV_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg, const v
   int coop = 0;
   for (unsigned i = 0; i < cfg->numAttrs && cfg->attrs; i++)
     if (cfg->attrs[i].id == cudaLaunchAttributeCooperative) coop = cfg->attrs[i].val.cooperative != 0;
-  return launch(func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream, coop);
+  return launch("cudaLaunchKernelEx", func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream, coop);
 }
 
 /* ---- function attributes ---- */

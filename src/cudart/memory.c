@@ -286,17 +286,21 @@ static cudaError_t blocking_copy(void *dst, const void *src, size_t n, int kind)
   return wv_cr_ret(e);
 }
 
-static cudaError_t async_copy(void *dst, const void *src, size_t n, int kind, cudaStream_t s) {
+static cudaError_t async_copy(void *dst, const void *src, size_t n, int kind, cudaStream_t hs) {
   cudart *r = wv_cr();
+  cr_stream *s;
   cudaError_t e = wv_cr_device_check(r);
+  if (!e) e = wv_cr_stream_get(r, hs, "cudaMemcpyAsync", &s);
   if (e) return wv_cr_ret(e);
   cr_op op = {.kind = OP_MEMCPY, .u.cp = {dst, src, n, kind}};
   return wv_cr_ret(wv_cr_submit(r, s, &op));
 }
 
-static cudaError_t async_set(void *dst, int value, size_t n, cudaStream_t s) {
+static cudaError_t async_set(void *dst, int value, size_t n, cudaStream_t hs) {
   cudart *r = wv_cr();
+  cr_stream *s;
   cudaError_t e = wv_cr_device_check(r);
+  if (!e) e = wv_cr_stream_get(r, hs, "cudaMemsetAsync", &s);
   if (e) return wv_cr_ret(e);
   cr_op op = {.kind = OP_MEMSET, .u.set = {dst, value, n}};
   return wv_cr_ret(wv_cr_submit(r, s, &op));

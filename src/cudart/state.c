@@ -17,6 +17,22 @@ static _Thread_local cudaError_t tl_last = cudaSuccess;
 
 cudaError_t *wv_cr_last_error(void) { return &tl_last; }
 
+/* What was already said on stderr (unsupported entry points, misused handles, ...): a list of keys. */
+typedef struct said { struct said *next; char key[]; } said;
+
+int wv_cr_first_time(cudart *r, const char *what) {
+  said **p = (said **)&r->warned;
+  while (*p && strcmp((*p)->key, what)) p = &(*p)->next;
+  if (*p) return 0;
+  said *s = malloc(sizeof *s + strlen(what) + 1);
+  if (s) {
+    s->next = NULL;
+    strcpy(s->key, what);
+    *p = s;
+  }
+  return 1;
+}
+
 static void printf_sink(void *user, const char *text, size_t len) {
   cudart *r = user;
   if (r->out_len + len + 1 > r->out_cap) {
