@@ -105,6 +105,15 @@ typedef struct cr_alloc {
   int owned;                /* host memory the runtime allocated (pinned/managed), freed with it */
 } cr_alloc;
 
+/* printf.c: device printf records waiting for a flush point, oldest first; at most `limit` bytes. */
+typedef struct cr_fifo {
+  char *buf; size_t head, len, cap;            /* the records' text is buf[head, head + len) */
+  uint32_t *rec; uint32_t rhead, nrec, rcap;   /* their lengths, a ring from rhead */
+  size_t limit;                                /* cudaLimitPrintfFifoSize */
+  uint64_t dropped;                            /* records lost since the last flush */
+  int used;                                    /* a kernel printed: the limit is fixed from now on */
+} cr_fifo;
+
 typedef struct cudart {
   pthread_mutex_t lock;
   wv_vm *vm;
@@ -117,7 +126,7 @@ typedef struct cudart {
   cr_var *vars; uint32_t nvars, capvars;
   cr_alloc *allocs; uint32_t nallocs, capallocs;  /* sorted by base */
   size_t dev_live;            /* bytes of device memory allocated */
-  char *out; size_t out_len, out_cap;  /* device printf output not yet flushed (CUDA: at sync points) */
+  cr_fifo fifo;                /* device printf output not yet flushed (CUDA: at sync points) */
   wv_prop_all prop;
   size_t heap_limit;          /* cudaLimitMallocHeapSize */
   size_t stack_limit;                /* cudaLimitStackSize (0: the default, 1024) */
@@ -135,7 +144,12 @@ cudaError_t wv_cr_ret(cudaError_t e);     /* record e as the thread's last error
 cudaError_t wv_cr_device_check(cudart *r);/* cudaSuccess, or the sticky/unloading error */
 void wv_cr_sync_point(cudart *r);         /* flush device printf; a pending fault becomes sticky */
 cudaError_t wv_cr_synchronize(cudart *r); /* cuda*Synchronize: a sync point, stdout flushed, the device's state */
-void wv_cr_flush_printf(cudart *r);
+
+/* printf.c */
+void wv_cr_printf_init(cudart *r);
+void wv_cr_printf_record(void *user, const char *text, size_t n); /* the vm's printf sink (user: the runtime) */
+void wv_cr_flush_printf(cudart *r);        /* write the FIFO's records to stdout */
+cudaError_t wv_cr_printf_set_limit(cudart *r, size_t bytes);
 cudaError_t wv_cr_from_status(wv_status st);
 void wv_cr_fill_props(cudart *r);
 cudaError_t *wv_cr_last_error(void);      /* the calling thread's */

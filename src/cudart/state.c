@@ -33,26 +33,6 @@ int wv_cr_first_time(cudart *r, const char *what) {
   return 1;
 }
 
-static void printf_sink(void *user, const char *text, size_t len) {
-  cudart *r = user;
-  if (r->out_len + len + 1 > r->out_cap) {
-    size_t nc = r->out_cap ? r->out_cap : 4096;
-    while (nc < r->out_len + len + 1) nc *= 2;
-    char *n = realloc(r->out, nc);
-    if (!n) { fwrite(text, 1, len, stdout); return; }
-    r->out = n;
-    r->out_cap = nc;
-  }
-  memcpy(r->out + r->out_len, text, len);
-  r->out_len += len;
-}
-
-void wv_cr_flush_printf(cudart *r) {
-  if (!r->out_len) return;
-  fwrite(r->out, 1, r->out_len, stdout);
-  r->out_len = 0;
-}
-
 static uint64_t env_u64(const char *name, uint64_t dflt) {
   const char *v = getenv(name);
   if (!v || !*v) return dflt;
@@ -106,7 +86,7 @@ static void rt_init(void) {
   /* The watchdog (README): 60 s of wall time per launch unless WARPVM_TIMEOUT / WARPVM_MAX_STEPS say otherwise. */
   cfg.max_steps = env_u64("WARPVM_MAX_STEPS", 0);
   cfg.timeout_seconds = (uint32_t)env_u64("WARPVM_TIMEOUT", getenv("WARPVM_MAX_STEPS") ? 0 : 60);
-  cfg.printf_out = printf_sink;
+  cfg.printf_out = wv_cr_printf_record;
   cfg.printf_user = r;
   cfg.machine = getenv("WARPVM_MACHINE");
   cfg.warps_per_wave = (uint32_t)env_u64("WARPVM_WARPS_PER_WAVE", 0);
@@ -126,6 +106,7 @@ static void rt_init(void) {
   r->stats = (int)env_u64("WARPVM_STATS", 0);
   r->heap_limit = 8u << 20;
   r->stack_limit = cfg.stack_bytes;
+  wv_cr_printf_init(r);
   wv_cr_fill_props(r);
 }
 
