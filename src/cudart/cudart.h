@@ -125,6 +125,7 @@ typedef struct cudart {
   cr_func **funcs; uint32_t nfuncs, capfuncs;
   cr_var *vars; uint32_t nvars, capvars;
   cr_alloc *allocs; uint32_t nallocs, capallocs;  /* sorted by base */
+  uint32_t nregistered;       /* of them, ranges the program registered (cudaHostRegister) */
   size_t dev_live;            /* bytes of device memory allocated */
   cr_fifo fifo;                /* device printf output not yet flushed (CUDA: at sync points) */
   wv_prop_all prop;
@@ -176,6 +177,12 @@ cudaError_t wv_cr_set(cudart *r, void *dst, int value, size_t n);
 
 void wv_cr_reset_memory(cudart *r);        /* cudaDeviceReset: free every allocation */
 cr_alloc *wv_cr_alloc_find(cudart *r, const void *p); /* the allocation containing p */
+int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned); /* 0, or -1: no memory */
+void wv_cr_alloc_release(cudart *r, cr_alloc *a); /* its memory (or the vm's mapping of it) */
+void wv_cr_alloc_remove(cudart *r, cr_alloc *a);  /* its table entry */
+
+/* hostreg.c: before a launch, drop registered host ranges the program unmapped or protected since. */
+void wv_cr_hostreg_recheck(cudart *r);
 
 /* register.c (reset) */
 void wv_cr_reload_modules(cudart *r);
