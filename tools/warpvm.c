@@ -696,7 +696,6 @@ static int cmd_app(int argc, char **argv) {
     if (!strcmp(argv[i], "--verbose")) o.verbose = 1;
     else return usage_error("unknown option");
   }
-  if (o.has_seed && o.seed > 0xffffffffu) return usage_error("bad --seed");
   if (i == argc) return usage_error("missing program to run");
   /* The same checks as `run`, before the program starts. */
   wv_config cfg = {.machine = o.machine, .warps_per_wave = (uint32_t)o.wpw, .async_delivery = o.async_delivery,
