@@ -42,8 +42,8 @@ static void load_fatbin(cudart *r, cr_fatbin *fb, const void *wrapper) {
     snprintf(fb->why, sizeof fb->why, "%s", err);
     return;
   }
-  char **texts = calloc(bin.units + 1, sizeof *texts);
-  size_t *lens = calloc(bin.units + 1, sizeof *lens);
+  char **texts = calloc((size_t)bin.units + 1, sizeof *texts);
+  size_t *lens = calloc((size_t)bin.units + 1, sizeof *lens);
   uint32_t n = 0;
   int ok = texts && lens;
   if (!ok) snprintf(fb->why, sizeof fb->why, "out of memory");

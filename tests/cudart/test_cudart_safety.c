@@ -502,6 +502,15 @@ static void unmapped_registered_memory_faults(void **state) {
     fail_msg("stderr: %s", err);
 }
 
+/* A WARPVM_* number the launcher would never set stops the program at start-up, naming it. */
+static void bad_environment_stops_the_program(void **state) {
+  (void)state;
+  assert_int_equal(wv_test_run_child("--misuse", "WARPVM_STACK", "big", out, sizeof out, err, sizeof err), 1);
+  if (!strstr(err, "warpvm: bad WARPVM_STACK=big (a number from 0 to 4294967295)")) fail_msg("stderr: %s", err);
+  assert_int_equal(wv_test_run_child("--misuse", "WARPVM_TIMEOUT", "4294967296", out, sizeof out, err, sizeof err), 1);
+  if (!strstr(err, "warpvm: bad WARPVM_TIMEOUT=4294967296")) fail_msg("stderr: %s", err);
+}
+
 int main(int argc, char **argv) {
   if (argc > 1 && !strcmp(argv[1], "--misuse")) return child_misuse();
   if (argc > 1 && !strcmp(argv[1], "--refusals")) return child_refusals();
@@ -514,6 +523,7 @@ int main(int argc, char **argv) {
       cmocka_unit_test(launch_refusals_are_not_sticky), cmocka_unit_test(limits),
       cmocka_unit_test(misuse_is_said_once),     cmocka_unit_test(refusals_say_why_once),
       cmocka_unit_test(printf_fifo_keeps_the_newest), cmocka_unit_test(unmapped_registered_memory_faults),
+      cmocka_unit_test(bad_environment_stops_the_program),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }
