@@ -44,8 +44,10 @@ static int grow_records(cr_fifo *f) {
 /* Room for len + n bytes from buf[0] (n <= limit - len). */
 static int make_room(cr_fifo *f, size_t n) {
   if (f->head + f->len + n <= f->cap) return 0;
-  memmove(f->buf, f->buf + f->head, f->len);
-  f->head = 0;
+  if (f->head) { /* buf exists */
+    memmove(f->buf, f->buf + f->head, f->len);
+    f->head = 0;
+  }
   if (f->len + n <= f->cap) return 0;
   size_t nc = f->cap ? f->cap : 4096;
   while (nc < f->len + n) nc = nc > f->limit / 2 ? f->limit : 2 * nc;
