@@ -24,15 +24,15 @@ static int is_file(const char *p) {
 
 int wv_cli_find_program(const char *prog, char *out, size_t cap) {
   if (strchr(prog, '/')) {
-    snprintf(out, cap, "%s", prog);
+    if ((size_t)snprintf(out, cap, "%s", prog) >= cap) return -1;
     return is_file(out) ? 0 : -1;
   }
   const char *path = getenv("PATH");
   if (!path) path = "/usr/bin:/bin";
   while (*path) {
     size_t n = strcspn(path, ":");
-    snprintf(out, cap, "%.*s/%s", (int)n, n ? path : ".", prog);
-    if (is_file(out) && access(out, X_OK) == 0) return 0;
+    int len = n ? snprintf(out, cap, "%.*s/%s", (int)n, path, prog) : snprintf(out, cap, "./%s", prog);
+    if (len > 0 && (size_t)len < cap && is_file(out) && access(out, X_OK) == 0) return 0;
     path += n + (path[n] == ':');
   }
   return -1;
@@ -43,10 +43,7 @@ int wv_cli_find_program(const char *prog, char *out, size_t cap) {
 static int libdir(char *out, size_t cap) {
   const char *env = getenv("WARPVM_LIBDIR");
   char probe[PATH_MAX + 32];
-  if (env && *env) {
-    snprintf(out, cap, "%s", env);
-    return 0;
-  }
+  if (env && *env) return (size_t)snprintf(out, cap, "%s", env) < cap ? 0 : -1;
   char self[PATH_MAX];
   ssize_t n = readlink("/proc/self/exe", self, sizeof self - 1);
   if (n <= 0) return -1;
@@ -129,9 +126,9 @@ int wv_cli_run_app(const wv_vm_opts *o, int argc, char **argv) {
     return 1;
   }
   char pre[3 * PATH_MAX + 512];
-  snprintf(pre, sizeof pre, "%s%s%s/libcudart.so.13 %s/libcudart.so.12", o->preload_first ? o->preload_first : "",
-           o->preload_first ? " " : "", dir, dir);
-  int bad = prepend_env("LD_PRELOAD", pre, ' ') || prepend_env("LD_LIBRARY_PATH", dir, ':');
+  int bad = (size_t)snprintf(pre, sizeof pre, "%s%s%s/libcudart.so.13 %s/libcudart.so.12",
+                             o->preload_first ? o->preload_first : "", o->preload_first ? " " : "", dir, dir) >= sizeof pre;
+  bad = bad || prepend_env("LD_PRELOAD", pre, ' ') || prepend_env("LD_LIBRARY_PATH", dir, ':');
   char num[32];
   if (o->machine) bad |= setenv("WARPVM_MACHINE", o->machine, 1);
   if (o->wpw) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->wpw); bad |= setenv("WARPVM_WARPS_PER_WAVE", num, 1); }

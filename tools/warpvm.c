@@ -11,10 +11,16 @@
  *                                           as its GPU (app.c).
  *   warpvm --help | -h | --version
  * Exit status: 0 success, 1 usage or PTX error, 2 device / VM error (message on stderr).
- * Buffer fills, scalar parsing, `--print` formats and the order in which errors are found follow
- * ptxrun exactly; keep them in step with it.
+ * Buffer fills, scalar values, `--print` formats and the order in which errors are found follow
+ * ptxrun exactly; keep them in step with it. Two differences on purpose: a number ptxrun would misread
+ * silently (u32:abc, 12junk, a value its type cannot hold, --grid 2,x) is a usage error here, and any
+ * number of --arg / --print is taken (ptxrun stops at 64).
  */
+#include <ctype.h>
+#include <errno.h>
 #include <inttypes.h>
+#include <math.h>
+#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -22,8 +28,6 @@
 #include "warpvm.h"
 #include "amd/gcn.h"
 #include "app.h"
-
-#define MAXARGS 64 /* as ptxrun: a 65th --arg or --print is an unknown option */
 
 enum { EXIT_USAGE = 1, EXIT_DEVICE = 2 };
 
@@ -46,15 +50,18 @@ static const char HELP[] =
     "\n"
     "run     run one kernel of FILE.ptx to completion (same arguments and output as ptxrun)\n"
     "  --kernel NAME        the .entry to launch\n"
-    "  --grid X[,Y[,Z]]     grid size in blocks (missing components are 1; default 1,1,1)\n"
+    "  --grid X[,Y[,Z]]     grid size in blocks (missing components are 1; default 1,1,1; each < 2^32)\n"
     "  --block X[,Y[,Z]]    block size in threads (default 1,1,1)\n"
-    "  --shared BYTES       dynamic shared memory per block (default 0)\n"
-    "  --arg SPEC           the next kernel parameter, in order (one for each parameter at least):\n"
-    "      u32:N  s32:N  u64:N  s64:N  f32:X  f64:X   a scalar (C strtoll/strtoull/strtof/strtod syntax)\n"
+    "  --shared BYTES       dynamic shared memory per block (default 0; < 2^32)\n"
+    "  --arg SPEC           the next kernel parameter, in order (one for each parameter at least, any number):\n"
+    "      u32:N  s32:N  u64:N  s64:N               an integer (decimal, 0x hex, 0 octal): u32/s32 from -2^31\n"
+    "                                                to 2^32-1, u64/s64 from -2^63 to 2^64-1 (the same bits)\n"
+    "      f32:X  f64:X                              a float in strtod syntax (inf, nan, 0x1p-3) the type holds\n"
     "      buf:BYTES                                 a zero-filled device buffer (its address is passed)\n"
     "      buf:BYTES:iota32                          filled with the u32 sequence 0,1,2,...\n"
     "      buf:BYTES:rand32:SEED                     filled with xorshift32 u32 values from SEED (SEED != 0)\n"
-    "      buf:BYTES:@PATH                           filled from a file's bytes (rest zero)\n"
+    "      buf:BYTES:@PATH                           filled from the file's first BYTES bytes (rest zero)\n"
+    "      A number that is not whole (abc, 12junk, 1.5 for an integer) or out of range is a usage error.\n"
     "  --print INDEX:TYPE   after the launch, print buffer argument INDEX (0-based among all --arg)\n"
     "                       as TYPE = u32|s32|x32|u64|s64|x64|f32|f64, one value per line after a\n"
     "                       line \"arg INDEX:\"; f32/f64 print the exact bits in hex and the value\n"
@@ -94,6 +101,16 @@ static int usage_error(const char *msg) {
   fflush(stdout);
   fprintf(stderr, "warpvm: %s\n%s", msg, USAGE);
   return EXIT_USAGE;
+}
+
+static int usage_errorf(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static int usage_errorf(const char *fmt, ...) {
+  char msg[512];
+  va_list ap;
+  va_start(ap, fmt);
+  vsnprintf(msg, sizeof msg, fmt, ap);
+  va_end(ap);
+  return usage_error(msg);
 }
 
 static const char *status_name(wv_status st) {
@@ -170,24 +187,74 @@ static void printf_to_stdout(void *user, const char *text, size_t len) {
 typedef struct run_opts {
   const char *file, *kernel;
   unsigned grid[3], block[3], shared;
-  const char *specs[MAXARGS];
+  const char **specs;   /* --arg, in order (as many as given) */
   int nspec;
-  const char *prints[MAXARGS];
+  const char **prints;  /* --print */
   int nprint;
   wv_vm_opts vm;        /* --stats --max-steps --machine --async-delivery --memory-model --seed --warps-per-wave --check */
 } run_opts;
 
-/* ptxrun's `dims`: "%u,%u,%u", missing components 1. */
-static int parse_dims(const char *s, unsigned d[3]) {
-  d[0] = d[1] = d[2] = 1;
-  return sscanf(s, "%u,%u,%u", &d[0], &d[1], &d[2]) >= 1;
+/*
+ * Numbers on the command line are whole C numbers: an integer in decimal, 0x hex or 0 octal, a float in
+ * strtod's syntax (inf, nan and hex floats included), nothing before or after it. What ptxrun would
+ * misread silently — "abc", "12junk", "1.5" for an integer, a value its type cannot hold — is a usage
+ * error naming the argument.
+ */
+static int whole_integer(const char *s, int allow_sign, uint64_t *mag, int *neg) {
+  *neg = 0;
+  if (allow_sign && (*s == '-' || *s == '+')) *neg = *s++ == '-';
+  if (!isdigit((unsigned char)*s)) return 0;
+  char *end;
+  errno = 0;
+  *mag = strtoull(s, &end, 0);
+  return !*end && !errno;
 }
 
-static int parse_count(const char *s, uint64_t *out) {
+/* An unsigned count up to max. */
+static int parse_count_max(const char *s, uint64_t max, uint64_t *out) {
+  int neg;
+  return whole_integer(s, 0, out, &neg) && *out <= max;
+}
+
+static int parse_count(const char *s, uint64_t *out) { return parse_count_max(s, UINT64_MAX, out); }
+
+/* An integer of `bits` bits, given as either its signed or its unsigned value: -2^(bits-1) .. 2^bits-1. */
+static int parse_bits(const char *s, unsigned bits, uint64_t *out) {
+  uint64_t mag, umax = bits == 64 ? UINT64_MAX : (1ull << bits) - 1;
+  int neg;
+  if (!whole_integer(s, 1, &mag, &neg)) return 0;
+  if (neg ? mag > 1ull << (bits - 1) : mag > umax) return 0;
+  *out = (neg ? 0 - mag : mag) & umax;
+  return 1;
+}
+
+/* A float: strtod's syntax, not overflowing to infinity (underflow rounds, as C literals do). */
+static int parse_real(const char *s, int is64, double *out) {
+  if (!*s || isspace((unsigned char)*s)) return 0;
   char *end;
-  if (s[0] < '0' || s[0] > '9') return 0;
-  *out = strtoull(s, &end, 0);
-  return *end == 0;
+  errno = 0;
+  double d = is64 ? strtod(s, &end) : (double)strtof(s, &end);
+  if (*end || end == s || (errno == ERANGE && isinf(d))) return 0;
+  *out = d;
+  return 1;
+}
+
+/* --grid/--block "X[,Y[,Z]]": one to three counts, missing ones 1 (ptxrun's dims). */
+static int parse_dims(const char *s, unsigned d[3]) {
+  d[0] = d[1] = d[2] = 1;
+  char part[32];
+  for (int k = 0; k < 3; k++) {
+    size_t n = strcspn(s, ",");
+    uint64_t v;
+    if (n >= sizeof part) return 0;
+    memcpy(part, s, n);
+    part[n] = 0;
+    if (!parse_count_max(part, UINT32_MAX, &v)) return 0;
+    d[k] = (unsigned)v;
+    if (!s[n]) return 1;
+    s += n + 1;
+  }
+  return 0; /* a fourth component */
 }
 
 /* If argv[*i] is one of the options `run` and `./app` share, takes it (and its value) into o: 1, or an
@@ -211,7 +278,7 @@ static int parse_vm_opt(int argc, char **argv, int *i, wv_vm_opts *o) {
     o->memory_model = argv[++*i];
     if (strcmp(o->memory_model, "sc") && strcmp(o->memory_model, "weak")) return -usage_error("bad --memory-model (sc or weak)");
   } else if (!strcmp(a, "--seed") && more) {
-    if (!parse_count(argv[++*i], &o->seed)) return -usage_error("bad --seed");
+    if (!parse_count_max(argv[++*i], UINT32_MAX, &o->seed)) return -usage_error("bad --seed (an integer from 0 to 4294967295)");
     o->has_seed = 1;
   } else if (!strcmp(a, "--check") && more) {
     uint32_t c;
@@ -228,15 +295,26 @@ static int parse_run_opts(int argc, char **argv, run_opts *o) {
   int rc;
   memset(o, 0, sizeof *o);
   for (int k = 0; k < 3; k++) o->grid[k] = o->block[k] = 1;
+  o->specs = calloc((size_t)argc + 1, sizeof *o->specs); /* never more --arg or --print than words */
+  o->prints = calloc((size_t)argc + 1, sizeof *o->prints);
+  if (!o->specs || !o->prints) { fprintf(stderr, "warpvm: out of host memory\n"); return EXIT_DEVICE; }
   for (int i = 0; i < argc; i++) {
     const char *a = argv[i];
     int more = i + 1 < argc;
+    uint64_t v;
     if (!strcmp(a, "--kernel") && more) o->kernel = argv[++i];
-    else if (!strcmp(a, "--grid") && more) { if (!parse_dims(argv[++i], o->grid)) return usage_error("bad dimensions"); }
-    else if (!strcmp(a, "--block") && more) { if (!parse_dims(argv[++i], o->block)) return usage_error("bad dimensions"); }
-    else if (!strcmp(a, "--shared") && more) o->shared = (unsigned)strtoul(argv[++i], NULL, 0);
-    else if (!strcmp(a, "--arg") && more && o->nspec < MAXARGS) o->specs[o->nspec++] = argv[++i];
-    else if (!strcmp(a, "--print") && more && o->nprint < MAXARGS) o->prints[o->nprint++] = argv[++i];
+    else if (!strcmp(a, "--grid") && more) {
+      if (!parse_dims(argv[++i], o->grid))
+        return usage_errorf("bad --grid %s (X[,Y[,Z]]: one to three integers from 0 to 4294967295)", argv[i]);
+    } else if (!strcmp(a, "--block") && more) {
+      if (!parse_dims(argv[++i], o->block))
+        return usage_errorf("bad --block %s (X[,Y[,Z]]: one to three integers from 0 to 4294967295)", argv[i]);
+    } else if (!strcmp(a, "--shared") && more) {
+      if (!parse_count_max(argv[++i], UINT32_MAX, &v))
+        return usage_errorf("bad --shared %s (bytes: an integer from 0 to 4294967295)", argv[i]);
+      o->shared = (unsigned)v;
+    } else if (!strcmp(a, "--arg") && more) o->specs[o->nspec++] = argv[++i];
+    else if (!strcmp(a, "--print") && more) o->prints[o->nprint++] = argv[++i];
     else if ((rc = parse_vm_opt(argc, argv, &i, &o->vm)) != 0) { if (rc < 0) return -rc; }
     else if (!strcmp(a, "--help") || !strcmp(a, "-h")) return -1;
     else if (a[0] != '-' && !o->file) o->file = a;
@@ -277,41 +355,53 @@ static unsigned char *read_file(const char *path, size_t *len) {
   return b;
 }
 
-/* ptxrun's `fill`: how is NULL (zeros), "iota32", "rand32:SEED" or "@PATH". Returns 0 or an exit status. */
-static int fill(unsigned char *h, size_t bytes, const char *how) {
+/* ptxrun's `fill`: how is NULL (zeros), "iota32", "rand32:SEED" or "@PATH" (at most `bytes` bytes of the
+ * file, the rest zero). spec is the whole --arg, for messages. Returns 0 or an exit status. */
+static int fill(unsigned char *h, size_t bytes, const char *how, const char *spec) {
   memset(h, 0, bytes);
   if (!how) return 0;
   if (!strcmp(how, "iota32")) {
     for (size_t i = 0; i + 4 <= bytes; i += 4) { uint32_t v = (uint32_t)(i / 4); memcpy(h + i, &v, 4); }
   } else if (!strncmp(how, "rand32:", 7)) {
-    uint32_t x = (uint32_t)strtoul(how + 7, NULL, 0);
+    uint64_t seed;
+    if (!parse_bits(how + 7, 32, &seed))
+      return usage_errorf("bad --arg %s (the rand32 seed is an integer from -2147483648 to 4294967295)", spec);
+    uint32_t x = (uint32_t)seed;
     if (!x) return usage_error("rand32 seed must be nonzero");
     for (size_t i = 0; i + 4 <= bytes; i += 4) { x ^= x << 13; x ^= x >> 17; x ^= x << 5; memcpy(h + i, &x, 4); }
   } else if (how[0] == '@') {
-    size_t n;
-    unsigned char *b = read_file(how + 1, &n);
-    if (!b) return EXIT_USAGE;
-    memcpy(h, b, n < bytes ? n : bytes);
-    free(b);
+    FILE *f = fopen(how + 1, "rb");
+    if (!f) { fprintf(stderr, "warpvm: cannot open %s\n", how + 1); return EXIT_USAGE; }
+    size_t got = fread(h, 1, bytes, f); /* a shorter file leaves the rest zero */
+    int bad = got < bytes && ferror(f);
+    fclose(f);
+    if (bad) { fprintf(stderr, "warpvm: cannot read %s\n", how + 1); return EXIT_USAGE; }
   } else return usage_error("unknown buffer fill");
   return 0;
 }
 
-static int make_buffer(wv_vm *vm, const char *v, run_arg *a) {
-  char *end;
+static int make_buffer(wv_vm *vm, const char *v, const char *spec, run_arg *a) {
+  char size[32];
+  size_t n = strcspn(v, ":");
+  uint64_t bytes = 0;
   a->is_buf = 1;
-  a->bytes = strtoull(v, &end, 0);
-  if (end == v || a->bytes == 0) return usage_error("bad buffer size");
+  if (n < sizeof size) {
+    memcpy(size, v, n);
+    size[n] = 0;
+  }
+  if (n >= sizeof size || !parse_count_max(size, SIZE_MAX, &bytes) || !bytes)
+    return usage_errorf("bad buffer size in --arg %s (bytes: an integer from 1 to %zu)", spec, (size_t)SIZE_MAX);
+  a->bytes = (size_t)bytes;
   unsigned char *h = malloc(a->bytes);
   if (!h) { fprintf(stderr, "warpvm: out of host memory for a %zu-byte buffer\n", a->bytes); return EXIT_DEVICE; }
-  int rc = fill(h, a->bytes, *end == ':' ? end + 1 : NULL);
+  int rc = fill(h, a->bytes, v[n] == ':' ? v + n + 1 : NULL, spec);
   wv_status st = WV_OK;
   if (!rc && (st = wv_malloc(vm, a->bytes, &a->dptr)) == WV_OK) st = wv_memcpy_htod(vm, a->dptr, h, a->bytes);
   free(h);
   return rc ? rc : st ? vm_error(vm, st) : 0;
 }
 
-/* ptxrun's `parse_arg`, with the same quirks (u64/s64 take strtoll's bits for a leading '-'). */
+/* ptxrun's `parse_arg`, with whole numbers only: a value its type cannot hold is a usage error. */
 static int parse_arg(wv_vm *vm, const char *spec, run_arg *a) {
   memset(a, 0, sizeof *a);
   char type[8] = {0};
@@ -319,17 +409,23 @@ static int parse_arg(wv_vm *vm, const char *spec, run_arg *a) {
   if (!colon || colon - spec > 6) return usage_error("bad --arg");
   memcpy(type, spec, (size_t)(colon - spec));
   const char *v = colon + 1;
-  if (!strcmp(type, "buf")) return make_buffer(vm, v, a);
+  uint64_t bits;
+  double d;
+  if (!strcmp(type, "buf")) return make_buffer(vm, v, spec, a);
   if (!strcmp(type, "u32") || !strcmp(type, "s32")) {
-    uint32_t x = (uint32_t)strtoll(v, NULL, 0); memcpy(a->scalar, &x, 4);
+    if (!parse_bits(v, 32, &bits))
+      return usage_errorf("bad --arg %s (%s: an integer from -2147483648 to 4294967295)", spec, type);
+    uint32_t x = (uint32_t)bits; memcpy(a->scalar, &x, 4);
   } else if (!strcmp(type, "u64") || !strcmp(type, "s64")) {
-    uint64_t x = (uint64_t)strtoull(v, NULL, 0);
-    if (v[0] == '-') x = (uint64_t)strtoll(v, NULL, 0);
-    memcpy(a->scalar, &x, 8);
+    if (!parse_bits(v, 64, &bits))
+      return usage_errorf("bad --arg %s (%s: an integer from -9223372036854775808 to 18446744073709551615)", spec, type);
+    memcpy(a->scalar, &bits, 8);
   } else if (!strcmp(type, "f32")) {
-    float x = strtof(v, NULL); memcpy(a->scalar, &x, 4);
+    if (!parse_real(v, 0, &d)) return usage_errorf("bad --arg %s (f32: a number within the float range)", spec);
+    float x = (float)d; memcpy(a->scalar, &x, 4);
   } else if (!strcmp(type, "f64")) {
-    double x = strtod(v, NULL); memcpy(a->scalar, &x, 8);
+    if (!parse_real(v, 1, &d)) return usage_errorf("bad --arg %s (f64: a number within the double range)", spec);
+    memcpy(a->scalar, &d, 8);
   } else return usage_error("unknown --arg type");
   return 0;
 }
@@ -404,10 +500,9 @@ static int print_results(wv_vm *vm, const run_opts *o, const run_arg *args) {
 /* ---- commands ----------------------------------------------------------------------------- */
 
 /* Load, look up, build arguments, launch, print: the order in which ptxrun finds its errors. */
-static int run_kernel(wv_vm *vm, const run_opts *o, run_arg *args) {
+static int run_kernel(wv_vm *vm, const run_opts *o, run_arg *args, void **params) {
   wv_module *mod;
   const wv_kernel *k;
-  void *params[MAXARGS];
   int rc = load_module(vm, o->file, &mod);
   if (rc) return rc;
   wv_status st = wv_kernel_get(mod, o->kernel, &k);
@@ -433,19 +528,29 @@ static int run_kernel(wv_vm *vm, const run_opts *o, run_arg *args) {
 static int cmd_run(int argc, char **argv) {
   run_opts o;
   int rc = parse_run_opts(argc, argv, &o);
-  if (rc < 0) { fputs(USAGE, stdout); fputs(HELP, stdout); return 0; }
-  if (rc) return rc;
+  if (rc) {
+    if (rc < 0) { fputs(USAGE, stdout); fputs(HELP, stdout); rc = 0; } /* --help */
+    free(o.specs);
+    free(o.prints);
+    return rc;
+  }
   wv_config cfg = {.max_steps = o.vm.max_steps, .timeout_seconds = wv_cli_timeout(&o.vm), .stack_bytes = (uint32_t)o.vm.stack, .printf_out = printf_to_stdout, .printf_user = NULL,
                    .machine = o.vm.machine, .warps_per_wave = (uint32_t)o.vm.wpw,
                    .async_delivery = o.vm.async_delivery, .memory_model = o.vm.memory_model, .schedule = o.vm.schedule,
                    .seed = (uint32_t)o.vm.seed};
   if (o.vm.checks) wv_checks_parse(o.vm.checks, &cfg.checks);
   wv_vm *vm = create_vm(&cfg);
-  if (!vm) return EXIT_USAGE;
-  run_arg args[MAXARGS] = {0};
-  rc = run_kernel(vm, &o, args);
-  for (int i = 0; i < o.nspec; i++) free(args[i].wide);
-  wv_destroy(vm);
+  run_arg *args = calloc((size_t)o.nspec + 1, sizeof *args);
+  void **params = calloc((size_t)o.nspec + 1, sizeof *params);
+  if (!vm) rc = EXIT_USAGE;
+  else if (!args || !params) { fprintf(stderr, "warpvm: out of host memory\n"); rc = EXIT_DEVICE; }
+  else rc = run_kernel(vm, &o, args, params);
+  for (int i = 0; args && i < o.nspec; i++) free(args[i].wide);
+  free(args);
+  free(params);
+  free(o.specs);
+  free(o.prints);
+  if (vm) wv_destroy(vm);
   return rc;
 }
 
@@ -591,7 +696,6 @@ static int cmd_app(int argc, char **argv) {
     if (!strcmp(argv[i], "--verbose")) o.verbose = 1;
     else return usage_error("unknown option");
   }
-  if (o.has_seed && o.seed > 0xffffffffu) return usage_error("bad --seed");
   if (i == argc) return usage_error("missing program to run");
   /* The same checks as `run`, before the program starts. */
   wv_config cfg = {.machine = o.machine, .warps_per_wave = (uint32_t)o.wpw, .async_delivery = o.async_delivery,

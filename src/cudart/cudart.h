@@ -64,16 +64,38 @@ typedef struct cr_op {
     struct { void *dst; const void *src; size_t n; int kind; } cp;
     struct { void *dst; int value; size_t n; } set;
     struct { cudaHostFn_t fn; void *user; } host;
-    struct { cudaEvent_t ev; } ev;
+    struct { cudaEvent_t ev; } ev;  /* the handle: looked up when the op runs */
   } u;
 } cr_op;
 
-struct wv_cr_graph { cr_op *head, *tail; uint32_t n; };
-struct wv_cr_graph_exec { cr_op *head; uint32_t n; };
-struct wv_cr_stream { unsigned flags; int prio; struct wv_cr_graph *capture; uint32_t magic; };
-struct wv_cr_event { unsigned flags; int recorded; struct timespec t; uint32_t magic; struct wv_cr_graph *capture; };
-#define WV_STREAM_MAGIC 0x5354524du
-#define WV_EVENT_MAGIC 0x45564e54u
+/* The objects behind the handles the program holds (handles.c maps one to the other). */
+typedef enum { WV_H_STREAM = 1, WV_H_EVENT, WV_H_GRAPH, WV_H_EXEC } cr_hkind;
+typedef struct cr_slot { void *obj; uint32_t gen; cr_hkind kind; } cr_slot;
+typedef struct cr_stream cr_stream;
+typedef struct cr_graph {
+  cr_op *head, *tail;
+  uint32_t n;
+  void *self;               /* its handle */
+  cr_stream *origin;        /* while a capture records into it: the stream that began it; else NULL */
+  uint64_t seq;             /* ops captured so far: orders event records against a stream's work */
+} cr_graph;
+typedef struct cr_exec { cr_op *head; uint32_t n; } cr_exec;
+struct cr_stream {
+  unsigned flags;
+  int prio;
+  void *self;               /* its handle */
+  cr_graph *capture;        /* the capture it records into (began or joined), NULL when none */
+  uint64_t last_seq;        /* seq of its last captured op */
+  uint64_t joined_seq;      /* seq of its latest record another stream of the capture waited on */
+};
+typedef struct cr_event {
+  unsigned flags;
+  int recorded;
+  struct timespec t;
+  void *cap_graph;          /* recorded while capturing: the capture graph's handle, else NULL */
+  void *rec_stream;         /* ... and the recording stream's handle, at this seq */
+  uint64_t rec_seq;
+} cr_event;
 
 /* An allocation the program made through the runtime (device, pinned host or managed). */
 typedef struct cr_alloc {
@@ -82,6 +104,15 @@ typedef struct cr_alloc {
   int type;                 /* enum cudaMemoryType */
   int owned;                /* host memory the runtime allocated (pinned/managed), freed with it */
 } cr_alloc;
+
+/* printf.c: device printf records waiting for a flush point, oldest first; at most `limit` bytes. */
+typedef struct cr_fifo {
+  char *buf; size_t head, len, cap;            /* the records' text is buf[head, head + len) */
+  uint32_t *rec; uint32_t rhead, nrec, rcap;   /* their lengths, a ring from rhead */
+  size_t limit;                                /* cudaLimitPrintfFifoSize */
+  uint64_t dropped;                            /* records lost since the last flush */
+  int used;                                    /* a kernel printed: the limit is fixed from now on */
+} cr_fifo;
 
 typedef struct cudart {
   pthread_mutex_t lock;
@@ -94,14 +125,17 @@ typedef struct cudart {
   cr_func **funcs; uint32_t nfuncs, capfuncs;
   cr_var *vars; uint32_t nvars, capvars;
   cr_alloc *allocs; uint32_t nallocs, capallocs;  /* sorted by base */
+  uint32_t nregistered;       /* of them, ranges the program registered (cudaHostRegister) */
   size_t dev_live;            /* bytes of device memory allocated */
-  char *out; size_t out_len, out_cap;  /* device printf output not yet flushed (CUDA: at sync points) */
+  cr_fifo fifo;                /* device printf output not yet flushed (CUDA: at sync points) */
   wv_prop_all prop;
   size_t heap_limit;          /* cudaLimitMallocHeapSize */
   size_t stack_limit;                /* cudaLimitStackSize (0: the default, 1024) */
   unsigned device_flags;
   int verbose, stats;
-  void *warned;               /* stubs.c: the unsupported entry points already reported */
+  void *warned;               /* wv_cr_first_time: what was already said on stderr */
+  cr_slot *slots; uint32_t nslots, capslots;  /* handles.c */
+  uint32_t *free_slots, nfree;
 } cudart;
 
 /* state.c */
@@ -111,10 +145,25 @@ cudaError_t wv_cr_ret(cudaError_t e);     /* record e as the thread's last error
 cudaError_t wv_cr_device_check(cudart *r);/* cudaSuccess, or the sticky/unloading error */
 void wv_cr_sync_point(cudart *r);         /* flush device printf; a pending fault becomes sticky */
 cudaError_t wv_cr_synchronize(cudart *r); /* cuda*Synchronize: a sync point, stdout flushed, the device's state */
-void wv_cr_flush_printf(cudart *r);
+
+/* printf.c */
+void wv_cr_printf_init(cudart *r);
+void wv_cr_printf_record(void *user, const char *text, size_t n); /* the vm's printf sink (user: the runtime) */
+void wv_cr_flush_printf(cudart *r);        /* write the FIFO's records to stdout */
+cudaError_t wv_cr_printf_set_limit(cudart *r, size_t bytes);
 cudaError_t wv_cr_from_status(wv_status st);
 void wv_cr_fill_props(cudart *r);
 cudaError_t *wv_cr_last_error(void);      /* the calling thread's */
+int wv_cr_first_time(cudart *r, const char *what); /* 1 the first time `what` is asked about */
+WV_EXPORT const char *cudaGetErrorName(cudaError_t e);
+
+/* handles.c: handle <-> object. wv_cr_handle_obj is NULL for anything but a live handle of `kind`. */
+void *wv_cr_handle_new(cudart *r, cr_hkind kind, void *obj);   /* NULL: out of memory */
+void *wv_cr_handle_obj(const cudart *r, cr_hkind kind, const void *h);
+void wv_cr_handle_drop(cudart *r, const void *h);
+void *wv_cr_handle_next(const cudart *r, cr_hkind kind, uint32_t *i, void **h); /* iterate from *i = 0 */
+/* Say (once per api) that h is not a live handle of kind; returns e. */
+cudaError_t wv_cr_bad_handle(cudart *r, const char *api, cr_hkind kind, const void *h, cudaError_t e);
 
 /* register.c */
 cr_func *wv_cr_func_find(cudart *r, const void *host_fn); /* NULL if unknown */
@@ -128,6 +177,12 @@ cudaError_t wv_cr_set(cudart *r, void *dst, int value, size_t n);
 
 void wv_cr_reset_memory(cudart *r);        /* cudaDeviceReset: free every allocation */
 cr_alloc *wv_cr_alloc_find(cudart *r, const void *p); /* the allocation containing p */
+int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned); /* 0, or -1: no memory */
+void wv_cr_alloc_release(cudart *r, cr_alloc *a); /* its memory (or the vm's mapping of it) */
+void wv_cr_alloc_remove(cudart *r, cr_alloc *a);  /* its table entry */
+
+/* hostreg.c: before a launch, drop registered host ranges the program unmapped or protected since. */
+void wv_cr_hostreg_recheck(cudart *r);
 
 /* register.c (reset) */
 void wv_cr_reload_modules(cudart *r);
@@ -145,8 +200,17 @@ cudaError_t wv_cr_launch_check(cudart *r, cr_func *f, dim3 grid, dim3 block, siz
 cudaError_t wv_cr_launch_now(cudart *r, cr_func *f, dim3 grid, dim3 block, uint32_t shared, void **args, int coop);
 int wv_cr_occupancy(cudart *r, cr_func *f, int block, size_t dyn_shared);
 
-/* stream.c: run an op now, or append a copy of it to the stream's capture graph. */
-cudaError_t wv_cr_submit(cudart *r, cudaStream_t s, const cr_op *op);
+/* stream.c. The legacy and per-thread default streams (0, 1, 2) are *out = NULL; any other handle
+ * must be a live stream, else cudaErrorInvalidResourceHandle (said once per api). */
+#define WV_LEGACY_STREAM(s) ((uintptr_t)(s) <= 2)
+cudaError_t wv_cr_stream_get(cudart *r, cudaStream_t h, const char *api, cr_stream **out);
+cudaError_t wv_cr_submit(cudart *r, cr_stream *s, const cr_op *op); /* run op now, or capture it */
 cudaError_t wv_cr_run_op(cudart *r, const cr_op *op);
+void wv_cr_streams_reset(cudart *r);       /* cudaDeviceReset: destroy every stream and event */
+
+/* graph.c: capture and graphs. */
+cudaError_t wv_cr_capture_op(cudart *r, cr_stream *s, const cr_op *op); /* append a copy to s's capture */
+void wv_cr_capture_leave(cudart *r, cr_stream *s);  /* a destroyed stream leaves (or ends) its capture */
+void wv_cr_graphs_reset(cudart *r);        /* cudaDeviceReset: destroy every graph and executable graph */
 
 #endif

@@ -211,10 +211,14 @@ WV_EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize
 WV_EXPORT cudaError_t cudaDeviceReset(void) {
   cudart *r = wv_cr();
   wv_cr_sync_point(r);
+  wv_cr_streams_reset(r);
+  wv_cr_graphs_reset(r);
   wv_cr_reset_memory(r);
   wv_cr_reload_modules(r);
   r->sticky = r->pending = cudaSuccess;
   *wv_cr_last_error() = cudaSuccess;
+  r->fifo.used = 0; /* a new context: its limits are the defaults */
+  wv_cr_printf_init(r);
   r->device_flags = 0;
   return wv_cr_ret(cudaSuccess);
 }
@@ -238,9 +242,12 @@ WV_EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
   if (!v) return wv_cr_ret(cudaErrorInvalidValue);
   switch (limit) {
   case cudaLimitStackSize: *v = r->stack_limit ? r->stack_limit : 1024; break;
-  case cudaLimitPrintfFifoSize: *v = 1 << 20; break;
+  case cudaLimitPrintfFifoSize: *v = r->fifo.limit; break;
   case cudaLimitMallocHeapSize: *v = r->heap_limit; break;
-  default: *v = 0; break;
+  default:
+    if (limit < 0 || limit > cudaLimitPersistingL2CacheSize) return wv_cr_ret(cudaErrorInvalidValue); /* as an H100 */
+    *v = 0;
+    break;
   }
   return wv_cr_ret(cudaSuccess);
 }
@@ -254,6 +261,10 @@ WV_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) {
     if (v > 0xffffffffu) return wv_cr_ret(cudaErrorInvalidValue);
     r->stack_limit = v;
     wv_set_stack_limit(r->vm, v);
+  } else if (limit == cudaLimitPrintfFifoSize) {
+    return wv_cr_ret(wv_cr_printf_set_limit(r, v));
+  } else if (limit < 0 || limit > cudaLimitPersistingL2CacheSize) {
+    return wv_cr_ret(cudaErrorInvalidValue); /* as an H100 answers */
   }
   return wv_cr_ret(cudaSuccess);
 }

@@ -5,6 +5,7 @@
  * sets in every direction (the vm knows which pointers are device memory, so cudaMemcpyDefault
  * works), 2D copies, symbols (cudaMemcpyToSymbol ...), cudaMemGetInfo, cudaPointerGetAttributes.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -30,8 +31,9 @@ cr_alloc *wv_cr_alloc_find(cudart *r, const void *ptr) {
   return p - a->base < (a->size ? a->size : 1) ? a : NULL;
 }
 
-static int alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned) {
+int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned) {
   if (r->nallocs == r->capallocs) {
+    if (r->capallocs >= 1u << 30) return -1;
     uint32_t nc = r->capallocs ? 2 * r->capallocs : 64;
     cr_alloc *n = realloc(r->allocs, nc * sizeof *n);
     if (!n) return -1;
@@ -45,14 +47,14 @@ static int alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned
   return 0;
 }
 
-static void alloc_remove(cudart *r, cr_alloc *a) {
+void wv_cr_alloc_remove(cudart *r, cr_alloc *a) {
   uint32_t i = (uint32_t)(a - r->allocs);
   memmove(a, a + 1, (r->nallocs - i - 1) * sizeof *a);
   r->nallocs--;
 }
 
 /* Release one allocation's memory (not its table entry). */
-static void alloc_release(cudart *r, cr_alloc *a) {
+void wv_cr_alloc_release(cudart *r, cr_alloc *a) {
   if (a->type == cudaMemoryTypeDevice) {
     wv_free(r->vm, (wv_devptr)a->base);
     r->dev_live -= a->size;
@@ -63,29 +65,33 @@ static void alloc_release(cudart *r, cr_alloc *a) {
 }
 
 void wv_cr_reset_memory(cudart *r) {
-  for (uint32_t i = 0; i < r->nallocs; i++) alloc_release(r, &r->allocs[i]);
+  for (uint32_t i = 0; i < r->nallocs; i++) wv_cr_alloc_release(r, &r->allocs[i]);
   r->nallocs = 0;
+  r->nregistered = 0;
   r->dev_live = 0;
 }
 
 /* ---- allocation API ---- */
+static cudaError_t device_alloc(cudart *r, void **p, size_t n) {
+  *p = NULL;
+  if (n == 0) return cudaSuccess;
+  wv_devptr d;
+  if (n > r->prop.totalGlobalMem - r->dev_live || wv_malloc(r->vm, n, &d) != WV_OK) return cudaErrorMemoryAllocation;
+  if (wv_cr_alloc_add(r, (uintptr_t)d, n, cudaMemoryTypeDevice, 0)) {
+    wv_free(r->vm, d);
+    return cudaErrorMemoryAllocation;
+  }
+  r->dev_live += n;
+  *p = (void *)(uintptr_t)d;
+  return cudaSuccess;
+}
+
 WV_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
   cudart *r = wv_cr();
   cudaError_t e = wv_cr_device_check(r);
   if (e) return wv_cr_ret(e);
   if (!p) return wv_cr_ret(cudaErrorInvalidValue);
-  *p = NULL;
-  if (n == 0) return wv_cr_ret(cudaSuccess);
-  wv_devptr d;
-  if (n > r->prop.totalGlobalMem - r->dev_live || wv_malloc(r->vm, n, &d) != WV_OK)
-    return wv_cr_ret(cudaErrorMemoryAllocation);
-  if (alloc_add(r, (uintptr_t)d, n, cudaMemoryTypeDevice, 0)) {
-    wv_free(r->vm, d);
-    return wv_cr_ret(cudaErrorMemoryAllocation);
-  }
-  r->dev_live += n;
-  *p = (void *)(uintptr_t)d;
-  return wv_cr_ret(cudaSuccess);
+  return wv_cr_ret(device_alloc(r, p, n));
 }
 
 WV_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
@@ -93,10 +99,21 @@ WV_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
   return cudaMalloc(p, n);
 }
 
+/* Rows of `width` bytes, each starting 512 bytes apart (the texture alignment). A width or height of 0
+ * allocates nothing (pitch 0); a size past the address space is cudaErrorInvalidValue, as on an H100. */
 WV_EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, size_t height) {
-  if (!pitch) return cudaErrorInvalidValue;
-  *pitch = (width + 511) & ~(size_t)511;
-  return cudaMalloc(p, *pitch * height);
+  cudart *r = wv_cr();
+  cudaError_t e = wv_cr_device_check(r);
+  if (e) return wv_cr_ret(e);
+  if (!p || !pitch) return wv_cr_ret(cudaErrorInvalidValue);
+  *p = NULL;
+  *pitch = 0;
+  if (width > SIZE_MAX - 511) return wv_cr_ret(cudaErrorInvalidValue);
+  size_t row = (width + 511) & ~(size_t)511;
+  if (!width || !height) return wv_cr_ret(cudaSuccess);
+  *pitch = row;
+  if (height > SIZE_MAX / row) return wv_cr_ret(cudaErrorInvalidValue);
+  return wv_cr_ret(device_alloc(r, p, row * height));
 }
 
 /* Host memory both sides use at the same address (pinned with cudaHostAllocMapped semantics, or managed). */
@@ -107,6 +124,7 @@ static cudaError_t host_shared(void **p, size_t n, int type) {
   if (!p) return wv_cr_ret(cudaErrorInvalidValue);
   *p = NULL;
   if (n == 0) return wv_cr_ret(type == cudaMemoryTypeManaged ? cudaErrorInvalidValue : cudaSuccess);
+  if (n > SIZE_MAX - 4095) return wv_cr_ret(cudaErrorMemoryAllocation);
   size_t sz = (n + 4095) & ~(size_t)4095;
   void *h = aligned_alloc(4096, sz);
   if (!h) return wv_cr_ret(cudaErrorMemoryAllocation);
@@ -115,7 +133,7 @@ static cudaError_t host_shared(void **p, size_t n, int type) {
     free(h);
     return wv_cr_ret(cudaErrorMemoryAllocation);
   }
-  if (alloc_add(r, (uintptr_t)h, n, type, 1)) {
+  if (wv_cr_alloc_add(r, (uintptr_t)h, n, type, 1)) {
     wv_unmap_host(r->vm, h);
     free(h);
     return wv_cr_ret(cudaErrorMemoryAllocation);
@@ -144,8 +162,8 @@ static cudaError_t free_of(const void *p, int want_host) {
   if (!a || a->base != (uintptr_t)p) return wv_cr_ret(cudaErrorInvalidValue);
   if (want_host ? a->type != cudaMemoryTypeHost || !a->owned : a->type == cudaMemoryTypeHost)
     return wv_cr_ret(cudaErrorInvalidValue);
-  alloc_release(r, a);
-  alloc_remove(r, a);
+  wv_cr_alloc_release(r, a);
+  wv_cr_alloc_remove(r, a);
   return wv_cr_ret(cudaSuccess);
 }
 
@@ -153,45 +171,6 @@ static cudaError_t free_of(const void *p, int want_host) {
 WV_EXPORT cudaError_t cudaFree(void *p) { return free_of(p, 0); }
 WV_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { (void)s; return free_of(p, 0); }
 WV_EXPORT cudaError_t cudaFreeHost(void *p) { return free_of(p, 1); }
-
-WV_EXPORT cudaError_t cudaHostRegister(void *p, size_t n, unsigned int flags) {
-  (void)flags;
-  cudart *r = wv_cr();
-  if (!p || !n) return wv_cr_ret(cudaErrorInvalidValue);
-  if (wv_cr_alloc_find(r, p)) return wv_cr_ret(cudaErrorHostMemoryAlreadyRegistered);
-  if (wv_map_host(r->vm, p, n) != WV_OK) return wv_cr_ret(cudaErrorInvalidValue);
-  if (alloc_add(r, (uintptr_t)p, n, cudaMemoryTypeHost, 0)) {
-    wv_unmap_host(r->vm, p);
-    return wv_cr_ret(cudaErrorMemoryAllocation);
-  }
-  return wv_cr_ret(cudaSuccess);
-}
-
-WV_EXPORT cudaError_t cudaHostUnregister(void *p) {
-  cudart *r = wv_cr();
-  cr_alloc *a = wv_cr_alloc_find(r, p);
-  if (!a || a->base != (uintptr_t)p || a->owned) return wv_cr_ret(cudaErrorHostMemoryNotRegistered);
-  alloc_release(r, a);
-  alloc_remove(r, a);
-  return wv_cr_ret(cudaSuccess);
-}
-
-WV_EXPORT cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags) {
-  (void)flags;
-  cudart *r = wv_cr();
-  cr_alloc *a = wv_cr_alloc_find(r, h);
-  if (!d || !a || a->type == cudaMemoryTypeDevice) return wv_cr_ret(cudaErrorInvalidValue);
-  *d = h; /* identity-mapped */
-  return wv_cr_ret(cudaSuccess);
-}
-
-WV_EXPORT cudaError_t cudaHostGetFlags(unsigned int *flags, void *h) {
-  cudart *r = wv_cr();
-  cr_alloc *a = wv_cr_alloc_find(r, h);
-  if (!flags || !a || a->type != cudaMemoryTypeHost) return wv_cr_ret(cudaErrorInvalidValue);
-  *flags = cudaHostAllocMapped;
-  return wv_cr_ret(cudaSuccess);
-}
 
 WV_EXPORT cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total) {
   cudart *r = wv_cr();
@@ -248,7 +227,7 @@ static int in_vm(cudart *r, const void *p, size_t n) {
   wv_devptr base;
   size_t size;
   if (wv_pointer_query(r->vm, (wv_devptr)(uintptr_t)p, &base, &size) != WV_OK) return 0;
-  return (uintptr_t)p - base + n <= size ? 1 : -1;
+  return n <= size - ((uintptr_t)p - base) ? 1 : -1; /* p is inside: p - base < size */
 }
 
 /* Copy n bytes; kind says which side the program thinks is the device. Pointers decide. */
@@ -286,17 +265,21 @@ static cudaError_t blocking_copy(void *dst, const void *src, size_t n, int kind)
   return wv_cr_ret(e);
 }
 
-static cudaError_t async_copy(void *dst, const void *src, size_t n, int kind, cudaStream_t s) {
+static cudaError_t async_copy(void *dst, const void *src, size_t n, int kind, cudaStream_t hs) {
   cudart *r = wv_cr();
+  cr_stream *s;
   cudaError_t e = wv_cr_device_check(r);
+  if (!e) e = wv_cr_stream_get(r, hs, "cudaMemcpyAsync", &s);
   if (e) return wv_cr_ret(e);
   cr_op op = {.kind = OP_MEMCPY, .u.cp = {dst, src, n, kind}};
   return wv_cr_ret(wv_cr_submit(r, s, &op));
 }
 
-static cudaError_t async_set(void *dst, int value, size_t n, cudaStream_t s) {
+static cudaError_t async_set(void *dst, int value, size_t n, cudaStream_t hs) {
   cudart *r = wv_cr();
+  cr_stream *s;
   cudaError_t e = wv_cr_device_check(r);
+  if (!e) e = wv_cr_stream_get(r, hs, "cudaMemsetAsync", &s);
   if (e) return wv_cr_ret(e);
   cr_op op = {.kind = OP_MEMSET, .u.set = {dst, value, n}};
   return wv_cr_ret(wv_cr_submit(r, s, &op));
@@ -323,12 +306,23 @@ WV_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int ddev, const void *src, int s
   return blocking_copy(dst, src, n, cudaMemcpyDefault);
 }
 
+/* A 2D range: h rows of w bytes, pitch apart, must lie inside the address space. */
+static int rows_fit(const void *p, size_t pitch, size_t w, size_t h) {
+  if (w > pitch) return 0;
+  if (h > 1 && h - 1 > (SIZE_MAX - w) / pitch) return 0;
+  return (h - 1) * pitch + w <= UINTPTR_MAX - (uintptr_t)p;
+}
+
+static void *row(const void *p, size_t pitch, size_t y) { return (void *)((uintptr_t)p + y * pitch); }
+
 static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h, int kind,
                           cudaStream_t s, int async) {
+  if (!w || !h) return cudaSuccess;
   if (w > dpitch || w > spitch) return cudaErrorInvalidPitchValue;
+  if (!rows_fit(dst, dpitch, w, h) || !rows_fit(src, spitch, w, h)) return cudaErrorInvalidValue;
   for (size_t y = 0; y < h; y++) {
-    cudaError_t e = async ? async_copy((char *)dst + y * dpitch, (const char *)src + y * spitch, w, kind, s)
-                          : blocking_copy((char *)dst + y * dpitch, (const char *)src + y * spitch, w, kind);
+    cudaError_t e = async ? async_copy(row(dst, dpitch, y), row(src, spitch, y), w, kind, s)
+                          : blocking_copy(row(dst, dpitch, y), row(src, spitch, y), w, kind);
     if (e) return e;
   }
   return cudaSuccess;
@@ -343,8 +337,10 @@ WV_EXPORT cudaError_t cudaMemcpy2DAsync(void *dst, size_t dpitch, const void *sr
   return copy2d(dst, dpitch, src, spitch, w, h, kind, s, 1);
 }
 static cudaError_t set2d(void *dst, size_t pitch, int value, size_t w, size_t h, cudaStream_t s, int async) {
+  if (!w || !h) return cudaSuccess;
+  if (!rows_fit(dst, pitch, w, h)) return cudaErrorInvalidValue;
   for (size_t y = 0; y < h; y++) {
-    cudaError_t e = async ? async_set((char *)dst + y * pitch, value, w, s) : cudaMemset((char *)dst + y * pitch, value, w);
+    cudaError_t e = async ? async_set(row(dst, pitch, y), value, w, s) : cudaMemset(row(dst, pitch, y), value, w);
     if (e) return e;
   }
   return cudaSuccess;

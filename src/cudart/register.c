@@ -42,8 +42,8 @@ static void load_fatbin(cudart *r, cr_fatbin *fb, const void *wrapper) {
     snprintf(fb->why, sizeof fb->why, "%s", err);
     return;
   }
-  char **texts = calloc(bin.units + 1, sizeof *texts);
-  size_t *lens = calloc(bin.units + 1, sizeof *lens);
+  char **texts = calloc((size_t)bin.units + 1, sizeof *texts);
+  size_t *lens = calloc((size_t)bin.units + 1, sizeof *lens);
   uint32_t n = 0;
   int ok = texts && lens;
   if (!ok) snprintf(fb->why, sizeof fb->why, "out of memory");
@@ -237,10 +237,11 @@ cudaError_t wv_cr_var_addr(cudart *r, cr_var *v, wv_devptr *addr, size_t *size) 
 }
 
 cudaError_t wv_cr_func_kernel(cudart *r, cr_func *f) {
-  (void)r;
   if (f->k) return cudaSuccess;
   if (!f->fb->nmods) return cudaErrorNoKernelImageForDevice; /* said at registration */
-  fprintf(stderr, "warpvm: kernel %s is not in the program's PTX\n", f->name);
+  char what[64];
+  snprintf(what, sizeof what, "no PTX for %p", (const void *)f);
+  if (wv_cr_first_time(r, what)) fprintf(stderr, "warpvm: kernel %s is not in the program's PTX\n", f->name);
   return cudaErrorInvalidDeviceFunction;
 }
 

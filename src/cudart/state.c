@@ -4,7 +4,9 @@
  * error, sticky kernel faults seen at the next synchronising call), device printf buffering (flushed
  * where CUDA flushes it) and teardown at exit (counters, the vm's diagnostics). Also the error-string API.
  */
+#include <errno.h>
 #include <stdarg.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -17,32 +19,20 @@ static _Thread_local cudaError_t tl_last = cudaSuccess;
 
 cudaError_t *wv_cr_last_error(void) { return &tl_last; }
 
-static void printf_sink(void *user, const char *text, size_t len) {
-  cudart *r = user;
-  if (r->out_len + len + 1 > r->out_cap) {
-    size_t nc = r->out_cap ? r->out_cap : 4096;
-    while (nc < r->out_len + len + 1) nc *= 2;
-    char *n = realloc(r->out, nc);
-    if (!n) { fwrite(text, 1, len, stdout); return; }
-    r->out = n;
-    r->out_cap = nc;
+/* What was already said on stderr (unsupported entry points, misused handles, ...): a list of keys. */
+typedef struct said { struct said *next; char key[]; } said;
+
+int wv_cr_first_time(cudart *r, const char *what) {
+  said **p = (said **)&r->warned;
+  while (*p && strcmp((*p)->key, what)) p = &(*p)->next;
+  if (*p) return 0;
+  said *s = malloc(sizeof *s + strlen(what) + 1);
+  if (s) {
+    s->next = NULL;
+    strcpy(s->key, what);
+    *p = s;
   }
-  memcpy(r->out + r->out_len, text, len);
-  r->out_len += len;
-}
-
-void wv_cr_flush_printf(cudart *r) {
-  if (!r->out_len) return;
-  fwrite(r->out, 1, r->out_len, stdout);
-  r->out_len = 0;
-}
-
-static uint64_t env_u64(const char *name, uint64_t dflt) {
-  const char *v = getenv(name);
-  if (!v || !*v) return dflt;
-  char *end;
-  unsigned long long x = strtoull(v, &end, 0);
-  return *end ? dflt : (uint64_t)x;
+  return 1;
 }
 
 static void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
@@ -54,6 +44,18 @@ static void fatal(const char *fmt, ...) {
   fputc('\n', stderr);
   va_end(ap);
   exit(1);
+}
+
+/* A number from the environment (the `warpvm ./app` launcher sets these from validated options): dflt
+ * when unset or empty; anything but a number from 0 to max stops the program with a message. */
+static uint64_t env_u64(const char *name, uint64_t dflt, uint64_t max) {
+  const char *v = getenv(name);
+  if (!v || !*v) return dflt;
+  char *end;
+  errno = 0;
+  unsigned long long x = strtoull(v, &end, 0);
+  if (*end || errno || v[0] == '-' || x > max) fatal("bad %s=%s (a number from 0 to %llu)", name, v, (unsigned long long)max);
+  return (uint64_t)x;
 }
 
 static void print_stats(cudart *r) {
@@ -88,17 +90,17 @@ static void rt_init(void) {
   pthread_mutexattr_destroy(&a);
   wv_config cfg = {0};
   /* The watchdog (README): 60 s of wall time per launch unless WARPVM_TIMEOUT / WARPVM_MAX_STEPS say otherwise. */
-  cfg.max_steps = env_u64("WARPVM_MAX_STEPS", 0);
-  cfg.timeout_seconds = (uint32_t)env_u64("WARPVM_TIMEOUT", getenv("WARPVM_MAX_STEPS") ? 0 : 60);
-  cfg.printf_out = printf_sink;
+  cfg.max_steps = env_u64("WARPVM_MAX_STEPS", 0, UINT64_MAX);
+  cfg.timeout_seconds = (uint32_t)env_u64("WARPVM_TIMEOUT", getenv("WARPVM_MAX_STEPS") ? 0 : 60, UINT32_MAX);
+  cfg.printf_out = wv_cr_printf_record;
   cfg.printf_user = r;
   cfg.machine = getenv("WARPVM_MACHINE");
-  cfg.warps_per_wave = (uint32_t)env_u64("WARPVM_WARPS_PER_WAVE", 0);
+  cfg.warps_per_wave = (uint32_t)env_u64("WARPVM_WARPS_PER_WAVE", 0, 2);
   cfg.async_delivery = getenv("WARPVM_ASYNC_DELIVERY");
   cfg.memory_model = getenv("WARPVM_MEMORY_MODEL");
   cfg.schedule = getenv("WARPVM_SCHEDULE");
-  cfg.stack_bytes = (uint32_t)env_u64("WARPVM_STACK", 0);
-  cfg.seed = (uint32_t)env_u64("WARPVM_SEED", 0);
+  cfg.stack_bytes = (uint32_t)env_u64("WARPVM_STACK", 0, UINT32_MAX);
+  cfg.seed = (uint32_t)env_u64("WARPVM_SEED", 0, UINT32_MAX);
   const char *checks = getenv("WARPVM_CHECK");
   if (checks && wv_checks_parse(checks, &cfg.checks) != WV_OK)
     fatal("bad WARPVM_CHECK=%s (memcheck, synccheck, comma-separated)", checks);
@@ -106,10 +108,11 @@ static void rt_init(void) {
   if (!r->vm)
     fatal("cannot create the virtual GPU (WARPVM_MACHINE=%s, WARPVM_WARPS_PER_WAVE=%s): see `warpvm machines`",
           cfg.machine ? cfg.machine : "", getenv("WARPVM_WARPS_PER_WAVE") ? getenv("WARPVM_WARPS_PER_WAVE") : "");
-  r->verbose = (int)env_u64("WARPVM_VERBOSE", 0);
-  r->stats = (int)env_u64("WARPVM_STATS", 0);
+  r->verbose = (int)env_u64("WARPVM_VERBOSE", 0, 1);
+  r->stats = (int)env_u64("WARPVM_STATS", 0, 1);
   r->heap_limit = 8u << 20;
   r->stack_limit = cfg.stack_bytes;
+  wv_cr_printf_init(r);
   wv_cr_fill_props(r);
 }
 

@@ -1,11 +1,10 @@
 /*
- * stream.c — streams, events, host callbacks and CUDA graphs. warpvm executes stream work when
- * it is issued, in issue order: a legal schedule of every CUDA program, since a stream's work is
- * ordered and work on different streams may run in any order. What the runtime must still model
- * is capture: while a stream captures (cudaStreamBeginCapture), its work — and the work of streams
- * that join it through cudaStreamWaitEvent on an event recorded in it — is recorded as ops into a
- * graph instead of running; cudaGraphLaunch replays them in recorded order (a topological order
- * of the graph). Events carry a host timestamp taken when the record runs.
+ * stream.c — streams, events and host callbacks. warpvm executes stream work when it is issued,
+ * in issue order: a legal schedule of every CUDA program, since a stream's work is ordered and
+ * work on different streams may run in any order. Every piece of work is an op (cudart.h) that
+ * wv_cr_submit runs at once or, while its stream captures, hands to graph.c. Events carry a host
+ * timestamp taken when the record runs. Stream and event handles are looked up in the handle
+ * table (handles.c), so a destroyed or made-up one is an error, never a dereference.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -13,53 +12,16 @@
 
 #include "cudart/cudart.h"
 
-#define LEGACY(s) ((uintptr_t)(s) <= 2) /* 0, cudaStreamLegacy (1), cudaStreamPerThread (2) */
-
-static int stream_ok(cudaStream_t s) { return LEGACY(s) || s->magic == WV_STREAM_MAGIC; }
-static int event_ok(cudaEvent_t e) { return e && e->magic == WV_EVENT_MAGIC; }
-
-/* ---- ops ---- */
-static void op_free(cr_op *op) {
-  if (op && op->kind == OP_KERNEL) {
-    free(op->u.k.blob);
-    free(op->u.k.args);
-  }
-  free(op);
+cudaError_t wv_cr_stream_get(cudart *r, cudaStream_t h, const char *api, cr_stream **out) {
+  *out = NULL;
+  if (WV_LEGACY_STREAM(h)) return cudaSuccess;
+  if ((*out = wv_cr_handle_obj(r, WV_H_STREAM, h))) return cudaSuccess;
+  return wv_cr_bad_handle(r, api, WV_H_STREAM, h, cudaErrorInvalidResourceHandle);
 }
 
-/* Give a kernel op its own copy of the argument values (sized from the PTX parameter list). */
-static int own_args(cr_op *op, void **src) {
-  const wv_kernel *k = op->u.k.f->k;
-  uint32_t n = wv_kernel_param_count(k), bytes = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    wv_param_info p = wv_kernel_param(k, i);
-    if (p.offset + p.size > bytes) bytes = p.offset + p.size;
-  }
-  op->u.k.blob = malloc(bytes ? bytes : 1);
-  op->u.k.args = calloc(n ? n : 1, sizeof(void *));
-  if (!op->u.k.blob || !op->u.k.args) return -1;
-  for (uint32_t i = 0; i < n; i++) {
-    wv_param_info p = wv_kernel_param(k, i);
-    memcpy(op->u.k.blob + p.offset, src[i], p.size);
-    op->u.k.args[i] = op->u.k.blob + p.offset;
-  }
-  op->u.k.nargs = n;
-  return 0;
-}
-
-static cr_op *op_clone(const cr_op *op) {
-  cr_op *c = malloc(sizeof *c);
-  if (!c) return NULL;
-  *c = *op;
-  c->next = NULL;
-  if (op->kind == OP_KERNEL) {
-    c->u.k.blob = NULL, c->u.k.args = NULL;
-    if (own_args(c, op->u.k.args)) {
-      op_free(c);
-      return NULL;
-    }
-  }
-  return c;
+static cudaError_t event_get(cudart *r, cudaEvent_t h, const char *api, cr_event **out) {
+  if ((*out = wv_cr_handle_obj(r, WV_H_EVENT, h))) return cudaSuccess;
+  return wv_cr_bad_handle(r, api, WV_H_EVENT, h, cudaErrorInvalidResourceHandle);
 }
 
 cudaError_t wv_cr_run_op(cudart *r, const cr_op *op) {
@@ -72,40 +34,35 @@ cudaError_t wv_cr_run_op(cudart *r, const cr_op *op) {
     wv_cr_flush_printf(r); /* the callback runs after the stream's earlier work, output included */
     op->u.host.fn(op->u.host.user);
     return cudaSuccess;
-  case OP_EVENT_RECORD:
-    clock_gettime(CLOCK_MONOTONIC, &op->u.ev.ev->t);
-    op->u.ev.ev->recorded = 1;
+  case OP_EVENT_RECORD: {
+    cr_event *e; /* a graph's record of an event destroyed since */
+    cudaError_t err = event_get(r, op->u.ev.ev, "cudaGraphLaunch (an event record node)", &e);
+    if (err) return err;
+    clock_gettime(CLOCK_MONOTONIC, &e->t);
+    e->recorded = 1;
     return cudaSuccess;
+  }
   case OP_EVENT_WAIT: return cudaSuccess;
   }
   return cudaErrorInvalidValue;
 }
 
-static void graph_append(struct wv_cr_graph *g, cr_op *op) {
-  op->next = NULL;
-  if (g->tail) g->tail->next = op;
-  else g->head = op;
-  g->tail = op;
-  g->n++;
-}
-
-cudaError_t wv_cr_submit(cudart *r, cudaStream_t s, const cr_op *op) {
-  if (!stream_ok(s)) return cudaErrorInvalidResourceHandle;
-  if (LEGACY(s) || !s->capture) return wv_cr_run_op(r, op);
-  cr_op *c = op_clone(op); /* kept in the graph, with its own copy of the kernel's argument values */
-  if (!c) return cudaErrorMemoryAllocation;
-  graph_append(s->capture, c);
-  return cudaSuccess;
+cudaError_t wv_cr_submit(cudart *r, cr_stream *s, const cr_op *op) {
+  return s && s->capture ? wv_cr_capture_op(r, s, op) : wv_cr_run_op(r, op);
 }
 
 /* ---- streams ---- */
-static cudaError_t stream_new(cudaStream_t *s, unsigned flags, int prio) {
-  if (!s) return cudaErrorInvalidValue;
-  cudaStream_t n = calloc(1, sizeof *n);
-  if (!n) return cudaErrorMemoryAllocation;
-  n->flags = flags, n->prio = prio, n->magic = WV_STREAM_MAGIC;
-  *s = n;
-  return cudaSuccess;
+static cudaError_t stream_new(cudaStream_t *out, unsigned flags, int prio) {
+  cudart *r = wv_cr();
+  if (!out) return wv_cr_ret(cudaErrorInvalidValue);
+  cr_stream *s = calloc(1, sizeof *s);
+  if (!s || !(s->self = wv_cr_handle_new(r, WV_H_STREAM, s))) {
+    free(s);
+    return wv_cr_ret(cudaErrorMemoryAllocation);
+  }
+  s->flags = flags, s->prio = prio;
+  *out = s->self;
+  return wv_cr_ret(cudaSuccess);
 }
 
 WV_EXPORT cudaError_t cudaStreamCreate(cudaStream_t *s) { return stream_new(s, 0, 0); }
@@ -114,93 +71,140 @@ WV_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int
   return stream_new(s, flags, prio);
 }
 
-WV_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t s) {
-  (void)wv_cr(); /* lock */
-  if (LEGACY(s) || !stream_ok(s)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  s->magic = 0;
+static void stream_free(cudart *r, cr_stream *s) {
+  wv_cr_capture_leave(r, s);
+  wv_cr_handle_drop(r, s->self);
   free(s);
+}
+
+WV_EXPORT cudaError_t cudaStreamDestroy(cudaStream_t h) {
+  cudart *r = wv_cr();
+  cr_stream *s = wv_cr_handle_obj(r, WV_H_STREAM, h);
+  if (!s) return wv_cr_ret(wv_cr_bad_handle(r, "cudaStreamDestroy", WV_H_STREAM, h, cudaErrorInvalidResourceHandle));
+  stream_free(r, s);
   return wv_cr_ret(cudaSuccess);
 }
 
-WV_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t s) {
+WV_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t h) {
   cudart *r = wv_cr();
-  if (!stream_ok(s)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  if (!LEGACY(s) && s->capture) return wv_cr_ret(cudaErrorStreamCaptureUnsupported);
+  cr_stream *s;
+  cudaError_t e = wv_cr_stream_get(r, h, "cudaStreamSynchronize", &s);
+  if (e) return wv_cr_ret(e);
+  if (s && s->capture) return wv_cr_ret(cudaErrorStreamCaptureUnsupported);
   return wv_cr_ret(wv_cr_synchronize(r));
 }
 
-WV_EXPORT cudaError_t cudaStreamQuery(cudaStream_t s) {
+WV_EXPORT cudaError_t cudaStreamQuery(cudaStream_t h) {
   cudart *r = wv_cr();
-  if (!stream_ok(s)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
+  cr_stream *s;
+  cudaError_t e = wv_cr_stream_get(r, h, "cudaStreamQuery", &s);
+  if (e) return wv_cr_ret(e);
   wv_cr_sync_point(r);
   return wv_cr_ret(wv_cr_device_check(r));
 }
 
-WV_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t s, unsigned int *flags) {
-  if (!stream_ok(s) || !flags) return cudaErrorInvalidValue;
-  *flags = LEGACY(s) ? 0 : s->flags;
-  return cudaSuccess;
-}
-
-WV_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t s, int *prio) {
-  if (!stream_ok(s) || !prio) return cudaErrorInvalidValue;
-  *prio = LEGACY(s) ? 0 : s->prio;
-  return cudaSuccess;
-}
-
-WV_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t s, cudaEvent_t e, unsigned int flags) {
-  (void)flags;
-  (void)wv_cr(); /* lock */
-  if (!stream_ok(s) || !event_ok(e)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  /* Fork/join in capture: a stream that waits on an event recorded while capturing joins the capture. */
-  if (!LEGACY(s) && !s->capture && e->capture) s->capture = e->capture;
+WV_EXPORT cudaError_t cudaStreamGetFlags(cudaStream_t h, unsigned int *flags) {
+  cudart *r = wv_cr();
+  cr_stream *s;
+  cudaError_t e = wv_cr_stream_get(r, h, "cudaStreamGetFlags", &s);
+  if (e || !flags) return wv_cr_ret(e ? e : cudaErrorInvalidValue);
+  *flags = s ? s->flags : 0;
   return wv_cr_ret(cudaSuccess);
 }
 
-WV_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t s, cudaHostFn_t fn, void *user) {
+WV_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t h, int *prio) {
   cudart *r = wv_cr();
+  cr_stream *s;
+  cudaError_t e = wv_cr_stream_get(r, h, "cudaStreamGetPriority", &s);
+  if (e || !prio) return wv_cr_ret(e ? e : cudaErrorInvalidValue);
+  *prio = s ? s->prio : 0;
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t hs, cudaEvent_t he, unsigned int flags) {
+  (void)flags;
+  cudart *r = wv_cr();
+  cr_stream *s;
+  cr_event *e;
+  cudaError_t err = wv_cr_stream_get(r, hs, "cudaStreamWaitEvent", &s);
+  if (!err) err = event_get(r, he, "cudaStreamWaitEvent", &e);
+  if (err || !e->cap_graph) return wv_cr_ret(err);
+  /* The event was last recorded during a capture: the wait is a dependency inside that capture. */
+  cr_graph *g = wv_cr_handle_obj(r, WV_H_GRAPH, e->cap_graph);
+  if (!g || !g->origin) return wv_cr_ret(cudaErrorInvalidValue); /* that capture has ended (as an H100 answers) */
+  if (!s) return wv_cr_ret(cudaErrorStreamCaptureImplicit);
+  if (s->capture && s->capture != g) return wv_cr_ret(cudaErrorStreamCaptureIsolation);
+  if (!s->capture) { /* fork: s joins the capture */
+    s->capture = g;
+    s->last_seq = s->joined_seq = 0;
+  }
+  cr_stream *from = wv_cr_handle_obj(r, WV_H_STREAM, e->rec_stream);
+  if (from && from != s && from->capture == g && e->rec_seq > from->joined_seq) from->joined_seq = e->rec_seq; /* join */
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t h, cudaHostFn_t fn, void *user) {
+  cudart *r = wv_cr();
+  cr_stream *s;
   cudaError_t e = wv_cr_device_check(r);
+  if (!e) e = wv_cr_stream_get(r, h, "cudaLaunchHostFunc", &s);
   if (e) return wv_cr_ret(e);
   if (!fn) return wv_cr_ret(cudaErrorInvalidValue);
   cr_op op = {.kind = OP_HOST, .u.host = {fn, user}};
   return wv_cr_ret(wv_cr_submit(r, s, &op));
 }
 
-WV_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t s, cudaStreamCallback_t cb, void *user, unsigned int flags) {
+WV_EXPORT cudaError_t cudaStreamAddCallback(cudaStream_t h, cudaStreamCallback_t cb, void *user, unsigned int flags) {
   (void)flags;
   cudart *r = wv_cr();
-  if (!cb || !stream_ok(s)) return wv_cr_ret(cudaErrorInvalidValue);
+  cr_stream *s;
+  cudaError_t e = wv_cr_stream_get(r, h, "cudaStreamAddCallback", &s);
+  if (e || !cb) return wv_cr_ret(e ? e : cudaErrorInvalidValue);
   wv_cr_sync_point(r);
-  cb(s, r->sticky, user);
+  cb(h, r->sticky, user);
   return wv_cr_ret(cudaSuccess);
 }
 
 /* ---- events ---- */
-WV_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *e, unsigned int flags) {
-  if (!e) return cudaErrorInvalidValue;
-  cudaEvent_t n = calloc(1, sizeof *n);
-  if (!n) return cudaErrorMemoryAllocation;
-  n->flags = flags, n->magic = WV_EVENT_MAGIC;
-  *e = n;
-  return cudaSuccess;
+WV_EXPORT cudaError_t cudaEventCreateWithFlags(cudaEvent_t *out, unsigned int flags) {
+  cudart *r = wv_cr();
+  if (!out) return wv_cr_ret(cudaErrorInvalidValue);
+  cr_event *e = calloc(1, sizeof *e);
+  void *h = e ? wv_cr_handle_new(r, WV_H_EVENT, e) : NULL;
+  if (!h) {
+    free(e);
+    return wv_cr_ret(cudaErrorMemoryAllocation);
+  }
+  e->flags = flags;
+  *out = h;
+  return wv_cr_ret(cudaSuccess);
 }
 
 WV_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWithFlags(e, 0); }
 
-WV_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t e) {
-  (void)wv_cr(); /* lock */
-  if (!event_ok(e)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  e->magic = 0;
+WV_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t h) {
+  cudart *r = wv_cr();
+  cr_event *e;
+  cudaError_t err = event_get(r, h, "cudaEventDestroy", &e);
+  if (err) return wv_cr_ret(err);
+  wv_cr_handle_drop(r, h);
   free(e);
   return wv_cr_ret(cudaSuccess);
 }
 
-WV_EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) {
+WV_EXPORT cudaError_t cudaEventRecord(cudaEvent_t he, cudaStream_t hs) {
   cudart *r = wv_cr();
-  if (!event_ok(e) || !stream_ok(s)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  cr_op op = {.kind = OP_EVENT_RECORD, .u.ev = {e}};
-  e->capture = LEGACY(s) ? NULL : s->capture;
-  return wv_cr_ret(wv_cr_submit(r, s, &op));
+  cr_stream *s;
+  cr_event *e;
+  cudaError_t err = event_get(r, he, "cudaEventRecord", &e);
+  if (!err) err = wv_cr_stream_get(r, hs, "cudaEventRecord", &s);
+  if (err) return wv_cr_ret(err);
+  cr_op op = {.kind = OP_EVENT_RECORD, .u.ev = {he}};
+  if ((err = wv_cr_submit(r, s, &op))) return wv_cr_ret(err);
+  e->cap_graph = s && s->capture ? s->capture->self : NULL;
+  e->rec_stream = s ? s->self : NULL;
+  e->rec_seq = s && s->capture ? s->last_seq : 0;
+  return wv_cr_ret(cudaSuccess);
 }
 
 WV_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned int flags) {
@@ -208,170 +212,41 @@ WV_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, un
   return cudaEventRecord(e, s);
 }
 
-WV_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t e) {
+WV_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t h) {
   cudart *r = wv_cr();
-  if (!event_ok(e)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  return wv_cr_ret(wv_cr_synchronize(r));
+  cr_event *e;
+  cudaError_t err = event_get(r, h, "cudaEventSynchronize", &e);
+  return wv_cr_ret(err ? err : wv_cr_synchronize(r));
 }
 
-WV_EXPORT cudaError_t cudaEventQuery(cudaEvent_t e) {
+WV_EXPORT cudaError_t cudaEventQuery(cudaEvent_t h) {
   cudart *r = wv_cr();
-  if (!event_ok(e)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  return wv_cr_ret(wv_cr_device_check(r));
+  cr_event *e;
+  cudaError_t err = event_get(r, h, "cudaEventQuery", &e);
+  return wv_cr_ret(err ? err : wv_cr_device_check(r));
 }
 
-WV_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t b) {
-  (void)wv_cr(); /* lock */
+WV_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t ha, cudaEvent_t hb) {
+  cudart *r = wv_cr();
+  cr_event *a, *b;
+  cudaError_t err = event_get(r, ha, "cudaEventElapsedTime", &a);
+  if (!err) err = event_get(r, hb, "cudaEventElapsedTime", &b);
+  if (err) return wv_cr_ret(err);
   if (!ms) return wv_cr_ret(cudaErrorInvalidValue);
-  if (!event_ok(a) || !event_ok(b) || (a->flags & cudaEventDisableTiming) || (b->flags & cudaEventDisableTiming))
+  if ((a->flags & cudaEventDisableTiming) || (b->flags & cudaEventDisableTiming) || !a->recorded || !b->recorded)
     return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  if (!a->recorded || !b->recorded) return wv_cr_ret(cudaErrorInvalidResourceHandle);
   double d = (double)(b->t.tv_sec - a->t.tv_sec) * 1e3 + (double)(b->t.tv_nsec - a->t.tv_nsec) * 1e-6;
   *ms = (float)d;
   return wv_cr_ret(cudaSuccess);
 }
 
-/* ---- capture and graphs ---- */
-WV_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t s, int mode) {
-  (void)mode;
-  (void)wv_cr(); /* lock */
-  if (LEGACY(s)) return wv_cr_ret(cudaErrorStreamCaptureUnsupported);
-  if (!stream_ok(s)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  if (s->capture) return wv_cr_ret(cudaErrorIllegalState);
-  s->capture = calloc(1, sizeof *s->capture);
-  return wv_cr_ret(s->capture ? cudaSuccess : cudaErrorMemoryAllocation);
-}
-
-WV_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t s, cudaGraph_t *g) {
-  (void)wv_cr(); /* lock */
-  if (LEGACY(s) || !stream_ok(s) || !g) return wv_cr_ret(cudaErrorInvalidValue);
-  if (!s->capture) return wv_cr_ret(cudaErrorIllegalState);
-  *g = s->capture;
-  s->capture = NULL;
-  /* Streams that joined through events leave with it (their work is in the graph). */
-  return wv_cr_ret(cudaSuccess);
-}
-
-WV_EXPORT cudaError_t cudaStreamIsCapturing(cudaStream_t s, int *status) {
-  if (!stream_ok(s) || !status) return cudaErrorInvalidValue;
-  *status = !LEGACY(s) && s->capture ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
-  return cudaSuccess;
-}
-
-static cudaError_t capture_info(cudaStream_t s, int *status, unsigned long long *id, cudaGraph_t *g,
-                                const cudaGraphNode_t **deps, const void **edges, size_t *ndeps) {
-  if (!stream_ok(s) || !status) return cudaErrorInvalidValue;
-  int active = !LEGACY(s) && s->capture;
-  *status = active ? cudaStreamCaptureStatusActive : cudaStreamCaptureStatusNone;
-  if (id) *id = active ? (unsigned long long)(uintptr_t)s->capture : 0;
-  if (g) *g = active ? s->capture : NULL;
-  if (deps) *deps = NULL;
-  if (edges) *edges = NULL;
-  if (ndeps) *ndeps = 0;
-  return cudaSuccess;
-}
-
-#if WV_CUDART_MAJOR >= 13
-WV_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status, unsigned long long *id, cudaGraph_t *g,
-                                               const cudaGraphNode_t **deps, const void **edges, size_t *n) {
-  return capture_info(s, status, id, g, deps, edges, n);
-}
-#else
-WV_EXPORT cudaError_t cudaStreamGetCaptureInfo(cudaStream_t s, int *status, unsigned long long *id) {
-  return capture_info(s, status, id, NULL, NULL, NULL, NULL);
-}
-#endif
-WV_EXPORT cudaError_t cudaStreamGetCaptureInfo_v2(cudaStream_t s, int *status, unsigned long long *id, cudaGraph_t *g,
-                                                  const cudaGraphNode_t **deps, size_t *n) {
-  return capture_info(s, status, id, g, deps, NULL, n);
-}
-WV_EXPORT cudaError_t cudaStreamGetCaptureInfo_v3(cudaStream_t s, int *status, unsigned long long *id, cudaGraph_t *g,
-                                                  const cudaGraphNode_t **deps, const void **edges, size_t *n) {
-  return capture_info(s, status, id, g, deps, edges, n);
-}
-
-WV_EXPORT cudaError_t cudaGraphCreate(cudaGraph_t *g, unsigned int flags) {
-  (void)flags;
-  if (!g) return cudaErrorInvalidValue;
-  *g = calloc(1, sizeof **g);
-  return *g ? cudaSuccess : cudaErrorMemoryAllocation;
-}
-
-static void ops_free(cr_op *op) {
-  while (op) {
-    cr_op *n = op->next;
-    op_free(op);
-    op = n;
+void wv_cr_streams_reset(cudart *r) {
+  uint32_t i = 0;
+  void *h;
+  for (cr_stream *s; (s = wv_cr_handle_next(r, WV_H_STREAM, &i, NULL));) stream_free(r, s);
+  i = 0;
+  for (cr_event *e; (e = wv_cr_handle_next(r, WV_H_EVENT, &i, &h));) {
+    wv_cr_handle_drop(r, h);
+    free(e);
   }
-}
-
-WV_EXPORT cudaError_t cudaGraphDestroy(cudaGraph_t g) {
-  if (!g) return cudaErrorInvalidValue;
-  ops_free(g->head);
-  free(g);
-  return cudaSuccess;
-}
-
-WV_EXPORT cudaError_t cudaGraphGetNodes(cudaGraph_t g, cudaGraphNode_t *nodes, size_t *n) {
-  if (!g || !n) return cudaErrorInvalidValue;
-  size_t i = 0;
-  for (cr_op *op = g->head; op; op = op->next, i++)
-    if (nodes && i < *n) nodes[i] = (cudaGraphNode_t)(void *)op;
-  *n = i;
-  return cudaSuccess;
-}
-
-WV_EXPORT cudaError_t cudaGraphInstantiateWithFlags(cudaGraphExec_t *x, cudaGraph_t g, unsigned long long flags) {
-  (void)flags;
-  if (!x || !g) return cudaErrorInvalidValue;
-  cudaGraphExec_t e = calloc(1, sizeof *e);
-  if (!e) return cudaErrorMemoryAllocation;
-  cr_op **tail = &e->head;
-  for (cr_op *op = g->head; op; op = op->next) {
-    cr_op *c = op_clone(op);
-    if (!c) {
-      ops_free(e->head);
-      free(e);
-      return cudaErrorMemoryAllocation;
-    }
-    *tail = c;
-    tail = &c->next;
-    e->n++;
-  }
-  *x = e;
-  return cudaSuccess;
-}
-
-WV_EXPORT cudaError_t cudaGraphInstantiate(cudaGraphExec_t *x, cudaGraph_t g, unsigned long long flags) {
-  return cudaGraphInstantiateWithFlags(x, g, flags);
-}
-
-WV_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t x) {
-  if (!x) return cudaErrorInvalidValue;
-  ops_free(x->head);
-  free(x);
-  return cudaSuccess;
-}
-
-WV_EXPORT cudaError_t cudaGraphUpload(cudaGraphExec_t x, cudaStream_t s) {
-  (void)s;
-  return x ? cudaSuccess : cudaErrorInvalidValue;
-}
-
-WV_EXPORT cudaError_t cudaGraphLaunch(cudaGraphExec_t x, cudaStream_t s) {
-  cudart *r = wv_cr();
-  cudaError_t e = wv_cr_device_check(r);
-  if (e) return wv_cr_ret(e);
-  if (!x) return wv_cr_ret(cudaErrorInvalidValue);
-  if (!stream_ok(s)) return wv_cr_ret(cudaErrorInvalidResourceHandle);
-  for (cr_op *op = x->head; op && !e; op = op->next) {
-    if (!LEGACY(s) && s->capture) { /* launching a graph into a capture records its work */
-      cr_op *c = op_clone(op);
-      if (!c) return wv_cr_ret(cudaErrorMemoryAllocation);
-      graph_append(s->capture, c);
-    } else {
-      e = wv_cr_run_op(r, op);
-    }
-  }
-  return wv_cr_ret(e);
 }

@@ -5,26 +5,13 @@
  * entry_points.txt minus what the .c files here export (see cudart_stubs.cmake).
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "cudart/cudart.h"
 
-typedef struct said { struct said *next; char name[]; } said;
-
 static cudaError_t unsupported(const char *name) {
   cudart *r = wv_cr();
-  said **p = (said **)&r->warned;
-  while (*p && strcmp((*p)->name, name)) p = &(*p)->next;
-  if (!*p) {
+  if (wv_cr_first_time(r, name))
     fprintf(stderr, "warpvm: %s is not supported by warpvm's CUDA runtime (returns cudaErrorNotSupported)\n", name);
-    said *s = malloc(sizeof *s + strlen(name) + 1);
-    if (s) {
-      s->next = NULL;
-      strcpy(s->name, name);
-      *p = s;
-    }
-  }
   return wv_cr_ret(cudaErrorNotSupported);
 }
 

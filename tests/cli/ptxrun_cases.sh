@@ -8,6 +8,8 @@
 #   tests/cli/ptxrun_cases.sh /path/to/warpvm run      | diff ptxrun_golden.txt -
 #
 # ptxrun_golden.txt was made the first way (an NVIDIA H200, driver 580); test_cli.sh does the second.
+# Cases that give ptxrun a malformed or out-of-range number are usage errors under warpvm on purpose
+# (test_cli.sh lists them in STRICT).
 # Files are named relative to this folder so the output does not depend on where it lies.
 # The option strings below ($B4, $S, $(all N)) are split into words on purpose.
 # shellcheck disable=SC2046,SC2086

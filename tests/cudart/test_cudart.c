@@ -17,6 +17,8 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
+#include "fixture.h"
+
 /* Built twice: against libcudart.so.13 and libcudart.so.12 (WV_CUDART_MAJOR set by CMake). */
 #include "cudart/abi.h"
 
@@ -73,47 +75,13 @@ static int g_dev_shadow[8], g_const_shadow[4];
 static int *g_man_ptr; /* nvcc reads managed variables through such a pointer */
 static void **handle;
 
-static char *read_text(const char *rel, size_t *len) {
-  const char *src = getenv("WV_SRC");
-  char path[4096];
-  snprintf(path, sizeof path, "%s/%s", src ? src : ".", rel);
-  FILE *f = fopen(path, "rb");
-  if (!f) return NULL;
-  fseek(f, 0, SEEK_END);
-  long n = ftell(f);
-  fseek(f, 0, SEEK_SET);
-  char *b = calloc(1, (size_t)n + 1);
-  if (b && fread(b, 1, (size_t)n, f) != (size_t)n) { free(b); b = NULL; }
-  fclose(f);
-  *len = (size_t)n;
-  return b;
-}
-
-/* A fatbin as nvcc lays it out (see src/fatbin/fatbin.h): one container, one uncompressed PTX entry. */
-static uint64_t *make_fatbin(const char *ptx, size_t len) {
-  size_t payload = (len + 1 + 7) & ~(size_t)7;
-  size_t total = 16 + 64 + payload;
-  uint64_t *img = calloc(1, total);
-  uint8_t *b = (uint8_t *)img;
-  uint32_t magic = 0xBA55ED50u;
-  uint16_t v1 = 1, h16 = 16, kind = 1, x0101 = 0x0101, minor = 0, major = 8;
-  uint64_t body = 64 + payload, stored = payload, flags = 0x11;
-  uint32_t hdr = 64, arch = 80;
-  memcpy(b, &magic, 4), memcpy(b + 4, &v1, 2), memcpy(b + 6, &h16, 2), memcpy(b + 8, &body, 8);
-  uint8_t *e = b + 16;
-  memcpy(e, &kind, 2), memcpy(e + 2, &x0101, 2), memcpy(e + 4, &hdr, 4), memcpy(e + 8, &stored, 8);
-  memcpy(e + 24, &minor, 2), memcpy(e + 26, &major, 2), memcpy(e + 28, &arch, 4), memcpy(e + 40, &flags, 8);
-  memcpy(e + 64, ptx, len);
-  return img;
-}
-
 static int setup(void **state) {
   (void)state;
   size_t len;
-  char *ptx = read_text("tests/cudart/rt_kernels.ptx", &len);
+  char *ptx = wv_test_read_text("tests/cudart/rt_kernels.ptx", &len);
   if (!ptx) return -1;
   static wv_fatbin_wrapper w;
-  w = (wv_fatbin_wrapper){0x466243b1, 1, (const unsigned long long *)make_fatbin(ptx, len), NULL};
+  w = (wv_fatbin_wrapper){0x466243b1, 1, (const unsigned long long *)wv_test_make_fatbin(ptx, len), NULL};
   free(ptx);
   handle = __cudaRegisterFatBinary(&w);
   struct { const char *host; const char *name; } k[] = {{&h_add, "add"}, {&h_sym, "sym"}, {&h_bump, "bump_managed"},
@@ -368,27 +336,11 @@ static int overread_child(void) {
   return 0; /* the runtime prints its report at exit */
 }
 
-/* Runs this program's overread_child with WARPVM_CHECK=check (NULL: unset); its exit status, and its
- * stdout and stderr in the buffers. */
+/* Runs this program's overread_child with WARPVM_CHECK=check (NULL: unset). */
 static int run_child(const char *check, char *out, size_t outcap, char *err, size_t errcap) {
-  char fo[] = "/tmp/wv_cudart_outXXXXXX", fe[] = "/tmp/wv_cudart_errXXXXXX";
-  int o = mkstemp(fo), e = mkstemp(fe);
-  assert_true(o >= 0 && e >= 0);
-  pid_t pid = fork();
-  assert_true(pid >= 0);
-  if (pid == 0) {
-    dup2(o, 1), dup2(e, 2);
-    if (check) setenv("WARPVM_CHECK", check, 1);
-    else unsetenv("WARPVM_CHECK");
-    execl("/proc/self/exe", "test_cudart", "--overread-child", (char *)NULL);
-    _exit(127);
-  }
-  int status = 0;
-  waitpid(pid, &status, 0);
-  ssize_t n = pread(o, out, outcap - 1, 0), m = pread(e, err, errcap - 1, 0);
-  out[n > 0 ? n : 0] = 0, err[m > 0 ? m : 0] = 0;
-  close(o), close(e), unlink(fo), unlink(fe);
-  return WIFEXITED(status) ? WEXITSTATUS(status) : 128;
+  int rc = wv_test_run_child("--overread-child", check ? "WARPVM_CHECK" : NULL, check, out, outcap, err, errcap);
+  assert_true(rc >= 0);
+  return rc;
 }
 
 /* A program that reads a little past an allocation runs as on the GPU and the runtime reports the
