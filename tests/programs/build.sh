@@ -1,11 +1,14 @@
 #!/usr/bin/env bash
 # build.sh OUTDIR NAME VARIANT — builds one variant of a test program (programs.txt) into OUTDIR/NAME.VARIANT.
 #
-# Every build is `nvcc -O2 -std=c++17 VARIANT-FLAGS PROGRAM-FLAGS`, run from tests/programs/ with relative source
-# paths (so __FILE__, which a failed assert prints, is the same everywhere). A program of several sources is
-# compiled one file at a time (-c, in parallel) and then linked by nvcc (which also device-links -rdc=true code).
-# Idempotent: nothing is done while OUTDIR/NAME.VARIANT is newer than its sources, the headers here, this
-# script and programs.txt, and was built by the same command (OUTDIR/NAME.VARIANT.cmd).
+# Every build is `nvcc -O2 -std=c++17 VARIANT-FLAGS PROGRAM-FLAGS`, run from the suite's folder (tests/programs/,
+# or $WV_SUITE: see lib.sh) with relative source paths (so __FILE__, which a failed assert prints, is the same
+# everywhere). -O2 sets the host compiler's level only: nvcc's device code (the PTX) is the same at any -O.
+# A program of several sources is compiled one file at a time (-c, in parallel) and then linked by nvcc (which
+# also device-links -rdc=true code).
+# Idempotent: nothing is done while OUTDIR/NAME.VARIANT is newer than its sources, the headers of the suite and
+# of tests/programs, this script, lib.sh and programs.txt, and was built by the same command
+# (OUTDIR/NAME.VARIANT.cmd).
 # Exit status: 0 built or up to date; 77 no nvcc (CTest: skipped); 2 usage; 1 the build failed.
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -34,8 +37,8 @@ FLAGS=(-O2 -std=c++17 "${V_FLAGS[@]}" "${P_FLAGS[@]}")
 CMD="$NVCC_BIN ${FLAGS[*]} ${P_SOURCES[*]}"
 
 # --- up to date?
-cd "$PROGRAMS_DIR" || exit 1
-deps=("${P_SOURCES[@]}" ./*.h "$PROGRAMS_DIR/build.sh" "$PROGRAMS_DIR/lib.sh" "$PROGRAMS_DIR/programs.txt")
+cd "$SUITE_DIR" || exit 1
+deps=("${P_SOURCES[@]}" ./*.h "$PROGRAMS_DIR"/*.h "$PROGRAMS_DIR/build.sh" "$PROGRAMS_DIR/lib.sh" "$SUITE_DIR/programs.txt")
 for s in "${P_SOURCES[@]}"; do
   for h in "$(dirname "$s")"/*.h; do [ -e "$h" ] && deps+=("$h"); done
 done
@@ -72,7 +75,7 @@ else
   fi
 fi
 if [ "$rc" != 0 ] || [ ! -x "$WORK/bin" ]; then
-  echo "build.sh: building $NAME.$VARIANT failed: (cd $PROGRAMS_DIR && $CMD)" >&2
+  echo "build.sh: building $NAME.$VARIANT failed: (cd $SUITE_DIR && $CMD)" >&2
   cat "$LOG" >&2
   exit 1
 fi
