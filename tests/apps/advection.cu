@@ -1,11 +1,11 @@
 // advection — two small CFD codes in float. 1-D: the inviscid Burgers equation u_t + (u^2/2)_x = 0 on a periodic
 // grid of 1024 cells by a MUSCL scheme (minmod-limited slopes, Rusanov fluxes), 600 steps, one thread per cell
 // with the neighbourhood staged in shared memory. 2-D: a scalar blob carried around by a rotating velocity field
-// on a 96 x 96 grid with second-order upwind differences and Heun's (RK2) time stepping, 240 steps.
+// on a 96 x 96 grid with second-order upwind differences and Heun's (RK2) time stepping, 120 steps.
 #include "apps.h"
 
 constexpr int NX = 1024, STEPS1 = 600, B1 = 128;
-constexpr int G = 96, STEPS2 = 240;
+constexpr int G = 96, STEPS2 = 120;
 
 __device__ inline float minmod(float a, float b) {
   return a * b <= 0.0f ? 0.0f : copysignf(fminf(fabsf(a), fabsf(b)), a);

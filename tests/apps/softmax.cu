@@ -1,10 +1,10 @@
-// softmax — row-wise softmax and log-softmax of a 256 x 1000 matrix, built with -use_fast_math (so expf is
+// softmax — row-wise softmax and log-softmax of a 128 x 1000 matrix, built with -use_fast_math (so expf is
 // __expf, logf is __logf, division approximate, denormals flushed): one warp per row with shuffle reductions
 // (max, then the sum of exponentials), and one block per row with a shared-memory reduction; the "online"
 // single-pass variant (running max and rescaled sum, as attention kernels do) per warp.
 #include "apps.h"
 
-constexpr int ROWS = 256, COLS = 1000;
+constexpr int ROWS = 128, COLS = 1000;
 
 __device__ inline float warp_max(float v) {
   for (int o = 16; o > 0; o >>= 1) v = fmaxf(v, __shfl_xor_sync(0xffffffffu, v, o));

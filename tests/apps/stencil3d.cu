@@ -1,11 +1,11 @@
 // stencil3d — diffusion with a variable coefficient on a 32^3 box in double precision: a 7-point stencil
 // written plainly (one thread per point) and as a 2.5-D sweep (a 2-D block marches along z keeping the column
-// below, at and above in registers and the current plane in shared memory), 80 steps each, ping-ponging.
+// below, at and above in registers and the current plane in shared memory), 60 steps each, ping-ponging.
 // u' = u + k * (sum of neighbours - 6u) contracts into FMAs.
 #include "apps.h"
 
 constexpr int N = 32, P = N + 2;  // interior and padded sides
-constexpr int STEPS = 80;
+constexpr int STEPS = 60;
 constexpr int BX = 16, BY = 8;
 
 __device__ __host__ inline int at(int x, int y, int z) { return (z * P + y) * P + x; }
