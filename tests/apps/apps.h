@@ -93,3 +93,11 @@ template <class T> static inline std::vector<T> to_host(const T *d, size_t n) {
   TRY(cudaMemcpy(h.data(), d, n * sizeof(T), cudaMemcpyDeviceToHost));
   return h;
 }
+
+#ifdef THRUST_VERSION  // apps.h included after Thrust's headers: a device_vector's contents
+template <class T> static inline std::vector<T> to_host(const thrust::device_vector<T> &d) {
+  std::vector<T> h(d.size());
+  thrust::copy(d.begin(), d.end(), h.begin());
+  return h;
+}
+#endif

@@ -83,10 +83,12 @@ int main() {
   cub::KeyValuePair<int, int> kv = one(dkv);
   printf("DeviceReduce::ArgMin int: %d at %d\n", kv.value, kv.key);
 
-  t.run("DeviceScan::InclusiveSum", [&](void *p, size_t &b) { return cub::DeviceScan::InclusiveSum(p, b, di, dio, N); });
+  t.run("DeviceScan::InclusiveSum",
+        [&](void *p, size_t &b) { return cub::DeviceScan::InclusiveSum(p, b, di, dio, N); });
   std::vector<int> incl = to_host(dio, N);
   report("DeviceScan::InclusiveSum int", incl);
-  t.run("DeviceScan::ExclusiveSum", [&](void *p, size_t &b) { return cub::DeviceScan::ExclusiveSum(p, b, di, dio, N); });
+  t.run("DeviceScan::ExclusiveSum",
+        [&](void *p, size_t &b) { return cub::DeviceScan::ExclusiveSum(p, b, di, dio, N); });
   report("DeviceScan::ExclusiveSum int", to_host(dio, N));
   t.run("DeviceScan::InclusiveScan max",
         [&](void *p, size_t &b) { return cub::DeviceScan::InclusiveScan(p, b, di, dio, Max(), N); });
@@ -124,7 +126,8 @@ int main() {
 
   int *dnum;
   TRY(cudaMalloc(&dnum, sizeof(int)));
-  t.run("DeviceSelect::If", [&](void *p, size_t &b) { return cub::DeviceSelect::If(p, b, df, dfo, dnum, N, Positive()); });
+  t.run("DeviceSelect::If",
+        [&](void *p, size_t &b) { return cub::DeviceSelect::If(p, b, df, dfo, dnum, N, Positive()); });
   int kept = one(dnum);
   printf("DeviceSelect::If kept %d\n", kept);
   report("DeviceSelect::If", to_host(dfo, kept));

@@ -80,7 +80,8 @@ int main() {
   std::vector<float> cf = run_tiled<float>(a, b, c, 1.5f, -0.75f);
   std::vector<double> cd = run_tiled<double>(a, b, c, alpha, beta);
 
-  float *da = to_device(std::vector<float>(a.begin(), a.end())), *db = to_device(std::vector<float>(b.begin(), b.end()));
+  float *da = to_device(std::vector<float>(a.begin(), a.end()));
+  float *db = to_device(std::vector<float>(b.begin(), b.end()));
   float *dc = to_device(std::vector<float>(c.begin(), c.end()));
   gemm_regblock<<<dim3((N + BT - 1) / BT, (M + BT - 1) / BT), dim3(16, 16)>>>(da, db, dc, 1.5f, -0.75f);
   LAUNCHED();

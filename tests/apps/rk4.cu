@@ -92,7 +92,8 @@ int main() {
   }
   // Sanity: the Lorenz states stay on the attractor, the pendulums stay bounded.
   bool on = true;
-  for (size_t i = 0; i < lo.size(); i += 3) on = on && fabsf(lo[i]) < 30 && fabsf(lo[i + 1]) < 40 && lo[i + 2] > 0 && lo[i + 2] < 60;
+  for (size_t i = 0; i < lo.size(); i += 3)
+    on = on && fabsf(lo[i]) < 30 && fabsf(lo[i + 1]) < 40 && lo[i + 2] > 0 && lo[i + 2] < 60;
   check(on, "every Lorenz state is on the attractor");
   bool bounded = true;
   for (size_t i = 1; i < po.size(); i += 2) bounded = bounded && fabs(po[i]) < 20;

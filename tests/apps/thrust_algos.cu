@@ -2,10 +2,8 @@
 // functor, a lambda-free unary op), reduce (int; float over one tile, so the sum's order does not depend on
 // the GPU's SM count), transform_reduce (sum of squares in double), inclusive_scan and exclusive_scan (int over
 // many tiles; float over one tile: a float scan over several tiles may combine tile prefixes in either order
-// on a GPU), minmax_element (with repeated extremes: the first minimum and the first maximum, as Thrust documents), count_if,
-// inner_product, sequence and fill.
-#include "apps.h"
-
+// on a GPU), minmax_element (with repeated extremes: the first minimum and the first maximum, as Thrust
+// documents), count_if, inner_product, sequence and fill.
 #include <thrust/count.h>
 #include <thrust/device_vector.h>
 #include <thrust/extrema.h>
@@ -17,6 +15,8 @@
 #include <thrust/sequence.h>
 #include <thrust/transform.h>
 #include <thrust/transform_reduce.h>
+
+#include "apps.h"  // after Thrust: to_host(device_vector)
 
 constexpr int N = 50000, SMALL = 1500;  // SMALL: within one tile of CUB's reduce (2048 doubles) and scan
 
@@ -30,12 +30,6 @@ struct square {
 struct is_small {
   __host__ __device__ bool operator()(int v) const { return v > -100 && v < 100; }
 };
-
-template <class T> static std::vector<T> host(const thrust::device_vector<T> &d) {
-  std::vector<T> h(d.size());
-  thrust::copy(d.begin(), d.end(), h.begin());
-  return h;
-}
 
 int main() {
   begin();
@@ -53,7 +47,7 @@ int main() {
   thrust::device_vector<int> v(hi.begin(), hi.end()), w(N);
 
   thrust::transform(x.begin(), x.end(), y.begin(), z.begin(), saxpy{1.7f});
-  report("saxpy", host(z));
+  report("saxpy", to_host(z));
   thrust::transform(z.begin(), z.end(), z.begin(), thrust::negate<float>());
 
   int isum = thrust::reduce(v.begin(), v.end());
@@ -68,14 +62,14 @@ int main() {
   printf("inner_product (%d values): %a\n", SMALL, (double)dot);
 
   thrust::inclusive_scan(v.begin(), v.end(), w.begin());
-  report("inclusive_scan int", host(w));
+  report("inclusive_scan int", to_host(w));
   thrust::exclusive_scan(v.begin(), v.end(), w.begin(), 7);
-  report("exclusive_scan int (init 7)", host(w));
+  report("exclusive_scan int (init 7)", to_host(w));
   thrust::device_vector<float> fs(SMALL);
   thrust::inclusive_scan(y.begin(), y.begin() + SMALL, fs.begin());
-  report("inclusive_scan float", host(fs));
+  report("inclusive_scan float", to_host(fs));
   thrust::inclusive_scan(v.begin(), v.end(), w.begin(), thrust::maximum<int>());
-  report("inclusive_scan max", host(w));
+  report("inclusive_scan max", to_host(w));
 
   auto mm = thrust::minmax_element(v.begin(), v.end());
   printf("minmax_element: min %d at %d, max %d at %d\n", (int)*mm.first, (int)(mm.first - v.begin()),
@@ -87,7 +81,7 @@ int main() {
 
   thrust::sequence(w.begin(), w.end(), -5, 3);
   thrust::fill(w.begin() + 10, w.begin() + 20, 99);
-  report("sequence + fill", host(w));
+  report("sequence + fill", to_host(w));
 
   long long ref = 0;
   for (int e : hi) ref += e;

@@ -2,8 +2,6 @@
 // sort underneath), sort with greater<float> (descending), sort_by_key (stable: equal keys keep their values'
 // order), stable_sort of structs with a comparator (merge sort underneath), unique and reduce_by_key on the
 // sorted keys, and a sort of 64-bit keys.
-#include "apps.h"
-
 #include <algorithm>
 
 #include <thrust/device_vector.h>
@@ -11,6 +9,8 @@
 #include <thrust/reduce.h>
 #include <thrust/sort.h>
 #include <thrust/unique.h>
+
+#include "apps.h"  // after Thrust: to_host(device_vector)
 
 constexpr int N = 20000;
 
@@ -23,12 +23,6 @@ struct by_cell_then_energy {
     return a.cell < b.cell || (a.cell == b.cell && a.energy > b.energy);
   }
 };
-
-template <class T> static std::vector<T> host(const thrust::device_vector<T> &d) {
-  std::vector<T> h(d.size());
-  thrust::copy(d.begin(), d.end(), h.begin());
-  return h;
-}
 
 int main() {
   begin();
@@ -51,24 +45,24 @@ int main() {
 
   thrust::device_vector<int> k(hk.begin(), hk.end());
   thrust::sort(k.begin(), k.end());
-  std::vector<int> sk = host(k);
+  std::vector<int> sk = to_host(k);
   report("sort int", sk);
 
   thrust::device_vector<float> f(hf.begin(), hf.end());
   thrust::sort(f.begin(), f.end());
-  std::vector<float> sf = host(f);
+  std::vector<float> sf = to_host(f);
   report("sort float", sf);
   thrust::sort(f.begin(), f.end(), thrust::greater<float>());
-  report("sort float descending", host(f));
+  report("sort float descending", to_host(f));
 
   thrust::device_vector<int> keys(hk.begin(), hk.end()), vals(hv.begin(), hv.end());
   thrust::sort_by_key(keys.begin(), keys.end(), vals.begin());
-  std::vector<int> sv = host(vals);
+  std::vector<int> sv = to_host(vals);
   report("sort_by_key values", sv);
 
   thrust::device_vector<Particle> p(hp.begin(), hp.end());
   thrust::stable_sort(p.begin(), p.end(), by_cell_then_energy());
-  std::vector<Particle> sp = host(p);
+  std::vector<Particle> sp = to_host(p);
   std::vector<int> order(N);
   for (int i = 0; i < N; i++) order[i] = sp[i].cell * 1000 + (int)sp[i].energy;
   report("stable_sort structs (cell, energy)", order);
@@ -77,13 +71,13 @@ int main() {
   auto ends = thrust::reduce_by_key(keys.begin(), keys.end(), ones.begin(), uk.begin(), counts.begin());
   int groups = (int)(ends.first - uk.begin());
   printf("reduce_by_key: %d distinct keys\n", groups);
-  report("reduce_by_key counts", host(counts).data(), groups);
+  report("reduce_by_key counts", to_host(counts).data(), groups);
   int uniq = (int)(thrust::unique(k.begin(), k.end()) - k.begin());
   printf("unique: %d\n", uniq);
 
   thrust::device_vector<unsigned long long> d64(h64.begin(), h64.end());
   thrust::sort(d64.begin(), d64.end());
-  report("sort u64", host(d64));
+  report("sort u64", to_host(d64));
 
   std::vector<int> rk = hk;
   std::sort(rk.begin(), rk.end());
