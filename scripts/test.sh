@@ -4,6 +4,8 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
 jobs="$(nproc)"
+# Both builds run the nvcc-built test programs (tests/programs, tests/apps): compile each once for both.
+export WV_NVCC_CACHE="${WV_NVCC_CACHE:-$PWD/build/nvcc-cache}"
 cmake -S . -B build -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j"$jobs")

@@ -1,11 +1,15 @@
 #!/usr/bin/env bash
 # build.sh OUTDIR NAME VARIANT — builds one variant of a test program (programs.txt) into OUTDIR/NAME.VARIANT.
 #
-# Every build is `nvcc -O2 -std=c++17 VARIANT-FLAGS PROGRAM-FLAGS`, run from tests/programs/ with relative source
-# paths (so __FILE__, which a failed assert prints, is the same everywhere). A program of several sources is
-# compiled one file at a time (-c, in parallel) and then linked by nvcc (which also device-links -rdc=true code).
-# Idempotent: nothing is done while OUTDIR/NAME.VARIANT is newer than its sources, the headers here, this
-# script and programs.txt, and was built by the same command (OUTDIR/NAME.VARIANT.cmd).
+# Every build is `nvcc -O2 -std=c++17 VARIANT-FLAGS PROGRAM-FLAGS`, run from the suite's folder (tests/programs/,
+# or $WV_SUITE: see lib.sh) with relative source paths (so __FILE__, which a failed assert prints, is the same
+# everywhere). -O2 sets the host compiler's level only: nvcc's device code (the PTX) is the same at any -O.
+# A program of several sources is compiled one file at a time (-c, in parallel) and then linked by nvcc (which
+# also device-links -rdc=true code).
+# Idempotent: nothing is done while OUTDIR/NAME.VARIANT is newer than its sources, the headers of the suite and
+# of tests/programs, this script, lib.sh and programs.txt, and was built by the same command
+# (OUTDIR/NAME.VARIANT.cmd). With WV_NVCC_CACHE set, a build of the same command from the same inputs is copied
+# from that folder instead of compiled again (see below).
 # Exit status: 0 built or up to date; 77 no nvcc (CTest: skipped); 2 usage; 1 the build failed.
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -34,11 +38,13 @@ FLAGS=(-O2 -std=c++17 "${V_FLAGS[@]}" "${P_FLAGS[@]}")
 CMD="$NVCC_BIN ${FLAGS[*]} ${P_SOURCES[*]}"
 
 # --- up to date?
-cd "$PROGRAMS_DIR" || exit 1
-deps=("${P_SOURCES[@]}" ./*.h "$PROGRAMS_DIR/build.sh" "$PROGRAMS_DIR/lib.sh" "$PROGRAMS_DIR/programs.txt")
+cd "$SUITE_DIR" || exit 1
+inputs=("${P_SOURCES[@]}")  # what the compiler reads from the repository: the sources and the headers near them
+for h in ./*.h "$PROGRAMS_DIR"/*.h; do [ -e "$h" ] && inputs+=("$h"); done
 for s in "${P_SOURCES[@]}"; do
-  for h in "$(dirname "$s")"/*.h; do [ -e "$h" ] && deps+=("$h"); done
+  for h in "$(dirname "$s")"/*.h; do [ -e "$h" ] && inputs+=("$h"); done
 done
+deps=("${inputs[@]}" "$PROGRAMS_DIR/build.sh" "$PROGRAMS_DIR/lib.sh" "$SUITE_DIR/programs.txt")
 fresh=0
 if [ -x "$BIN" ] && [ "$(cat "$BIN.cmd" 2>/dev/null)" = "$CMD" ]; then
   fresh=1
@@ -47,6 +53,17 @@ if [ -x "$BIN" ] && [ "$(cat "$BIN.cmd" 2>/dev/null)" = "$CMD" ]; then
   done
 fi
 [ "$fresh" = 1 ] && exit 0
+
+# --- in the cache? WV_NVCC_CACHE names a folder that build trees share (scripts/test.sh's two builds): a build
+# is kept there under a hash of the command, nvcc's version and the contents of the inputs, and copied out again.
+KEY=""
+if [ -n "${WV_NVCC_CACHE:-}" ]; then
+  KEY=$({ echo "$CMD"; "$NVCC_BIN" --version; cat "${inputs[@]}"; } | sha256sum | cut -c1-40)
+  if [ -x "$WV_NVCC_CACHE/$KEY" ] && cp "$WV_NVCC_CACHE/$KEY" "$BIN.$$" && mv -f "$BIN.$$" "$BIN"; then
+    echo "$CMD" >"$BIN.cmd"
+    exit 0
+  fi
+fi
 
 # --- build into a private folder, then move into place
 WORK=$(mktemp -d "$OUTDIR/.build.$NAME.$VARIANT.XXXXXX") || exit 1
@@ -72,10 +89,13 @@ else
   fi
 fi
 if [ "$rc" != 0 ] || [ ! -x "$WORK/bin" ]; then
-  echo "build.sh: building $NAME.$VARIANT failed: (cd $PROGRAMS_DIR && $CMD)" >&2
+  echo "build.sh: building $NAME.$VARIANT failed: (cd $SUITE_DIR && $CMD)" >&2
   cat "$LOG" >&2
   exit 1
 fi
 echo "$CMD" >"$WORK/cmd"
+if [ -n "$KEY" ] && mkdir -p "$WV_NVCC_CACHE"; then  # a cache that cannot be written is no error
+  cp "$WORK/bin" "$WV_NVCC_CACHE/.$KEY.$$" && mv -f "$WV_NVCC_CACHE/.$KEY.$$" "$WV_NVCC_CACHE/$KEY"
+fi
 mv -f "$WORK/bin" "$BIN" && mv -f "$WORK/cmd" "$BIN.cmd" || exit 1
 exit 0

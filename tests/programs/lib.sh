@@ -1,9 +1,15 @@
-# lib.sh — shared by build.sh, run_one.sh and record_on_gpu.sh (sourced, not run): reading programs.txt and
-# expect.txt, finding nvcc, and what each variant's nvcc flags are.
+# lib.sh — shared by build.sh, run_one.sh and record_on_gpu.sh (sourced, not run): reading a suite's programs.txt
+# and expect.txt, finding nvcc, and what each variant's nvcc flags are.
+#
+# A suite is a folder holding programs.txt, the sources it names, golden/ and optionally expect.txt: this folder
+# (tests/programs, the default) or another one named by the environment variable WV_SUITE (tests/apps).
 # shellcheck shell=bash
 # shellcheck disable=SC2034  # P_* and V_FLAGS are for the scripts that source this file
 
-PROGRAMS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+PROGRAMS_DIR=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)  # the scripts and check.h
+SUITE_DIR=$(cd "${WV_SUITE:-$PROGRAMS_DIR}" && pwd) || return 1
+# SUITE_REL: the suite's folder relative to the repository root (for messages and PROVENANCE.md)
+SUITE_REL=$(realpath --relative-to="$PROGRAMS_DIR/../.." "$SUITE_DIR")
 
 # find_nvcc: prints the nvcc to use ($NVCC, nvcc on PATH, /usr/local/cuda/bin/nvcc); returns 1 if none.
 find_nvcc() {
@@ -19,7 +25,7 @@ find_nvcc() {
 
 # program_entries: every program line of programs.txt, comments and blank lines removed.
 program_entries() {
-  grep -v '^[[:space:]]*\(#\|$\)' "$PROGRAMS_DIR/programs.txt"
+  grep -v '^[[:space:]]*\(#\|$\)' "$SUITE_DIR/programs.txt"
 }
 
 # load_program NAME: sets P_VARIANTS (array), P_SOURCES (array), P_FLAGS (array), P_ARGS (array);
@@ -58,8 +64,9 @@ variant_flags() {
   esac
 }
 
-# expect_kind NAME: prints "KIND REGEX" from expect.txt, or nothing.
+# expect_kind NAME: prints "KIND REGEX" from expect.txt, or nothing (also when the suite has no expect.txt).
 expect_kind() {
+  [ -f "$SUITE_DIR/expect.txt" ] || return 0
   awk -v n="$1" '!/^[[:space:]]*(#|$)/ && $1 == n {
-      sub(/^[[:space:]]*[^[:space:]]+[[:space:]]+/, ""); print; exit }' "$PROGRAMS_DIR/expect.txt"
+      sub(/^[[:space:]]*[^[:space:]]+[[:space:]]+/, ""); print; exit }' "$SUITE_DIR/expect.txt"
 }

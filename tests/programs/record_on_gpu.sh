@@ -3,6 +3,7 @@
 #
 # On a machine with nvcc and a GPU (no network needed), from anywhere in a copy of the repository:
 #   bash tests/programs/record_on_gpu.sh "$OUT"
+# records the suite tests/programs; WV_SUITE=DIR (tests/apps/record_on_gpu.sh sets it) records another suite.
 # 1. builds every variant of every program of programs.txt with build.sh (JOBS at a time, default: all cores);
 # 2. runs each build directly on the GPU (no warpvm), one at a time so that programs checking free memory see
 #    no other process, twice (the second pass only checks that the output is reproducible), capturing stdout,
@@ -15,7 +16,7 @@
 #    commands, per-program variants and every discrepancy).
 # Programs of kind `error` in expect.txt (builds warpvm must refuse) are built and run too, as a check that
 # they work on a GPU, but get no golden files.
-# Then: copy OUT/golden/* (or unpack OUT/golden.tgz) and OUT/PROVENANCE.md into tests/programs/golden/.
+# Then: copy OUT/golden/* (or unpack OUT/golden.tgz) and OUT/PROVENANCE.md into the suite's golden/.
 # Environment: JOBS (parallel builds), RUN_TIMEOUT (seconds per run, default 60), CUDA_HOME.
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
@@ -126,7 +127,7 @@ tar -C "$OUT" -czf "$OUT/golden.tgz" golden  # the same files in one, for transp
 
 # --- PROVENANCE.md
 {
-  echo "# Provenance of tests/programs/golden"
+  echo "# Provenance of $SUITE_REL/golden"
   echo
   echo "Every \`NAME.stdout\`, \`NAME.exit\` (and \`NAME.stderr\`: the stderr lines matching the regex of"
   echo "\`expect.txt\`) is what the program's first variant in \`programs.txt\` printed when run directly on a real"
@@ -142,15 +143,15 @@ tar -C "$OUT" -czf "$OUT/golden.tgz" golden  # the same files in one, for transp
   echo "| host | $(uname -srm) |"
   echo "| nvcc | \`$NVCC_BIN\`: $("$NVCC_BIN" --version 2>&1 | grep -m1 -i 'release' | sed 's/^[[:space:]]*//') |"
   echo "| LD_LIBRARY_PATH | \`$LD_LIBRARY_PATH\` |"
-  echo "| programs.txt | sha256 $(sha256sum "$PROGRAMS_DIR/programs.txt" | cut -d' ' -f1) |"
-  echo "| expect.txt | sha256 $(sha256sum "$PROGRAMS_DIR/expect.txt" | cut -d' ' -f1) |"
-  echo "| sources | sha256 of the sorted sha256s of tests/programs/**/*.{cu,h} and examples/*.cu: $(cd "$PROGRAMS_DIR/../.." && sha256sum tests/programs/*.cu tests/programs/*.h tests/programs/*/*.cu tests/programs/*/*.h examples/*.cu 2>/dev/null | sort | sha256sum | cut -d' ' -f1) |"
+  echo "| programs.txt | sha256 $(sha256sum "$SUITE_DIR/programs.txt" | cut -d' ' -f1) |"
+  [ -f "$SUITE_DIR/expect.txt" ] && echo "| expect.txt | sha256 $(sha256sum "$SUITE_DIR/expect.txt" | cut -d' ' -f1) |"
+  echo "| sources | sha256 of the sorted sha256s of $SUITE_REL/**/*.{cu,h}, tests/programs/*.h and examples/*.cu: $(cd "$PROGRAMS_DIR/../.." && sha256sum "$SUITE_REL"/*.cu "$SUITE_REL"/*.h "$SUITE_REL"/*/*.cu "$SUITE_REL"/*/*.h tests/programs/*.h examples/*.cu 2>/dev/null | sort -u | sha256sum | cut -d' ' -f1) |"
   echo
   echo "## How"
   echo
   echo "    $0 $*   (JOBS=$JOBS, RUN_TIMEOUT=${RUN_TIMEOUT:-60})"
   echo
-  echo "Each build: \`build.sh OUTDIR NAME VARIANT\`, i.e. from tests/programs/"
+  echo "Each build: \`build.sh OUTDIR NAME VARIANT\`, i.e. from $SUITE_REL/"
   echo "\`nvcc -O2 -std=c++17 VARIANT-FLAGS PROGRAM-FLAGS SOURCES -o NAME.VARIANT\` (several sources: \`-c\` each, then"
   echo "linked by nvcc); each run: \`cd BUILD && ./NAME.VARIANT ARGS > stdout 2> stderr\`, one at a time, twice."
   echo "$npairs builds in ${T_BUILD} s ($JOBS at a time), runs (both passes) in ${T_RUN} s, total $(($(date +%s) - T0)) s."
@@ -175,16 +176,17 @@ tar -C "$OUT" -czf "$OUT/golden.tgz" golden  # the same files in one, for transp
   [ -s "$WORK/variant_diff_text" ] && cat "$WORK/variant_diff_text"
   echo "- runs whose second pass differed from the first: ${#pass_diffs[@]}"
   for d in "${pass_diffs[@]}"; do echo "  - $d"; done
-  echo
-  echo "## Where the device's assert message went"
-  echo
-  load_program assert || P_VARIANTS=()
-  for v in "${P_VARIANTS[@]}"; do
-    r=$WORK/raw/pass1/assert.$v
-    [ -f "$r.exit" ] || continue
-    echo "- assert.$v: stdout lines with 'Assertion': $(grep -c Assertion "$r.stdout"); stderr lines with 'Assertion': $(grep -c Assertion "$r.stderr"); full stderr:"
-    head -n 10 "$r.stderr" | sed 's/^/        /'
-  done
+  if load_program assert; then
+    echo
+    echo "## Where the device's assert message went"
+    echo
+    for v in "${P_VARIANTS[@]}"; do
+      r=$WORK/raw/pass1/assert.$v
+      [ -f "$r.exit" ] || continue
+      echo "- assert.$v: stdout lines with 'Assertion': $(grep -c Assertion "$r.stdout"); stderr lines with 'Assertion': $(grep -c Assertion "$r.stderr"); full stderr:"
+      head -n 10 "$r.stderr" | sed 's/^/        /'
+    done
+  fi
   echo
   echo "## nvidia-smi"
   echo
