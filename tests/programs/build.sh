@@ -52,17 +52,26 @@ if [ -x "$BIN" ] && [ "$(cat "$BIN.cmd" 2>/dev/null)" = "$CMD" ]; then
     if [ "$d" -nt "$BIN" ]; then fresh=0; break; fi
   done
 fi
-[ "$fresh" = 1 ] && exit 0
 
 # --- in the cache? WV_NVCC_CACHE names a folder that build trees share (scripts/test.sh's two builds): a build
 # is kept there under a hash of the command, nvcc's version and the contents of the inputs, and copied out again.
+# cache_store FILE: keep FILE there (a cache that cannot be written is no error).
 KEY=""
+cache_store() {
+  [ -n "$KEY" ] && [ ! -e "$WV_NVCC_CACHE/$KEY" ] && mkdir -p "$WV_NVCC_CACHE" &&
+    cp "$1" "$WV_NVCC_CACHE/.$KEY.$$" && mv -f "$WV_NVCC_CACHE/.$KEY.$$" "$WV_NVCC_CACHE/$KEY"
+  return 0
+}
 if [ -n "${WV_NVCC_CACHE:-}" ]; then
   KEY=$({ echo "$CMD"; "$NVCC_BIN" --version; cat "${inputs[@]}"; } | sha256sum | cut -c1-40)
-  if [ -x "$WV_NVCC_CACHE/$KEY" ] && cp "$WV_NVCC_CACHE/$KEY" "$BIN.$$" && mv -f "$BIN.$$" "$BIN"; then
-    echo "$CMD" >"$BIN.cmd"
-    exit 0
-  fi
+fi
+if [ "$fresh" = 1 ]; then
+  cache_store "$BIN"
+  exit 0
+fi
+if [ -n "$KEY" ] && [ -x "$WV_NVCC_CACHE/$KEY" ] && cp "$WV_NVCC_CACHE/$KEY" "$BIN.$$" && mv -f "$BIN.$$" "$BIN"; then
+  echo "$CMD" >"$BIN.cmd"
+  exit 0
 fi
 
 # --- build into a private folder, then move into place
@@ -94,8 +103,6 @@ if [ "$rc" != 0 ] || [ ! -x "$WORK/bin" ]; then
   exit 1
 fi
 echo "$CMD" >"$WORK/cmd"
-if [ -n "$KEY" ] && mkdir -p "$WV_NVCC_CACHE"; then  # a cache that cannot be written is no error
-  cp "$WORK/bin" "$WV_NVCC_CACHE/.$KEY.$$" && mv -f "$WV_NVCC_CACHE/.$KEY.$$" "$WV_NVCC_CACHE/$KEY"
-fi
+cache_store "$WORK/bin"
 mv -f "$WORK/bin" "$BIN" && mv -f "$WORK/cmd" "$BIN.cmd" || exit 1
 exit 0
