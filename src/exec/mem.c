@@ -16,18 +16,59 @@
 #include "exec/exec.h"
 #include "rt/vm_internal.h"
 
-void wv_heap_init(wv_heap *h) {
-  memset(h, 0, sizeof *h);
-  h->next = WV_GLOBAL_BASE;
+static uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); } /* a: a power of two */
+
+/* ---- the mapped ranges (mem.h: the GPU's memory map) ---- */
+
+static int span_find(const wv_heap *h, uint64_t addr) { /* last span with base <= addr */
+  uint32_t lo = 0, hi = h->nmaps;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (h->maps[mid].base <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  return (int)lo - 1;
 }
 
-static int owned(const wv_alloc *a) { return a->kind != WV_ALLOC_HOSTMAP && a->kind != WV_ALLOC_FREED; }
+/* Maps [base, base+len) (the caller checked that it meets no other span). */
+static int span_add(wv_heap *h, uint64_t base, uint64_t len) {
+  if (h->nmaps == h->mapcap) {
+    uint32_t nc = h->mapcap ? h->mapcap * 2 : 16;
+    wv_span *nm = realloc(h->maps, (size_t)nc * sizeof *nm);
+    if (!nm) return -1;
+    h->maps = nm;
+    h->mapcap = nc;
+  }
+  uint32_t at = (uint32_t)(span_find(h, base) + 1);
+  memmove(&h->maps[at + 1], &h->maps[at], (size_t)(h->nmaps - at) * sizeof h->maps[0]);
+  h->maps[at] = (wv_span){base, len};
+  h->nmaps++;
+  return 0;
+}
+
+static void span_remove(wv_heap *h, uint64_t base) {
+  int i = span_find(h, base);
+  if (i < 0 || h->maps[i].base != base) return;
+  memmove(&h->maps[i], &h->maps[i + 1], (size_t)(h->nmaps - (uint32_t)i - 1) * sizeof h->maps[0]);
+  h->nmaps--;
+}
+
+void wv_heap_init(wv_heap *h) {
+  memset(h, 0, sizeof *h);
+  h->next = WV_VM_ARENA;
+}
+
+static int owned(const wv_alloc *a) {
+  return a->kind != WV_ALLOC_HOSTMAP && a->kind != WV_ALLOC_FREED && !a->chunked;
+}
 
 void wv_heap_fini(wv_heap *h) {
   for (uint32_t i = 0; i < h->n; i++)
     if (owned(&h->v[i])) free(h->v[i].host);
+  for (uint32_t i = 0; i < h->nchunks; i++) free(h->chunks[i].mem);
   free(h->v);
   free(h->maps);
+  free(h->chunks);
   memset(h, 0, sizeof *h);
 }
 
@@ -60,51 +101,165 @@ static int insert(wv_heap *h, wv_alloc a) {
   return 0;
 }
 
-/* ---- the mapped ranges (mem.h: the GPU's memory map) ---- */
+/* ---- cudaMalloc's layout: the home region, chunks, pages (mem.h) ---- */
 
-static uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); } /* a: a power of two */
+#define GRAINS (WV_GPU_CHUNK / WV_GPU_ALLOC_GRAIN)
 
-static int span_find(const wv_heap *h, uint64_t addr) { /* last span with base <= addr */
-  uint32_t lo = 0, hi = h->nmaps;
+/* The home region is mapped from the vm's first cudaMalloc on. */
+static int home_map(wv_heap *h) {
+  int i = span_find(h, WV_GLOBAL_BASE);
+  if (i >= 0 && h->maps[i].base == WV_GLOBAL_BASE) return 0;
+  return span_add(h, WV_GLOBAL_BASE, WV_GPU_PAGES - WV_GLOBAL_BASE);
+}
+
+/* The first free len bytes (aligned to align, a multiple of WV_GPU_PAGE) of the pages after the home
+ * region, or 0 when the range is used up. */
+static uint64_t pages_fit(const wv_heap *h, uint64_t len, uint64_t align) {
+  uint64_t at = round_up(WV_GPU_PAGES, align);
+  for (uint32_t j = (uint32_t)(span_find(h, WV_GPU_PAGES - 1) + 1); j < h->nmaps && h->maps[j].base < WV_VM_ARENA; j++) {
+    if (h->maps[j].base >= at + len) break;
+    if (h->maps[j].base + h->maps[j].size > at) at = round_up(h->maps[j].base + h->maps[j].size, align);
+  }
+  return at + len <= WV_VM_ARENA ? at : 0;
+}
+
+static int chunk_find(const wv_heap *h, uint64_t addr) { /* last chunk with base <= addr */
+  uint32_t lo = 0, hi = h->nchunks;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    if (h->maps[mid].base <= addr) lo = mid + 1;
+    if (h->chunks[mid].base <= addr) lo = mid + 1;
     else hi = mid;
   }
   return (int)lo - 1;
 }
 
-/* Maps a fresh range of at least size bytes at a page boundary aligned to align, after everything mapped
- * so far (so the list stays sorted): its base, or 0 when the vm's address range or host memory is used up. */
-static uint64_t span_new(wv_heap *h, uint64_t size, uint64_t align) {
-  uint64_t base = round_up(h->next, align > WV_GPU_PAGE ? align : WV_GPU_PAGE), len = round_up(size, WV_GPU_PAGE);
-  if (base + len + WV_GPU_MAP_GAP > WV_HEAP_END) return 0;
-  if (h->nmaps == h->mapcap) {
-    uint32_t nc = h->mapcap ? h->mapcap * 2 : 16;
-    wv_span *nm = realloc(h->maps, (size_t)nc * sizeof *nm);
-    if (!nm) return 0;
-    h->maps = nm;
-    h->mapcap = nc;
+static int bit(const wv_chunk *c, uint32_t g) { return (int)(c->used[g / 64] >> (g % 64) & 1); }
+
+static void set_bits(wv_chunk *c, uint32_t g, uint32_t n, int on) {
+  for (uint32_t k = g; k < g + n; k++) {
+    if (on) c->used[k / 64] |= 1ull << (k % 64);
+    else c->used[k / 64] &= ~(1ull << (k % 64));
   }
-  h->maps[h->nmaps++] = (wv_span){base, len};
-  h->next = base + len + WV_GPU_MAP_GAP;
+}
+
+/* The first run of n free grains starting at a multiple of step, or -1. */
+static int64_t chunk_fit(const wv_chunk *c, uint32_t n, uint32_t step) {
+  if (c->nfree < n) return -1;
+  for (uint32_t g = 0; g + n <= GRAINS;) {
+    uint32_t k = 0;
+    while (k < n && !bit(c, g + k)) k++;
+    if (k == n) return g;
+    g = (uint32_t)round_up(g + k + 1, step);
+  }
+  return -1;
+}
+
+/* A new chunk: the first one at the home region's start, others on free pages. NULL: out of memory or
+ * address range. */
+static wv_chunk *chunk_new(wv_heap *h) {
+  uint64_t base = WV_GPU_HOME;
+  int i = chunk_find(h, base);
+  if (i >= 0 && h->chunks[i].base == base) {
+    if (!(base = pages_fit(h, WV_GPU_CHUNK, WV_GPU_PAGE))) return NULL;
+  }
+  if (h->nchunks == h->chunkcap) {
+    uint32_t nc = h->chunkcap ? h->chunkcap * 2 : 8;
+    wv_chunk *n = realloc(h->chunks, (size_t)nc * sizeof *n);
+    if (!n) return NULL;
+    h->chunks = n;
+    h->chunkcap = nc;
+  }
+  uint8_t *mem = calloc(1, (size_t)WV_GPU_CHUNK);
+  if (!mem) return NULL;
+  if (base != WV_GPU_HOME && span_add(h, base, WV_GPU_CHUNK)) {
+    free(mem);
+    return NULL;
+  }
+  uint32_t at = (uint32_t)(chunk_find(h, base) + 1);
+  memmove(&h->chunks[at + 1], &h->chunks[at], (size_t)(h->nchunks - at) * sizeof h->chunks[0]);
+  h->nchunks++;
+  wv_chunk *c = &h->chunks[at];
+  memset(c, 0, sizeof *c);
+  c->base = base;
+  c->mem = mem;
+  c->nfree = (uint32_t)GRAINS;
+  return c;
+}
+
+/* A small cudaMalloc allocation: its address and host memory (zeroed), or 0. */
+static uint64_t small_alloc(wv_heap *h, uint64_t size, uint64_t align, uint8_t **host) {
+  uint64_t len = round_up(size, WV_GPU_ALLOC_GRAIN);
+  uint32_t n = (uint32_t)(len / WV_GPU_ALLOC_GRAIN), step = align > WV_GPU_ALLOC_GRAIN ? (uint32_t)(align / WV_GPU_ALLOC_GRAIN) : 1;
+  wv_chunk *c = NULL;
+  int64_t g = -1;
+  for (uint32_t i = 0; i < h->nchunks && g < 0; i++)
+    if ((g = chunk_fit(&h->chunks[i], n, step)) >= 0) c = &h->chunks[i];
+  if (!c) {
+    if (step > GRAINS || !(c = chunk_new(h))) return 0;
+    g = 0;
+  }
+  uint64_t off = (uint64_t)g * WV_GPU_ALLOC_GRAIN;
+  set_bits(c, (uint32_t)g, n, 1);
+  c->nfree -= n;
+  c->live++;
+  if (off < c->dirty) memset(c->mem + off, 0, (size_t)(c->dirty - off < len ? c->dirty - off : len));
+  if (off + len > c->dirty) c->dirty = off + len;
+  *host = c->mem + off;
+  return c->base + off;
+}
+
+/* Gives a small allocation's grains back; a chunk that holds none any more goes (its pages unmapped). */
+static void small_free(wv_heap *h, uint64_t base, uint64_t size) {
+  int i = chunk_find(h, base);
+  if (i < 0 || base - h->chunks[i].base >= WV_GPU_CHUNK) return;
+  wv_chunk *c = &h->chunks[i];
+  uint32_t n = (uint32_t)(round_up(size, WV_GPU_ALLOC_GRAIN) / WV_GPU_ALLOC_GRAIN);
+  set_bits(c, (uint32_t)((base - c->base) / WV_GPU_ALLOC_GRAIN), n, 0);
+  c->nfree += n;
+  if (--c->live) return;
+  if (c->base != WV_GPU_HOME) span_remove(h, c->base);
+  free(c->mem);
+  memmove(&h->chunks[i], &h->chunks[i + 1], (size_t)(h->nchunks - (uint32_t)i - 1) * sizeof h->chunks[0]);
+  h->nchunks--;
+}
+
+/* Where a cudaMalloc allocation goes (mem.h), with its host memory; 0 when memory or addresses are out. */
+static uint64_t device_place(wv_heap *h, uint64_t size, uint64_t align, uint8_t **host, uint8_t *chunked) {
+  if (home_map(h)) return 0;
+  if (round_up(size, WV_GPU_ALLOC_GRAIN) < WV_GPU_CHUNK && align < WV_GPU_CHUNK) {
+    *chunked = 1;
+    return small_alloc(h, size, align, host);
+  }
+  uint64_t len = round_up(size, WV_GPU_PAGE), base = pages_fit(h, len, align > WV_GPU_PAGE ? align : WV_GPU_PAGE);
+  if (!base || !(*host = calloc(1, (size_t)size))) return 0;
+  if (span_add(h, base, len)) {
+    free(*host);
+    return 0;
+  }
   return base;
 }
 
-static void span_remove(wv_heap *h, uint64_t base) {
-  int i = span_find(h, base);
-  if (i < 0 || h->maps[i].base != base) return;
-  memmove(&h->maps[i], &h->maps[i + 1], (size_t)(h->nmaps - (uint32_t)i - 1) * sizeof h->maps[0]);
-  h->nmaps--;
+/* ---- the vm arena: module variables, device malloc, the vm's own ---- */
+
+#define VM_LARGE (1ull << 20) /* from this size on, an allocation of the vm arena gets pages of its own */
+#define VM_GAP (2ull << 20)   /* unmapped bytes after each mapping of the vm arena */
+
+/* Maps a fresh range of at least size bytes at a page boundary aligned to align, after everything mapped
+ * so far; its base, or 0 when the vm's address range or host memory is used up. */
+static uint64_t arena_span(wv_heap *h, uint64_t size, uint64_t align) {
+  uint64_t base = round_up(h->next, align > WV_GPU_PAGE ? align : WV_GPU_PAGE), len = round_up(size, WV_GPU_PAGE);
+  if (base + len + VM_GAP > WV_HEAP_END || span_add(h, base, len)) return 0;
+  h->next = base + len + VM_GAP;
+  return base;
 }
 
-/* Where an allocation of size bytes goes: the current chunk if it fits there, else a new chunk; a large
- * one gets a mapping of its own. 0 when the vm's range is used up. */
-static uint64_t place(wv_heap *h, uint64_t size, uint64_t align) {
-  if (size >= WV_GPU_LARGE) return span_new(h, size, align);
+/* Where an allocation of the vm arena goes: the current chunk if it fits there, else a new chunk; a large
+ * one gets a mapping of its own. Addresses are never reused. 0 when the vm's range is used up. */
+static uint64_t arena_place(wv_heap *h, uint64_t size, uint64_t align) {
+  if (size >= VM_LARGE) return arena_span(h, size, align);
   uint64_t base = round_up(h->chunk_next, align);
   if (!h->chunk_end || base + size > h->chunk_end) {
-    if (!(base = span_new(h, WV_GPU_CHUNK, align))) return 0;
+    if (!(base = arena_span(h, WV_GPU_CHUNK, align))) return 0;
     h->chunk_end = base + WV_GPU_CHUNK;
   }
   h->chunk_next = base + round_up(size, WV_GPU_ALLOC_GRAIN);
@@ -115,12 +270,21 @@ int wv_heap_alloc_kind(wv_heap *h, uint64_t size, uint32_t align, wv_alloc_kind 
   if (size == 0) size = 1;
   if (size > ((uint64_t)1 << 40) || (align & (align - 1))) return -1;
   if (align < WV_GPU_ALLOC_GRAIN) align = WV_GPU_ALLOC_GRAIN;
-  uint8_t *host = calloc(1, (size_t)size);
-  if (!host) return -1;
-  uint64_t base = place(h, size, align);
-  if (!base || insert(h, (wv_alloc){base, size, host, (uint8_t)kind})) {
-    if (base && size >= WV_GPU_LARGE) span_remove(h, base);
-    free(host);
+  uint8_t *host = NULL, chunked = 0;
+  uint64_t base;
+  if (kind == WV_ALLOC_DEVICE) {
+    base = device_place(h, size, align, &host, &chunked);
+  } else {
+    if (!(host = calloc(1, (size_t)size))) return -1;
+    if (!(base = arena_place(h, size, align))) free(host);
+  }
+  if (!base) return -1;
+  if (insert(h, (wv_alloc){base, size, host, (uint8_t)kind, chunked})) {
+    if (chunked) small_free(h, base, size);
+    else {
+      if (kind == WV_ALLOC_DEVICE || size >= VM_LARGE) span_remove(h, base);
+      free(host);
+    }
     return -1;
   }
   *out = base;
@@ -148,7 +312,7 @@ int wv_heap_map(wv_heap *h, void *host, uint64_t size, wv_alloc_kind kind, const
     if (i >= 0 && h->v[i].base + h->v[i].size > lo) *why = "a range that overlaps another allocation or mapping";
   }
   if (*why) return -1;
-  if (insert(h, (wv_alloc){lo, size, (uint8_t *)host, (uint8_t)kind})) {
+  if (insert(h, (wv_alloc){lo, size, (uint8_t *)host, (uint8_t)kind, 0})) {
     *why = "out of host memory";
     return -1;
   }
@@ -162,13 +326,16 @@ wv_alloc *wv_heap_find(wv_heap *h, uint64_t base) {
 }
 
 /* Freed entries keep their place (size 0: no lookup can hit them) until they are half the table,
- * so a kernel freeing many device-malloc allocations does not shift the table each time. A large
- * allocation's mapping goes with it; a chunk stays mapped. */
+ * so a kernel freeing many device-malloc allocations does not shift the table each time. A cudaMalloc
+ * allocation's grains go back to its chunk (mem.h), a large one's pages go; in the vm arena a large
+ * allocation's mapping goes with it, a chunk stays mapped. */
 int wv_heap_free(wv_heap *h, uint64_t base) {
   wv_alloc *a = wv_heap_find(h, base);
   if (!a) return -1;
   h->bytes_live -= a->size;
-  if (a->size >= WV_GPU_LARGE && a->base >= WV_GLOBAL_BASE && a->base < WV_HEAP_END) span_remove(h, base);
+  if (a->chunked) small_free(h, base, a->size);
+  else if (a->kind == WV_ALLOC_DEVICE || (a->size >= VM_LARGE && a->base >= WV_GLOBAL_BASE && a->base < WV_HEAP_END))
+    span_remove(h, base);
   if (owned(a)) free(a->host);
   *a = (wv_alloc){.base = base, .size = 0, .host = NULL, .kind = WV_ALLOC_FREED};
   if (h->last < h->n && &h->v[h->last] == a) h->last = UINT32_MAX; /* the lookup cache never holds a freed entry */
@@ -211,11 +378,17 @@ int wv_heap_read_mapped(wv_heap *h, uint64_t addr, uint64_t size, uint8_t *out) 
     p = h->maps[i].base + h->maps[i].size;
   }
   memset(out, 0, (size_t)size);
+  int c = chunk_find(h, addr); /* a chunk's bytes: its allocations', and freed ones' it still keeps */
+  for (uint32_t j = c < 0 ? 0 : (uint32_t)c; j < h->nchunks && h->chunks[j].base < end; j++) {
+    const wv_chunk *k = &h->chunks[j];
+    uint64_t lo = k->base > addr ? k->base : addr, hi = k->base + WV_GPU_CHUNK < end ? k->base + WV_GPU_CHUNK : end;
+    if (lo < hi) memcpy(out + (lo - addr), k->mem + (lo - k->base), (size_t)(hi - lo));
+  }
   int i = find(h, addr);
   for (uint32_t j = i < 0 ? 0 : (uint32_t)i; j < h->n && h->v[j].base < end; j++) {
     const wv_alloc *a = &h->v[j];
     uint64_t lo = a->base > addr ? a->base : addr, hi = a->base + a->size < end ? a->base + a->size : end;
-    if (a->host && lo < hi) memcpy(out + (lo - addr), a->host + (lo - a->base), (size_t)(hi - lo));
+    if (a->host && !a->chunked && lo < hi) memcpy(out + (lo - addr), a->host + (lo - a->base), (size_t)(hi - lo));
   }
   return 0;
 }
@@ -296,13 +469,15 @@ static uint8_t *overread(wv_exec *x, int sp, uint64_t sa, uint32_t size, int lan
     memset(buf + n, 0, (size_t)(size - n));
     break;
   }
-  case WV_SPACE_LOCAL: { /* past the deepest frame: what earlier calls left in the thread's stack, else 0 */
+  case WV_SPACE_LOCAL: { /* the thread's stack (mem.h): what earlier calls left there, else 0 */
     const wv_warp *w = x->warp;
-    uint64_t lim = (uint64_t)w->local_top + WV_GPU_LOCAL_SLACK;
-    if (sa >= lim || size > lim - sa || !(buf = scratch(x, size))) break;
-    uint64_t n = sa < w->local_cap ? (w->local_cap - sa < size ? w->local_cap - sa : size) : 0;
-    memcpy(buf, w->local + (size_t)lane * w->local_cap + sa, (size_t)n);
-    memset(buf + n, 0, (size_t)(size - n));
+    uint64_t top = WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, used = top - w->local_low, lim = x->vm->stack_limit;
+    if (lim < used) lim = used;
+    uint64_t lo = lim < top ? top - lim : 0, have = WV_GPU_LOCAL_TOP - (uint64_t)w->local_cap; /* the buffer's first */
+    if (sa < lo || sa >= WV_GPU_LOCAL_TOP || size > WV_GPU_LOCAL_TOP - sa || !(buf = scratch(x, size))) break;
+    memset(buf, 0, (size_t)size);
+    uint64_t from = sa > have ? sa : have;
+    if (from < sa + size) memcpy(buf + (from - sa), wv_local_at(w, lane, from), (size_t)(sa + size - from));
     break;
   }
   default: break;
@@ -325,11 +500,15 @@ static void describe(wv_exec *x, int sp, uint64_t sa, uint32_t size, char *buf, 
                (unsigned long long)(sa >= end ? sa - end : a->base - sa), sa >= end ? "after" : "before",
                (unsigned long long)a->base, (unsigned long long)a->size);
   } else if (sp == WV_SPACE_SHARED && sa < ((uint64_t)1 << 32)) {
-    uint32_t have = x->cta->shared_size;
-    if (sa >= have) snprintf(buf, cap, " (%llu bytes after the block's %u bytes of shared memory)", (unsigned long long)(sa - have), have);
+    uint32_t end = x->cta->shared_size, have = end - WV_SHARED_BASE;
+    if (sa >= end) snprintf(buf, cap, " (%llu bytes after the block's %u bytes of shared memory)", (unsigned long long)(sa - end), have);
+    else if (sa < WV_SHARED_BASE)
+      snprintf(buf, cap, " (%llu bytes before the block's %u bytes of shared memory)", (unsigned long long)(WV_SHARED_BASE - sa), have);
   } else if (sp == WV_SPACE_LOCAL && sa < ((uint64_t)1 << 32)) {
-    uint32_t have = x->warp->local_top;
-    if (sa >= have) snprintf(buf, cap, " (%llu bytes after the thread's %u bytes of local memory)", (unsigned long long)(sa - have), have);
+    uint32_t top = WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, low = x->warp->local_low;
+    if (sa >= top) snprintf(buf, cap, " (%llu bytes above the thread's stack, which ends at 0x%x)", (unsigned long long)(sa - top), top);
+    else if (sa < low)
+      snprintf(buf, cap, " (%llu bytes below the thread's %u bytes of local frames)", (unsigned long long)(low - sa), top - low);
   }
 }
 
@@ -363,13 +542,14 @@ uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint3
     p = wv_heap_lookup(&x->vm->heap, sa, size);
     if (p && write && sp == WV_SPACE_CONST) p = NULL;
     break;
-  case WV_SPACE_SHARED:
-    if (sa <= x->cta->shared_size && size <= x->cta->shared_size - sa) p = x->cta->shared + sa;
+  case WV_SPACE_SHARED: /* the CTA's variables, from WV_SHARED_BASE on */
+    if (sa >= WV_SHARED_BASE && sa <= x->cta->shared_size && size <= x->cta->shared_size - sa) p = x->cta->shared + sa;
     break;
-  case WV_SPACE_LOCAL:
-    if (sa <= x->warp->local_top && size <= x->warp->local_top - sa)
-      p = x->warp->local + (size_t)lane * x->warp->local_cap + sa;
+  case WV_SPACE_LOCAL: { /* the frames in use: [local_low, the stack's top) */
+    uint64_t top = WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED;
+    if (sa >= x->warp->local_low && sa <= top && size <= top - sa) p = wv_local_at(x->warp, lane, sa);
     break;
+  }
   case WV_SPACE_KPARAM:
     if (!write && sa <= x->kparam_size && size <= x->kparam_size - sa) p = (uint8_t *)x->kparams + sa;
     break;
@@ -390,6 +570,11 @@ uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint3
       return p;
     }
     p = NULL;
+  }
+  if (space == WV_SPACE_SHARED && sa >= WV_GPU_SHARED_WINDOW) { /* past the window: not even an address (mem.h) */
+    wv_fault_set(x, WV_ERR_ILLEGAL_INSN, lane, 1, addr, "shared %s of %u bytes past the end of the shared window (0x%x)", rw, size,
+                 WV_GPU_SHARED_WINDOW);
+    return NULL;
   }
   char near[192];
   describe(x, sp, sa, size, near, sizeof near);
