@@ -82,8 +82,18 @@ static int find(const wv_heap *h, uint64_t addr) {
   return (int)lo - 1;
 }
 
-/* Insert a at its sorted position (the caller checked that it overlaps nothing). */
+/* Insert a at its sorted position (the caller checked that it overlaps no live allocation). Freed entries
+ * inside a's range go (cudaMalloc reuses addresses), so that no lookup finds one in front of a. */
 static int insert(wv_heap *h, wv_alloc a) {
+  uint32_t lo = (uint32_t)(find(h, a.base) + 1), hi = lo;
+  while (lo > 0 && h->v[lo - 1].base == a.base && h->v[lo - 1].kind == WV_ALLOC_FREED) lo--;
+  while (hi < h->n && h->v[hi].base < a.base + a.size && h->v[hi].kind == WV_ALLOC_FREED) hi++;
+  if (hi > lo) {
+    memmove(&h->v[lo], &h->v[hi], (size_t)(h->n - hi) * sizeof h->v[0]);
+    h->n -= hi - lo;
+    h->nfreed -= hi - lo;
+    h->last = UINT32_MAX;
+  }
   if (h->n == h->cap) {
     uint32_t nc = h->cap ? h->cap * 2 : 64;
     if (nc < h->cap) return -1;
