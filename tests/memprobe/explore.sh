@@ -2,20 +2,11 @@
 # explore.sh OUTFILE — on a GPU machine: builds explore.cu and memprobe (nvcc, -cudart shared -arch=sm_90), runs
 # the measurements below, JOBS (default 16) processes at a time, and writes their output, in list order, to
 # OUTFILE (tests/memprobe/golden/explore.out). README.md says what each decides. About two minutes.
+# explore.sh --list prints the list (one "PROGRAM ARGS..." a line): check_explore.sh replays it under warpvm.
 set -u
-if [ $# -ne 1 ]; then echo "usage: $0 OUTFILE" >&2; exit 2; fi
+if [ $# -ne 1 ]; then echo "usage: $0 OUTFILE | --list" >&2; exit 2; fi
 HERE=$(cd "$(dirname "$0")" && pwd)
-touch "$1" || exit 2
-OUTF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
-CUDA=${CUDA_HOME:-/usr/local/cuda}
-export LD_LIBRARY_PATH=$CUDA/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-B=$(mktemp -d)
-trap 'rm -rf "$B"' EXIT
-cd "$HERE" || exit 2
-F="-O2 -std=c++17 -cudart shared -arch=sm_90"
-"$CUDA/bin/nvcc" $F explore.cu -o "$B/explore" || exit 1
-"$CUDA/bin/nvcc" $F memprobe.cu mp_shared.cu mp_dyn.cu mp_generic.cu -o "$B/memprobe" || exit 1
-{
+probes() {
   # which sizes are small (packed in a chunk) and where a second chunk goes
   for x in 1048576 1048577 1310720 1572864 1835008 2096640 2097151 2097152; do echo "explore thr $x"; done
   echo "explore seq 16 $(for i in $(seq 40); do printf '65536 '; done)1048576 1048576 1048576 1048576 100"
@@ -36,7 +27,19 @@ F="-O2 -std=c++17 -cudart shared -arch=sm_90"
     echo "memprobe local-unwritten 2 $(((d + 0x100000000) & 0xffffffff))"
   done
   echo "explore frames"
-} | nl -ba -w4 -nrz -s' ' >"$B/list"
+}
+if [ "$1" = --list ]; then probes; exit 0; fi
+touch "$1" || exit 2
+OUTF=$(cd "$(dirname "$1")" && pwd)/$(basename "$1")
+CUDA=${CUDA_HOME:-/usr/local/cuda}
+export LD_LIBRARY_PATH=$CUDA/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+B=$(mktemp -d)
+trap 'rm -rf "$B"' EXIT
+cd "$HERE" || exit 2
+F="-O2 -std=c++17 -cudart shared -arch=sm_90"
+"$CUDA/bin/nvcc" $F explore.cu -o "$B/explore" || exit 1
+"$CUDA/bin/nvcc" $F memprobe.cu mp_shared.cu mp_dyn.cu mp_generic.cu -o "$B/memprobe" || exit 1
+probes | nl -ba -w4 -nrz -s' ' >"$B/list"
 mkdir -p "$B/res"
 cd "$B" || exit 2
 xargs -P "${JOBS:-16}" -L 1 sh -c 'n=$0; ./"$@" >res/$n 2>&1 || echo "$*: exit $?" >>res/$n' <list
