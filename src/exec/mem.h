@@ -1,5 +1,5 @@
 /*
- * mem.h — device global memory of one vm: a table of allocations sorted by device address, laid out
+ * mem.h — device global memory of one vm (heap.c): a table of allocations sorted by device address, laid out
  * the way a GPU lays out cudaMalloc's allocations (the model below), and the ranges the GPU would
  * map around them. Allocations the vm makes lie in a 64-bit address range from WV_GLOBAL_BASE;
  * identity-mapped host memory (wv_map_host, .managed variables) sits at its own host address, outside
