@@ -41,6 +41,7 @@ typedef enum wv_status {
   WV_ERR_LAUNCH = 11,     /* bad launch configuration (block too big, too much shared memory) */
   WV_ERR_ASSERT = 12,     /* device-side assert() failed (CUDA's line is printed on stderr) */
   WV_ERR_MISALIGNED = 13, /* device fault: misaligned address (WV_ERR_FAULT: any other bad access) */
+  WV_ERR_ILLEGAL_INSN = 14, /* device fault a GPU reports as an illegal instruction (a .shared address past its window) */
 } wv_status;
 
 typedef struct wv_dim3 {

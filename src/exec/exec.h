@@ -14,6 +14,7 @@
 #include <stdint.h>
 #include <string.h>
 
+#include "exec/mem.h"
 #include "ir/ir.h"
 
 #define WV_WARP 32
@@ -37,7 +38,7 @@ typedef struct wv_frame {
   uint32_t ret_pc;          /* pc in the parent to continue at */
   const wv_insn *call;      /* the parent's call instruction (return value mapping) */
   uint32_t refs;            /* groups using this frame */
-  uint32_t local_base;      /* local-space offset of this activation's depot */
+  uint32_t local_base;      /* local-space address of this activation's depot (mem.h: stacks grow down) */
   uint64_t *regs;           /* fn->nregs * 32 */
   uint32_t *preds;          /* fn->npreds masks */
   uint8_t *params;          /* fn->param_size * 32, lane-major */
@@ -81,12 +82,18 @@ typedef struct wv_warp {
   wv_group groups[2 * WV_WARP]; /* ≤ 32 live (disjoint masks) plus dropped slots awaiting compaction */
   uint32_t ngroups;
   uint64_t *specials;       /* WV_SP_COUNT * 32 */
-  uint8_t *local;           /* per-lane local memory: lane l at local + l * local_cap */
+  uint8_t *local;           /* per-lane local memory: lane l's local addresses [WV_GPU_LOCAL_TOP - local_cap,
+                               WV_GPU_LOCAL_TOP) at local + l * local_cap (wv_local_at) */
   uint32_t local_cap;
-  uint32_t local_top;       /* bytes in use (same depth for all lanes of a frame chain) */
+  uint32_t local_low;       /* the lowest local address a frame has held (the same for all lanes of a chain) */
   int done;
   struct wv_aq *aq;         /* per-lane queues of cp.async operations not yet delivered (async.c) */
 } wv_warp;
+
+/* Host address of lane's byte at local address a (WV_GPU_LOCAL_TOP - local_cap <= a < WV_GPU_LOCAL_TOP). */
+static inline uint8_t *wv_local_at(const wv_warp *w, int lane, uint64_t a) {
+  return w->local + (size_t)lane * w->local_cap + (size_t)(a - (WV_GPU_LOCAL_TOP - (uint64_t)w->local_cap));
+}
 
 typedef struct wv_ctabar {
   uint32_t arrived;         /* threads arrived */

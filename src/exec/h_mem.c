@@ -149,8 +149,8 @@ static int h_cvta(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t win = in->space == WV_SPACE_SHARED ? WV_SHARED_WINDOW : in->space == WV_SPACE_LOCAL ? WV_LOCAL_WINDOW : 0;
   int to = in->mode, narrow = wv_type_size((wv_type)in->type) == 4;
   WV_FOR_LANES(m, l, {
-    uint64_t a = narrow ? (uint32_t)A[l] : A[l];
-    uint64_t v = to ? a - win : a + win;
+    uint64_t a = narrow || (win && !to) ? (uint32_t)A[l] : A[l]; /* a .shared/.local address is 32 bits wide: a */
+    uint64_t v = to ? a - win : a + win;                          /* GPU's cvta.shared.u64 ignores the high half */
     D[l] = narrow ? (uint32_t)v : v;
   });
   return 0;

@@ -1,11 +1,10 @@
 /*
- * mem.c — memory of a running kernel: the global heap (allocation table), and translation of
- * every lane's access in any state space (global, const, shared, local, param, generic) to a
- * host pointer after bounds and alignment checks. A failed check becomes one device-fault
- * report in the launch context, except a load the GPU would let pass (mem.h, the GPU's memory map):
- * it reads the bytes the GPU would read, produced in a scratch buffer, and is counted as an invalid
- * read (a fault under --check memcheck). Guest code never touches host memory outside the vm's own
- * buffers.
+ * mem.c — memory of a running kernel: translation of every lane's access in any state space (global,
+ * const, shared, local, param, generic) to a host pointer after bounds and alignment checks. A failed
+ * check becomes one device-fault report in the launch context, except a load the GPU would let pass
+ * (mem.h, the GPU's memory map): it reads the bytes the GPU would read, produced in a scratch buffer,
+ * and is counted as an invalid read (a fault under --check memcheck). Guest code never touches host
+ * memory outside the vm's own buffers. The global heap (allocation table and layout) is heap.c's.
  */
 #include "exec/mem.h"
 
@@ -15,220 +14,6 @@
 
 #include "exec/exec.h"
 #include "rt/vm_internal.h"
-
-void wv_heap_init(wv_heap *h) {
-  memset(h, 0, sizeof *h);
-  h->next = WV_GLOBAL_BASE;
-}
-
-static int owned(const wv_alloc *a) { return a->kind != WV_ALLOC_HOSTMAP && a->kind != WV_ALLOC_FREED; }
-
-void wv_heap_fini(wv_heap *h) {
-  for (uint32_t i = 0; i < h->n; i++)
-    if (owned(&h->v[i])) free(h->v[i].host);
-  free(h->v);
-  free(h->maps);
-  memset(h, 0, sizeof *h);
-}
-
-static int find(const wv_heap *h, uint64_t addr) {
-  uint32_t lo = 0, hi = h->n;
-  while (lo < hi) { /* last allocation with base <= addr */
-    uint32_t mid = (lo + hi) / 2;
-    if (h->v[mid].base <= addr) lo = mid + 1;
-    else hi = mid;
-  }
-  return (int)lo - 1;
-}
-
-/* Insert a at its sorted position (the caller checked that it overlaps nothing). */
-static int insert(wv_heap *h, wv_alloc a) {
-  if (h->n == h->cap) {
-    uint32_t nc = h->cap ? h->cap * 2 : 64;
-    if (nc < h->cap) return -1;
-    wv_alloc *nv = realloc(h->v, (size_t)nc * sizeof *nv);
-    if (!nv) return -1;
-    h->v = nv;
-    h->cap = nc;
-  }
-  uint32_t at = (uint32_t)(find(h, a.base) + 1);
-  memmove(&h->v[at + 1], &h->v[at], (size_t)(h->n - at) * sizeof h->v[0]);
-  h->v[at] = a;
-  h->n++;
-  h->last = at;
-  h->bytes_live += a.size;
-  return 0;
-}
-
-/* ---- the mapped ranges (mem.h: the GPU's memory map) ---- */
-
-static uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); } /* a: a power of two */
-
-static int span_find(const wv_heap *h, uint64_t addr) { /* last span with base <= addr */
-  uint32_t lo = 0, hi = h->nmaps;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) / 2;
-    if (h->maps[mid].base <= addr) lo = mid + 1;
-    else hi = mid;
-  }
-  return (int)lo - 1;
-}
-
-/* Maps a fresh range of at least size bytes at a page boundary aligned to align, after everything mapped
- * so far (so the list stays sorted): its base, or 0 when the vm's address range or host memory is used up. */
-static uint64_t span_new(wv_heap *h, uint64_t size, uint64_t align) {
-  uint64_t base = round_up(h->next, align > WV_GPU_PAGE ? align : WV_GPU_PAGE), len = round_up(size, WV_GPU_PAGE);
-  if (base + len + WV_GPU_MAP_GAP > WV_HEAP_END) return 0;
-  if (h->nmaps == h->mapcap) {
-    uint32_t nc = h->mapcap ? h->mapcap * 2 : 16;
-    wv_span *nm = realloc(h->maps, (size_t)nc * sizeof *nm);
-    if (!nm) return 0;
-    h->maps = nm;
-    h->mapcap = nc;
-  }
-  h->maps[h->nmaps++] = (wv_span){base, len};
-  h->next = base + len + WV_GPU_MAP_GAP;
-  return base;
-}
-
-static void span_remove(wv_heap *h, uint64_t base) {
-  int i = span_find(h, base);
-  if (i < 0 || h->maps[i].base != base) return;
-  memmove(&h->maps[i], &h->maps[i + 1], (size_t)(h->nmaps - (uint32_t)i - 1) * sizeof h->maps[0]);
-  h->nmaps--;
-}
-
-/* Where an allocation of size bytes goes: the current chunk if it fits there, else a new chunk; a large
- * one gets a mapping of its own. 0 when the vm's range is used up. */
-static uint64_t place(wv_heap *h, uint64_t size, uint64_t align) {
-  if (size >= WV_GPU_LARGE) return span_new(h, size, align);
-  uint64_t base = round_up(h->chunk_next, align);
-  if (!h->chunk_end || base + size > h->chunk_end) {
-    if (!(base = span_new(h, WV_GPU_CHUNK, align))) return 0;
-    h->chunk_end = base + WV_GPU_CHUNK;
-  }
-  h->chunk_next = base + round_up(size, WV_GPU_ALLOC_GRAIN);
-  return base;
-}
-
-int wv_heap_alloc_kind(wv_heap *h, uint64_t size, uint32_t align, wv_alloc_kind kind, uint64_t *out) {
-  if (size == 0) size = 1;
-  if (size > ((uint64_t)1 << 40) || (align & (align - 1))) return -1;
-  if (align < WV_GPU_ALLOC_GRAIN) align = WV_GPU_ALLOC_GRAIN;
-  uint8_t *host = calloc(1, (size_t)size);
-  if (!host) return -1;
-  uint64_t base = place(h, size, align);
-  if (!base || insert(h, (wv_alloc){base, size, host, (uint8_t)kind})) {
-    if (base && size >= WV_GPU_LARGE) span_remove(h, base);
-    free(host);
-    return -1;
-  }
-  *out = base;
-  return 0;
-}
-
-int wv_heap_alloc(wv_heap *h, uint64_t size, uint32_t align, uint64_t *out) {
-  return wv_heap_alloc_kind(h, size, align, WV_ALLOC_DEVICE, out);
-}
-
-/* Does [lo, hi) meet [a, a+n)? */
-static int meets(uint64_t lo, uint64_t hi, uint64_t a, uint64_t n) { return lo < a + n && a < hi; }
-
-int wv_heap_map(wv_heap *h, void *host, uint64_t size, wv_alloc_kind kind, const char **why) {
-  uint64_t lo = (uint64_t)(uintptr_t)host, hi = lo + size;
-  *why = NULL;
-  if (!host || !size) *why = "an empty range";
-  else if (hi < lo || hi > WV_FUNC_ADDR_TAG) *why = "a range past the end of the address space";
-  else if (meets(lo, hi, WV_SHARED_WINDOW, WV_WINDOW_SIZE)) *why = "a range inside the generic shared window";
-  else if (meets(lo, hi, WV_LOCAL_WINDOW, WV_WINDOW_SIZE)) *why = "a range inside the generic local window";
-  else if (meets(lo, hi, WV_GLOBAL_BASE, WV_HEAP_END - WV_GLOBAL_BASE)) *why = "a range inside warpvm's device heap";
-  else {
-    int i = find(h, hi - 1); /* the last live allocation starting below hi */
-    while (i >= 0 && h->v[i].kind == WV_ALLOC_FREED) i--;
-    if (i >= 0 && h->v[i].base + h->v[i].size > lo) *why = "a range that overlaps another allocation or mapping";
-  }
-  if (*why) return -1;
-  if (insert(h, (wv_alloc){lo, size, (uint8_t *)host, (uint8_t)kind})) {
-    *why = "out of host memory";
-    return -1;
-  }
-  return 0;
-}
-
-/* A live entry starting at base (a freed one with the same base may precede it). */
-wv_alloc *wv_heap_find(wv_heap *h, uint64_t base) {
-  int i = find(h, base);
-  return i >= 0 && h->v[i].base == base && h->v[i].kind != WV_ALLOC_FREED ? &h->v[i] : NULL;
-}
-
-/* Freed entries keep their place (size 0: no lookup can hit them) until they are half the table,
- * so a kernel freeing many device-malloc allocations does not shift the table each time. A large
- * allocation's mapping goes with it; a chunk stays mapped. */
-int wv_heap_free(wv_heap *h, uint64_t base) {
-  wv_alloc *a = wv_heap_find(h, base);
-  if (!a) return -1;
-  h->bytes_live -= a->size;
-  if (a->size >= WV_GPU_LARGE && a->base >= WV_GLOBAL_BASE && a->base < WV_HEAP_END) span_remove(h, base);
-  if (owned(a)) free(a->host);
-  *a = (wv_alloc){.base = base, .size = 0, .host = NULL, .kind = WV_ALLOC_FREED};
-  if (h->last < h->n && &h->v[h->last] == a) h->last = UINT32_MAX; /* the lookup cache never holds a freed entry */
-  if (++h->nfreed > 64 && h->nfreed * 2 > h->n) {
-    uint32_t j = 0;
-    for (uint32_t i = 0; i < h->n; i++)
-      if (h->v[i].kind != WV_ALLOC_FREED) h->v[j++] = h->v[i];
-    h->n = j;
-    h->nfreed = 0;
-    h->last = 0;
-  }
-  return 0;
-}
-
-wv_alloc *wv_heap_containing(wv_heap *h, uint64_t addr) {
-  int i = find(h, addr);
-  return i >= 0 && addr - h->v[i].base < h->v[i].size ? &h->v[i] : NULL;
-}
-
-uint8_t *wv_heap_lookup(wv_heap *h, uint64_t addr, uint64_t size) {
-  if (h->last < h->n) {
-    wv_alloc *a = &h->v[h->last];
-    if (addr >= a->base && addr - a->base <= a->size && size <= a->size - (addr - a->base))
-      return a->host + (addr - a->base);
-  }
-  int i = find(h, addr);
-  if (i < 0) return NULL;
-  wv_alloc *a = &h->v[i];
-  if (!a->host || addr - a->base > a->size || size > a->size - (addr - a->base)) return NULL; /* !host: freed */
-  h->last = (uint32_t)i;
-  return a->host + (addr - a->base);
-}
-
-int wv_heap_read_mapped(wv_heap *h, uint64_t addr, uint64_t size, uint8_t *out) {
-  uint64_t end = addr + size;
-  if (end < addr) return -1;
-  for (uint64_t p = addr; p < end;) { /* every byte in a mapping (mappings may touch) */
-    int i = span_find(h, p);
-    if (i < 0 || p - h->maps[i].base >= h->maps[i].size) return -1;
-    p = h->maps[i].base + h->maps[i].size;
-  }
-  memset(out, 0, (size_t)size);
-  int i = find(h, addr);
-  for (uint32_t j = i < 0 ? 0 : (uint32_t)i; j < h->n && h->v[j].base < end; j++) {
-    const wv_alloc *a = &h->v[j];
-    uint64_t lo = a->base > addr ? a->base : addr, hi = a->base + a->size < end ? a->base + a->size : end;
-    if (a->host && lo < hi) memcpy(out + (lo - addr), a->host + (lo - a->base), (size_t)(hi - lo));
-  }
-  return 0;
-}
-
-const wv_alloc *wv_heap_nearest(wv_heap *h, uint64_t addr) {
-  int i = find(h, addr), j = i + 1;
-  while (i >= 0 && h->v[i].kind == WV_ALLOC_FREED) i--;
-  while ((uint32_t)j < h->n && h->v[j].kind == WV_ALLOC_FREED) j++;
-  const wv_alloc *before = i >= 0 ? &h->v[i] : NULL, *after = (uint32_t)j < h->n ? &h->v[j] : NULL;
-  if (!before || !after) return before ? before : after;
-  uint64_t end = before->base + before->size;
-  return addr < end || addr - end <= after->base - addr ? before : after;
-}
 
 int wv_mem_classify(uint64_t g, uint64_t *sa) {
   if (g >= WV_SHARED_WINDOW && g - WV_SHARED_WINDOW < WV_WINDOW_SIZE) {
@@ -296,13 +81,15 @@ static uint8_t *overread(wv_exec *x, int sp, uint64_t sa, uint32_t size, int lan
     memset(buf + n, 0, (size_t)(size - n));
     break;
   }
-  case WV_SPACE_LOCAL: { /* past the deepest frame: what earlier calls left in the thread's stack, else 0 */
+  case WV_SPACE_LOCAL: { /* the thread's stack (mem.h): what earlier calls left there, else 0 */
     const wv_warp *w = x->warp;
-    uint64_t lim = (uint64_t)w->local_top + WV_GPU_LOCAL_SLACK;
-    if (sa >= lim || size > lim - sa || !(buf = scratch(x, size))) break;
-    uint64_t n = sa < w->local_cap ? (w->local_cap - sa < size ? w->local_cap - sa : size) : 0;
-    memcpy(buf, w->local + (size_t)lane * w->local_cap + sa, (size_t)n);
-    memset(buf + n, 0, (size_t)(size - n));
+    uint64_t top = WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, used = top - w->local_low, lim = x->vm->stack_limit;
+    if (lim < used) lim = used;
+    uint64_t lo = lim < top ? top - lim : 0, have = WV_GPU_LOCAL_TOP - (uint64_t)w->local_cap; /* the buffer's first */
+    if (sa < lo || sa >= WV_GPU_LOCAL_TOP || size > WV_GPU_LOCAL_TOP - sa || !(buf = scratch(x, size))) break;
+    memset(buf, 0, (size_t)size);
+    uint64_t from = sa > have ? sa : have;
+    if (from < sa + size) memcpy(buf + (from - sa), wv_local_at(w, lane, from), (size_t)(sa + size - from));
     break;
   }
   default: break;
@@ -325,11 +112,15 @@ static void describe(wv_exec *x, int sp, uint64_t sa, uint32_t size, char *buf, 
                (unsigned long long)(sa >= end ? sa - end : a->base - sa), sa >= end ? "after" : "before",
                (unsigned long long)a->base, (unsigned long long)a->size);
   } else if (sp == WV_SPACE_SHARED && sa < ((uint64_t)1 << 32)) {
-    uint32_t have = x->cta->shared_size;
-    if (sa >= have) snprintf(buf, cap, " (%llu bytes after the block's %u bytes of shared memory)", (unsigned long long)(sa - have), have);
+    uint32_t end = x->cta->shared_size, have = end - WV_SHARED_BASE;
+    if (sa >= end) snprintf(buf, cap, " (%llu bytes after the block's %u bytes of shared memory)", (unsigned long long)(sa - end), have);
+    else if (sa < WV_SHARED_BASE)
+      snprintf(buf, cap, " (%llu bytes before the block's %u bytes of shared memory)", (unsigned long long)(WV_SHARED_BASE - sa), have);
   } else if (sp == WV_SPACE_LOCAL && sa < ((uint64_t)1 << 32)) {
-    uint32_t have = x->warp->local_top;
-    if (sa >= have) snprintf(buf, cap, " (%llu bytes after the thread's %u bytes of local memory)", (unsigned long long)(sa - have), have);
+    uint32_t top = WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, low = x->warp->local_low;
+    if (sa >= top) snprintf(buf, cap, " (%llu bytes above the thread's stack, which ends at 0x%x)", (unsigned long long)(sa - top), top);
+    else if (sa < low)
+      snprintf(buf, cap, " (%llu bytes below the thread's %u bytes of local frames)", (unsigned long long)(low - sa), top - low);
   }
 }
 
@@ -363,13 +154,14 @@ uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint3
     p = wv_heap_lookup(&x->vm->heap, sa, size);
     if (p && write && sp == WV_SPACE_CONST) p = NULL;
     break;
-  case WV_SPACE_SHARED:
-    if (sa <= x->cta->shared_size && size <= x->cta->shared_size - sa) p = x->cta->shared + sa;
+  case WV_SPACE_SHARED: /* the CTA's variables, from WV_SHARED_BASE on */
+    if (sa >= WV_SHARED_BASE && sa <= x->cta->shared_size && size <= x->cta->shared_size - sa) p = x->cta->shared + sa;
     break;
-  case WV_SPACE_LOCAL:
-    if (sa <= x->warp->local_top && size <= x->warp->local_top - sa)
-      p = x->warp->local + (size_t)lane * x->warp->local_cap + sa;
+  case WV_SPACE_LOCAL: { /* the frames in use: [local_low, the stack's top) */
+    uint64_t top = WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED;
+    if (sa >= x->warp->local_low && sa <= top && size <= top - sa) p = wv_local_at(x->warp, lane, sa);
     break;
+  }
   case WV_SPACE_KPARAM:
     if (!write && sa <= x->kparam_size && size <= x->kparam_size - sa) p = (uint8_t *)x->kparams + sa;
     break;
@@ -390,6 +182,11 @@ uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint3
       return p;
     }
     p = NULL;
+  }
+  if (space == WV_SPACE_SHARED && sa >= WV_GPU_SHARED_WINDOW) { /* past the window: not even an address (mem.h) */
+    wv_fault_set(x, WV_ERR_ILLEGAL_INSN, lane, 1, addr, "shared %s of %u bytes past the end of the shared window (0x%x)", rw, size,
+                 WV_GPU_SHARED_WINDOW);
+    return NULL;
   }
   char near[192];
   describe(x, sp, sa, size, near, sizeof near);

@@ -1,9 +1,10 @@
 /*
- * mem.h — device global memory of one vm: a table of allocations sorted by device address, laid out
+ * mem.h — device global memory of one vm (heap.c): a table of allocations sorted by device address, laid out
  * the way a GPU lays out cudaMalloc's allocations (the model below), and the ranges the GPU would
- * map around them. Allocations the vm makes lie in a 64-bit address space from WV_GLOBAL_BASE that
- * never reuses an address; identity-mapped host memory (wv_map_host, .managed variables) sits at its
- * own host address, outside that range and the generic windows, and nothing is mapped around it.
+ * map around them. Allocations the vm makes lie in a 64-bit address range from WV_GLOBAL_BASE;
+ * identity-mapped host memory (wv_map_host, .managed variables) sits at its own host address, outside
+ * that range and the generic windows, and nothing is mapped around it. The model's constants for shared
+ * and local memory live here too (mem.c applies them).
  */
 #ifndef WV_MEM_H
 #define WV_MEM_H
@@ -11,9 +12,11 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "ir/ir.h"
+
 /* What an allocation is: who made it, who may free it, whether the vm owns its host memory. */
 typedef enum wv_alloc_kind {
-  WV_ALLOC_DEVICE = 0, /* wv_malloc */
+  WV_ALLOC_DEVICE = 0, /* wv_malloc (cudaMalloc): laid out as the GPU lays out cudaMalloc's allocations */
   WV_ALLOC_MODULE,     /* a module's .global/.const variable (freed with the module) */
   WV_ALLOC_INTERNAL,   /* the vm's own (a cooperative launch's grid workspace) */
   WV_ALLOC_DMALLOC,    /* device malloc/new in a kernel: freed by device free/delete */
@@ -26,50 +29,81 @@ typedef struct wv_alloc {
   uint64_t base, size;
   uint8_t *host;
   uint8_t kind;        /* wv_alloc_kind */
+  uint8_t chunked;     /* host points into a chunk's memory (wv_chunk), which the chunk owns */
 } wv_alloc;
 
 /*
- * The GPU's memory map as warpvm models it — a table to adjust to what tests/memprobe measures on a
- * GPU (tests/memprobe/README.md):
- *   - an allocation's size is rounded up to WV_GPU_ALLOC_GRAIN; allocations smaller than
- *     WV_GPU_LARGE are packed one after another into chunks of WV_GPU_CHUNK bytes, so reading past
- *     the end of one reads the next one's bytes, as on the GPU;
- *   - an allocation of WV_GPU_LARGE bytes or more gets pages of its own (WV_GPU_PAGE each);
- *   - every chunk and large allocation is a mapping, followed by WV_GPU_MAP_GAP bytes that nothing
- *     maps: a read anywhere inside a mapping succeeds (bytes of no live allocation read 0, an
- *     "invalid read" the vm counts), a read outside every mapping faults. Writes must lie inside an
- *     allocation. Chunks stay mapped; a large allocation's mapping goes with it.
- *   - a CTA's shared memory is its size rounded up to WV_GPU_SHARED_GRAIN; a thread's local memory
- *     reaches WV_GPU_LOCAL_SLACK bytes past its deepest frame (reads there are invalid reads too).
+ * The GPU's memory map as warpvm models it: an H100 with CUDA 13, measured by tests/memprobe (README.md
+ * there says which probe decides which constant; golden/explore.out holds the extra measurements).
+ * cudaMalloc (wv_malloc):
+ *   - a size is rounded up to WV_GPU_ALLOC_GRAIN. An allocation whose rounded size is below WV_GPU_CHUNK
+ *     is small: it goes first-fit into the chunks (WV_GPU_CHUNK bytes each, in address order), or at the
+ *     start of a new chunk. Reading past its end reads the gap (0), then the next allocation's bytes.
+ *   - the first chunk lies in the home region: the WV_GPU_HOME_BELOW bytes below it and WV_GPU_HOME_ABOVE
+ *     bytes from it on are mapped for as long as the vm lives.
+ *   - other chunks, and large allocations (their size rounded up to pages of WV_GPU_PAGE), go first-fit
+ *     into pages from the home region's end on, mapped while they hold an allocation: a chunk until its
+ *     last allocation is freed, a large allocation until it is freed.
+ *   - a chunk keeps a freed allocation's bytes (a stale pointer reads them) until its space is allocated
+ *     again; a new allocation reads zeros.
+ * A read anywhere inside a mapped range succeeds (0 where no allocation's bytes are: an "invalid read" the
+ * vm counts, a fault under --check memcheck); a read outside every mapped range faults. Writes must lie
+ * inside an allocation. Module variables, device malloc and the vm's own allocations lie elsewhere (from
+ * WV_VM_ARENA: small ones packed in chunks, large ones on pages of their own, never reused).
+ * Shared memory (.shared addresses; ir.h's WV_SHARED_BASE: the CTA's variables begin after 1 KiB the GPU
+ * reserves): reads below WV_SHARED_BASE and up to the CTA's shared memory rounded up to
+ * WV_GPU_SHARED_GRAIN succeed; an address at or above WV_GPU_SHARED_WINDOW is one the GPU reports as an
+ * illegal instruction (WV_ERR_ILLEGAL_INSN), any other outside the CTA's memory an illegal address.
+ * Local memory (.local addresses): a thread's stack ends WV_GPU_LOCAL_RESERVED bytes below
+ * WV_GPU_LOCAL_TOP and grows down from there, the kernel's frame first; reads from cudaLimitStackSize
+ * bytes below the stack's top (or the deepest frame, if lower) up to WV_GPU_LOCAL_TOP succeed.
  */
 #define WV_GPU_ALLOC_GRAIN 512ull
 #define WV_GPU_CHUNK (2ull << 20)
-#define WV_GPU_LARGE (1ull << 20)
 #define WV_GPU_PAGE (2ull << 20)
-#define WV_GPU_MAP_GAP (2ull << 20)
+#define WV_GPU_HOME_BELOW (384ull << 20)
+#define WV_GPU_HOME_ABOVE (74ull << 20)
 #define WV_GPU_SHARED_GRAIN 128u
-#define WV_GPU_LOCAL_SLACK 1024u
+#define WV_GPU_SHARED_WINDOW (16u << 20)
+#define WV_GPU_LOCAL_TOP (16u << 20)
+#define WV_GPU_LOCAL_RESERVED 0x240u
 
-/* A range the GPU maps: a chunk of small allocations, or a large allocation's pages. */
+/* Where the model puts things in the vm's address range [WV_GLOBAL_BASE, WV_HEAP_END). */
+#define WV_GPU_HOME (WV_GLOBAL_BASE + WV_GPU_HOME_BELOW)      /* the first chunk */
+#define WV_GPU_PAGES (WV_GPU_HOME + WV_GPU_HOME_ABOVE)        /* the first page after the home region */
+#define WV_VM_ARENA (WV_GLOBAL_BASE + (1ull << 42))           /* module variables, device malloc, the vm's own */
+
+/* A range the GPU maps: the home region, a chunk or a large allocation's pages, a range of the vm arena. */
 typedef struct wv_span {
   uint64_t base, size;
 } wv_span;
+
+/* A chunk of small cudaMalloc allocations: WV_GPU_CHUNK bytes of host memory the vm owns. */
+typedef struct wv_chunk {
+  uint64_t base;
+  uint8_t *mem;
+  uint64_t used[WV_GPU_CHUNK / WV_GPU_ALLOC_GRAIN / 64]; /* a bit per grain that an allocation holds */
+  uint64_t dirty;      /* bytes from here on never held an allocation (still zero) */
+  uint32_t live, nfree; /* allocations in it, free grains */
+} wv_chunk;
 
 typedef struct wv_heap {
   wv_alloc *v;         /* sorted by base, live entries disjoint */
   uint32_t n, cap;
   uint32_t nfreed;     /* WV_ALLOC_FREED entries in v: freeing is O(log n), compaction amortised */
-  uint64_t next;       /* next unused device address (the start of the next mapping) */
-  uint64_t chunk_next, chunk_end; /* the chunk small allocations go into: [chunk_next, chunk_end) is free */
   uint32_t last;       /* index of the last allocation hit (lookup cache) */
   uint64_t bytes_live;
-  wv_span *maps;       /* mapped ranges, sorted by base, disjoint */
+  wv_span *maps;       /* mapped ranges, sorted by base, disjoint (they may touch) */
   uint32_t nmaps, mapcap;
+  wv_chunk *chunks;    /* cudaMalloc's chunks, sorted by base */
+  uint32_t nchunks, chunkcap;
+  uint64_t next;       /* the vm arena: next unused address (the start of the next mapping) */
+  uint64_t chunk_next, chunk_end; /* the vm arena's chunk small allocations go into: [chunk_next, chunk_end) free */
 } wv_heap;
 
-/* The vm's own allocations lie in [WV_GLOBAL_BASE, WV_HEAP_END): 8 TiB of never-reused addresses
- * between where Linux puts the program's heap (0x55..) and its mmap area (0x7e../0x7f..), so host
- * memory is almost never there and can be identity-mapped. */
+/* The vm's own allocations lie in [WV_GLOBAL_BASE, WV_HEAP_END): 8 TiB between where Linux puts the
+ * program's heap (0x55..) and its mmap area (0x7e../0x7f..), so host memory is almost never there and can
+ * be identity-mapped. */
 #define WV_HEAP_END (0x0000700000000000ull + (1ull << 43))
 
 void wv_heap_init(wv_heap *h);

@@ -281,19 +281,31 @@ static int diverge_cbar(sched *s, wv_group *g, uint32_t rpc) {
   return 0;
 }
 
-static int ensure_local(sched *s, wv_warp *w, uint32_t need) {
+/* Makes each lane's local buffer hold the local addresses [low, WV_GPU_LOCAL_TOP) (mem.h: stacks grow down
+ * from near the top of the local window; a buffer holds the top of it). */
+static int ensure_local(sched *s, wv_warp *w, uint32_t low) {
+  uint32_t need = WV_GPU_LOCAL_TOP - low;
   if (need <= w->local_cap) return 0;
-  if (need > MAX_LOCAL_PER_THREAD)
-    return wv_fault_set(&s->x, WV_ERR_FAULT, -1, 0, 0, "stack overflow: %u bytes of local memory per thread", need);
+  if (need - WV_GPU_LOCAL_RESERVED > MAX_LOCAL_PER_THREAD)
+    return wv_fault_set(&s->x, WV_ERR_FAULT, -1, 0, 0, "stack overflow: %u bytes of local memory per thread",
+                        need - WV_GPU_LOCAL_RESERVED);
   uint32_t cap = w->local_cap ? w->local_cap : 64; /* small at first: a cooperative launch has many warps resident */
   while (cap < need) cap *= 2;
   uint8_t *nl = calloc(WV_WARP, cap);
   if (!nl) return wv_fault_set(&s->x, WV_ERR_NOMEM, -1, 0, 0, "out of host memory for local memory");
-  for (int l = 0; l < WV_WARP && w->local; l++) memcpy(nl + (size_t)l * cap, w->local + (size_t)l * w->local_cap, w->local_cap);
+  for (int l = 0; l < WV_WARP && w->local; l++) /* the old buffer is the new one's top */
+    memcpy(nl + (size_t)l * cap + (cap - w->local_cap), w->local + (size_t)l * w->local_cap, w->local_cap);
   free(w->local);
   w->local = nl;
   w->local_cap = cap;
   return 0;
+}
+
+/* The local address of a frame of fn right below local address top (mem.h: stacks grow down): aligned to 16
+ * bytes, or fn's depot alignment if more. A stack that would reach below 0 gets 0 (ensure_local refuses it). */
+static uint32_t frame_base(uint32_t top, const wv_func *fn) {
+  uint32_t align = fn->local_align > 16 ? fn->local_align : 16;
+  return top > fn->local_size ? (top - fn->local_size) & ~(align - 1) : 0;
 }
 
 /* A call that recurses (the callee is already on the chain) must fit its thread's stack in the
@@ -302,15 +314,15 @@ static int ensure_local(sched *s, wv_warp *w, uint32_t need) {
  * with the default 1 KiB and faulted at 80, tests/cli/recursion_h100.txt). It bounds the host memory
  * a recursion takes too. */
 #define CALL_STACK_BYTES 16u
-static int stack_check(sched *s, const wv_frame *cf, const wv_func *callee, uint32_t top) {
+static int stack_check(sched *s, const wv_frame *cf, const wv_func *callee, uint32_t low) {
   int recursive = 0;
-  uint32_t depth = 1, kernel_local = 0;
+  uint32_t depth = 1, kernel_low = 0;
   for (const wv_frame *f = cf; f; f = f->parent) {
     recursive |= f->fn == callee;
     if (f->parent) depth++;
-    else kernel_local = f->fn->local_size;
+    else kernel_low = f->local_base;
   }
-  uint64_t need = (uint64_t)top - kernel_local + (uint64_t)depth * CALL_STACK_BYTES;
+  uint64_t need = (uint64_t)kernel_low - low + (uint64_t)depth * CALL_STACK_BYTES;
   if (!recursive || need <= s->x.vm->stack_limit) return 0;
   return wv_fault_set(&s->x, WV_ERR_FAULT, -1, 0, 0,
                       "stack overflow: recursion %u calls deep needs %llu bytes of stack per thread, more than the "
@@ -322,11 +334,10 @@ static int do_call(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
   const wv_func *callee = &s->mod->funcs[in->target];
   const wv_callinfo *ci = in->aux;
   wv_frame *cf = g->frame;
-  uint32_t base = (cf->local_base + cf->fn->local_size + 15u) & ~15u;
-  if (callee->local_align > 16) base = (base + callee->local_align - 1) & ~(callee->local_align - 1);
-  if (stack_check(s, cf, callee, base + callee->local_size)) return -1;
-  if (ensure_local(s, w, base + callee->local_size)) return -1;
-  if (base + callee->local_size > w->local_top) w->local_top = base + callee->local_size;
+  uint32_t base = frame_base(cf->local_base, callee);
+  if (stack_check(s, cf, callee, base)) return -1;
+  if (ensure_local(s, w, base)) return -1;
+  if (base < w->local_low) w->local_low = base;
   wv_frame *nf = frame_new(s, callee);
   if (!nf) return wv_fault_set(&s->x, WV_ERR_NOMEM, -1, 0, 0, "out of host memory for a call frame");
   nf->parent = cf; /* g's reference to cf becomes nf's */
@@ -734,7 +745,7 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
   w->exited = 0;
   w->ngroups = 0;
   w->done = 0;
-  w->local_top = kfn->local_size;
+  w->local_low = frame_base(WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, kfn);
   wv_async_warp_reset(w);
   uint64_t *sp = w->specials;
   uint32_t bx = x->block[0], by = x->block[1];
@@ -764,7 +775,8 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
     sp[WV_SP_LANEMASK_GT * 32 + l] = ~(uint32_t)(((uint64_t)2 << l) - 1);
     sp[WV_SP_LANEMASK_GE * 32 + l] = ~((1u << l) - 1);
     sp[WV_SP_DYN_SMEM * 32 + l] = x->dyn_shared;
-    sp[WV_SP_TOTAL_SMEM * 32 + l] = cta->shared_size;
+    sp[WV_SP_TOTAL_SMEM * 32 + l] = /* the CTA's shared memory as the GPU allocates it (memprobe_info.out) */
+        (cta->shared_size - WV_SHARED_BASE + WV_GPU_SHARED_GRAIN - 1) / WV_GPU_SHARED_GRAIN * WV_GPU_SHARED_GRAIN;
     sp[WV_SP_ZERO * 32 + l] = 0;
     sp[WV_SP_ONE * 32 + l] = 1;
     sp[WV_SP_ENVREG1 * 32 + l] = (uint32_t)(s->grid_ws >> 32);
@@ -772,7 +784,7 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
   }
   wv_frame *f = frame_new(s, kfn);
   if (!f) return -1;
-  f->local_base = 0;
+  f->local_base = w->local_low;
   group_add(s, w, w->exists, 0, f, NULL);
   f->refs--; /* group_add took the reference */
   return 0;
@@ -884,17 +896,19 @@ static int cta_pass(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **
   return 0;
 }
 
-/* Host memory of one resident CTA: warps (specials, local memory) and shared memory. */
+/* Host memory of one resident CTA: warps (specials, local memory) and shared memory (the shared addresses
+ * [0, WV_SHARED_BASE + shared_size): what the GPU reserves, then the CTA's variables). */
 static int cta_alloc(sched *s, wv_cta *cta, const wv_func *kfn, uint32_t nthreads, uint32_t shared_size) {
   cta->nthreads = nthreads;
   cta->nwarps = (nthreads + WV_WARP - 1) / WV_WARP;
-  cta->shared_size = shared_size;
-  cta->shared = calloc(1, (size_t)shared_size + 16);
+  cta->shared_size = WV_SHARED_BASE + shared_size;
+  cta->shared = calloc(1, (size_t)cta->shared_size + 16);
   cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
   if (!cta->shared || !cta->warps) return -1;
   for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
     cta->warps[wi].specials = calloc(WV_SP_COUNT * WV_WARP, sizeof(uint64_t));
-    if (!cta->warps[wi].specials || ensure_local(s, &cta->warps[wi], kfn->local_size + 16)) return -1;
+    if (!cta->warps[wi].specials ||
+        ensure_local(s, &cta->warps[wi], frame_base(WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, kfn))) return -1;
   }
   return 0;
 }
@@ -967,10 +981,10 @@ static wv_status run_serial(sched *s, const wv_func *kfn, uint32_t nthreads, uin
 /* Host bytes one resident CTA takes at its start (cta_alloc, warp_init's frames), for the limit. */
 static uint64_t cta_footprint(const wv_func *kfn, uint32_t nthreads, uint64_t shared_size) {
   uint64_t nwarps = (nthreads + WV_WARP - 1) / WV_WARP, local = 64;
-  while (local < (uint64_t)kfn->local_size + 16) local *= 2;
+  while (local < (uint64_t)kfn->local_size + WV_GPU_LOCAL_RESERVED + 16) local *= 2;
   uint64_t frame = (uint64_t)kfn->nregs * WV_WARP * 8 + (uint64_t)(kfn->npreds + 1) * 4 + (uint64_t)kfn->param_size * WV_WARP;
   uint64_t warp = sizeof(wv_warp) + (uint64_t)WV_SP_COUNT * WV_WARP * 8 + local * WV_WARP + sizeof(wv_frame) + frame;
-  return sizeof(wv_cta) + shared_size + 16 + nwarps * warp;
+  return sizeof(wv_cta) + WV_SHARED_BASE + shared_size + 16 + nwarps * warp;
 }
 
 #define COOP_MAX_CTAS 65536u

@@ -465,6 +465,7 @@ static int place_shared(wv_dec *d, const ptx_var *v, wv_gvar *g) {
   uint32_t before = d->shared_align;
   d->shared_align = 0;
   if (place(d, v, t, &d->shared_size, &d->shared_align, WV_MAX_SHARED, &g->addr, &g->size)) return -1;
+  g->addr += WV_SHARED_BASE; /* the first shared address a CTA's variables get */
   g->align = d->shared_align; /* this variable's alignment */
   if (before > d->shared_align) d->shared_align = before;
   return 0;
@@ -913,7 +914,7 @@ int wv_decode_module(const ptx_module *const *units, uint32_t nunits, const char
     if (decode_vars(d) || declare_funcs(d)) goto fail;
   }
   /* the dynamic shared area begins after the static layout of all units */
-  uint32_t dyn = (d->shared_size + 15u) & ~15u;
+  uint32_t dyn = WV_SHARED_BASE + ((d->shared_size + 15u) & ~15u);
   for (uint32_t i = 0; i < out->nvars; i++)
     if (out->vars[i].is_extern_shared) out->vars[i].addr = dyn;
   for (uint32_t u = 0; u < nunits; u++) {

@@ -95,6 +95,9 @@ typedef enum wv_space {
 #define WV_SHARED_WINDOW 0x0000010000000000ull
 #define WV_LOCAL_WINDOW 0x0000020000000000ull
 #define WV_WINDOW_SIZE 0x0000000100000000ull
+/* The first .shared address a CTA's variables get: below it, 1 KiB the GPU reserves for itself (sm_80
+ * and later; tests/memprobe/golden/memprobe_info.out). */
+#define WV_SHARED_BASE 0x400u
 #define WV_GLOBAL_BASE 0x0000700000000000ull
 #define WV_FUNC_ADDR_TAG 0x00f0000000000000ull /* | function index: a function's address in data */
 

@@ -15,8 +15,8 @@ static const struct {
   size_t stat;            /* offset of its counter in wv_stats */
 } KINDS[WV_DIAG_KINDS] = {
     [WV_DIAG_INVALID_READ] = {"invalid read", "invalid reads",
-                              "loads outside every allocation, which a GPU lets pass (they read 0 or a neighbouring "
-                              "allocation's bytes; --check memcheck stops at the first)",
+                              "loads outside every allocation, which a GPU lets pass (they read 0, a neighbouring "
+                              "allocation's bytes or a freed one's; --check memcheck stops at the first)",
                               offsetof(wv_stats, invalid_reads)},
     [WV_DIAG_UNDEF_COLLECTIVE] = {"undefined collective", "undefined collectives",
                                   "warp collectives whose membermasks the PTX ISA leaves undefined (the GPU's "

@@ -30,7 +30,7 @@ const char *wv_status_name(wv_status s) {
   static const char *const names[] = {"ok", "invalid argument", "parse error", "unsupported", "not found",
                                       "out of memory", "I/O error", "device fault", "trap", "deadlock",
                                       "watchdog", "bad launch configuration", "device-side assert triggered",
-                                      "misaligned address"};
+                                      "misaligned address", "illegal instruction"};
   return (unsigned)s < sizeof names / sizeof *names ? names[s] : "unknown status";
 }
 

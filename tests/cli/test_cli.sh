@@ -302,7 +302,8 @@ cmp -s "$TMP/out" "$TMP/want" || why "stdout is not in[0..15]"
 check "--check synccheck is accepted"
 
 line=$(marker_line "$K" 'PEEK HERE')
-wv run "$K" --kernel peek --arg buf:64 --arg s64:67108864 --arg buf:4
+# 256 MiB past the first allocation: outside everything the GPU maps (tests/memprobe: read 4 end+268435456)
+wv run "$K" --kernel peek --arg buf:64 --arg s64:268435456 --arg buf:4
 want_rc 2
 want_err "out-of-bounds global load of 4 bytes .* in kernel 'peek', block \\(0,0,0\\), thread \\(0,0,0\\), PTX line $line "
 check "a read far past the end of a buffer still faults"

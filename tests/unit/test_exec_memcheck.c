@@ -4,9 +4,10 @@
  *     the state space's address width; .shared, .local and .param addresses are 32 bits): [%r+imm] with
  *     a .u32 or .u64 register in .shared/.local/.param, negative immediates, stores and atomics through
  *     a wrapped address, a wrapped address that lands outside shared memory (a fault);
- *   - the GPU's memory map (src/exec/mem.h): how allocations are laid out, reads outside an allocation
- *     but inside a mapping (the bytes the GPU would read: 0, or another allocation's), reads and writes
- *     that still fault, large allocations, freed memory, shared and local slack;
+ *   - the GPU's memory map (src/exec/mem.h): how cudaMalloc's allocations are laid out (chunks, first fit,
+ *     pages), reads outside an allocation but inside a mapping (the bytes the GPU would read: 0, another
+ *     allocation's, a freed one's), reads and writes that still fault, large allocations, freed memory,
+ *     where shared and local memory lie and how far reads reach around them;
  *   - the diagnostics (wv_diag_*): counts, the first records, the printed report, resets;
  *   - wv_config.checks: WV_CHECK_MEMCHECK turns the first invalid read into the usual fault report;
  *     wv_checks_parse.
@@ -80,7 +81,7 @@ static const char WRAP_SHARED_PTX[] = WVT_HDR
     "st.global.v4.u32 [%rd2+16], {%r10, %r11, %r12, %r14};\n"
     "ret;\n"
     "}\n"
-    /* a wrapped address below shared memory: 4 - 8 = 0xfffffffc */
+    /* a wrapped address: 4 - 8 = 0xfffffffc, past the 16 MiB shared window */
     ".visible .entry wrap_below(.param .u64 pout)\n"
     "{\n"
     ".reg .b32 %r<4>; .reg .b64 %rd<2>;\n"
@@ -110,8 +111,8 @@ static void test_wrap_shared(void **state) {
   const wv_kernel *kb = wvt_get(m, vm, "wrap_below");
   void *bargs[] = {&out};
   wv_status st = wv_launch(vm, kb, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, bargs);
-  wvt_assert_status(vm, st, WV_ERR_FAULT);
-  wvt_assert_contains(wv_last_error(vm), "out-of-bounds shared load of 4 bytes");
+  wvt_assert_status(vm, st, WV_ERR_ILLEGAL_INSN); /* as the H100 reports it (tests/memprobe: shared 4) */
+  wvt_assert_contains(wv_last_error(vm), "shared load of 4 bytes past the end of the shared window");
   wvt_assert_contains(wv_last_error(vm), "at address 0xfffffffc ");
   char want_line[32];
   snprintf(want_line, sizeof want_line, "PTX line %u ", wvt_line_of(WRAP_SHARED_PTX, "BELOW"));
@@ -269,22 +270,39 @@ static wv_devptr alloc_filled(wv_vm *vm, size_t n, uint8_t byte) {
   return d;
 }
 
-/* Small allocations are packed at the allocation grain; a large one gets pages of its own. */
+/* Small allocations are packed at the allocation grain, first fit; a large one gets pages of its own. */
 static void test_layout(void **state) {
   wv_vm *vm = *state;
-  wv_devptr a, b, c, d, big, e;
+  wv_devptr a, b, c, d, big, e, f, g, h2, mid;
   assert_int_equal(wv_malloc(vm, 100, &a), WV_OK);
+  assert_int_equal(a, WV_GPU_HOME); /* the first chunk */
   assert_int_equal(wv_malloc(vm, 100, &b), WV_OK);
   assert_int_equal(wv_malloc(vm, WV_GPU_ALLOC_GRAIN + 1, &c), WV_OK);
   assert_int_equal(wv_malloc(vm, 1, &d), WV_OK);
   assert_int_equal(b - a, rup(100, WV_GPU_ALLOC_GRAIN));
   assert_int_equal(c - b, rup(100, WV_GPU_ALLOC_GRAIN));
   assert_int_equal(d - c, rup(WV_GPU_ALLOC_GRAIN + 1, WV_GPU_ALLOC_GRAIN));
-  assert_int_equal(wv_malloc(vm, WV_GPU_LARGE, &big), WV_OK);
-  assert_int_equal(big % WV_GPU_PAGE, 0);
-  assert_true(big >= a + WV_GPU_CHUNK);
+  assert_int_equal(wv_malloc(vm, WV_GPU_CHUNK - WV_GPU_ALLOC_GRAIN + 1, &big), WV_OK); /* rounds up to a chunk: large */
+  assert_int_equal(big, WV_GPU_PAGES);
   assert_int_equal(wv_malloc(vm, 4, &e), WV_OK); /* back in the chunk */
   assert_int_equal(e, d + WV_GPU_ALLOC_GRAIN);
+  assert_int_equal(wv_malloc(vm, 3 * WV_GPU_PAGE, &f), WV_OK); /* the next free pages */
+  assert_int_equal(f, big + WV_GPU_PAGE);
+  assert_int_equal(wv_malloc(vm, WV_GPU_CHUNK / 2, &mid), WV_OK); /* half a chunk is small */
+  assert_int_equal(mid, e + WV_GPU_ALLOC_GRAIN);
+  /* a small one that fits no chunk opens one on the next free pages */
+  assert_int_equal(wv_malloc(vm, WV_GPU_CHUNK - WV_GPU_ALLOC_GRAIN, &g), WV_OK);
+  assert_int_equal(g, f + 3 * WV_GPU_PAGE);
+  /* freed space is used again, first fit: in the first chunk, then pages */
+  assert_int_equal(wv_free(vm, b), WV_OK);
+  assert_int_equal(wv_malloc(vm, 8, &h2), WV_OK);
+  assert_int_equal(h2, b);
+  assert_int_equal(wv_free(vm, big), WV_OK);
+  assert_int_equal(wv_malloc(vm, WV_GPU_PAGE, &big), WV_OK);
+  assert_int_equal(big, WV_GPU_PAGES);
+  assert_int_equal(wv_free(vm, f), WV_OK);
+  assert_int_equal(wv_malloc(vm, 2 * WV_GPU_PAGE, &f), WV_OK); /* the first gap that holds it */
+  assert_int_equal(f, WV_GPU_PAGES + WV_GPU_PAGE);
 }
 
 /* A read past the end of an allocation reads what the GPU would: 0 in the gap, the next allocation's
@@ -317,15 +335,18 @@ static void test_overread(void **state) {
            (unsigned long long)(a + 96), (unsigned long long)a);
   wvt_assert_contains(r, want);
   assert_int_equal(peek_ok(&p, a, (int64_t)WV_GPU_CHUNK - 4), 0); /* the chunk's last word (a starts it) */
+  /* the home region around the first chunk (a) */
+  assert_int_equal(peek_ok(&p, a, (int64_t)WV_GPU_HOME_ABOVE - 4), 0);
+  assert_int_equal(peek_ok(&p, a, -(int64_t)WV_GPU_HOME_BELOW), 0);
   wv_stats s;
   wv_get_stats(vm, &s);
-  assert_int_equal(s.invalid_reads, 4);
-  assert_int_equal(wv_diag_count(vm, WV_DIAG_INVALID_READ), 4);
+  assert_int_equal(s.invalid_reads, 6);
+  assert_int_equal(wv_diag_count(vm, WV_DIAG_INVALID_READ), 6);
   /* outside every mapping: a fault, which is no invalid read */
-  peek_faults(&p, a, (int64_t)rup(WV_GPU_CHUNK, WV_GPU_PAGE));
-  peek_faults(&p, a, -4);                              /* a is the vm's first allocation */
-  wvt_assert_contains(wv_last_error(vm), "(4 bytes before the nearest allocation at");
-  assert_int_equal(wv_diag_count(vm, WV_DIAG_INVALID_READ), 4);
+  peek_faults(&p, a, (int64_t)WV_GPU_HOME_ABOVE);     /* no pages there yet */
+  peek_faults(&p, a, -(int64_t)WV_GPU_HOME_BELOW - 4);
+  wvt_assert_contains(wv_last_error(vm), "bytes before the nearest allocation at");
+  assert_int_equal(wv_diag_count(vm, WV_DIAG_INVALID_READ), 6);
 }
 
 /* Writes outside every allocation fault, wherever they land; a write into a neighbour is a write of it. */
@@ -424,28 +445,43 @@ static void test_diag_records(void **state) {
   fclose(f);
 }
 
-/* A large allocation's pages are mapped while it lives; a chunk stays mapped after a free. */
+/* A large allocation's pages are mapped while it lives; a chunk keeps a freed allocation's bytes, and
+ * goes with its last allocation (the first chunk's range stays mapped: the home region). */
 static void test_large_and_freed(void **state) {
   wv_vm *vm = *state;
   peeker p = peeker_new(vm);
   assert_int_equal(wv_malloc(vm, 8, &p.out), WV_OK);
-  wv_devptr small = alloc_filled(vm, 100, 0xc3), big = alloc_filled(vm, WV_GPU_LARGE + 4, 0xd4);
-  uint64_t mapped = rup(WV_GPU_LARGE + 4, WV_GPU_PAGE);
-  assert_int_equal(peek_ok(&p, big, (int64_t)WV_GPU_LARGE), 0xd4d4d4d4u);
-  assert_int_equal(peek_ok(&p, big, (int64_t)WV_GPU_LARGE + 4), 0);
+  wv_devptr small = alloc_filled(vm, 100, 0xc3), big = alloc_filled(vm, WV_GPU_CHUNK + 4, 0xd4);
+  uint64_t mapped = rup(WV_GPU_CHUNK + 4, WV_GPU_PAGE);
+  assert_int_equal(peek_ok(&p, big, (int64_t)WV_GPU_CHUNK), 0xd4d4d4d4u);
+  assert_int_equal(peek_ok(&p, big, (int64_t)WV_GPU_CHUNK + 4), 0);
   assert_int_equal(peek_ok(&p, big, (int64_t)mapped - 4), 0);
+  assert_int_equal(peek_ok(&p, big, -4), 0); /* the home region's end */
   peek_faults(&p, big, (int64_t)mapped);
   assert_int_equal(wv_free(vm, big), WV_OK);
   peek_faults(&p, big, 0);
   assert_int_equal(wv_free(vm, small), WV_OK);
   uint64_t before = wv_diag_count(vm, WV_DIAG_INVALID_READ);
-  assert_int_equal(peek_ok(&p, small, 0), 0); /* a stale pointer into a chunk: an invalid read of 0 */
+  assert_int_equal(peek_ok(&p, small, 0), 0xc3c3c3c3u); /* a stale pointer into a chunk: an invalid read of its bytes */
   assert_int_equal(wv_diag_count(vm, WV_DIAG_INVALID_READ), before + 1);
+  wv_devptr again;
+  assert_int_equal(wv_malloc(vm, 100, &again), WV_OK); /* the same place, zeroed as cudaMalloc's memory is */
+  assert_int_equal(again, small);
+  assert_int_equal(peek_ok(&p, again, 0), 0);
+  /* a chunk on pages of its own: unmapped when its last allocation goes */
+  wv_devptr fill, other;
+  assert_int_equal(wv_malloc(vm, WV_GPU_CHUNK - 2 * WV_GPU_ALLOC_GRAIN, &fill), WV_OK); /* the first chunk is full */
+  other = alloc_filled(vm, 100, 0xe7);
+  assert_int_equal(other, WV_GPU_PAGES);
+  assert_int_equal(wv_free(vm, other), WV_OK);
+  peek_faults(&p, other, 0);
 }
 
-/* Shared memory reaches to its size rounded up to the grain; local memory WV_GPU_LOCAL_SLACK past the
- * deepest frame. Reads there are invalid reads of 0; writes and reads beyond fault. */
-static void test_shared_and_local_slack(void **state) {
+/* Where shared and local memory lie and how far reads reach around them (mem.h): shared variables begin
+ * at WV_SHARED_BASE, reads reach from 0 to the CTA's memory rounded up to the grain; a thread's kernel frame
+ * ends WV_GPU_LOCAL_RESERVED bytes below WV_GPU_LOCAL_TOP, reads reach from cudaLimitStackSize below that
+ * to WV_GPU_LOCAL_TOP. Reads there are invalid reads of 0; writes, and reads beyond, fault. */
+static void test_shared_and_local_reach(void **state) {
   wv_vm *vm = *state;
   enum { SH = WV_GPU_SHARED_GRAIN - 32 }; /* a multiple of 16: the block's shared size */
   char ptx[4096];
@@ -479,41 +515,65 @@ static void test_shared_and_local_slack(void **state) {
   wv_module *m = wvt_load(vm, ptx);
   wv_devptr out;
   assert_int_equal(wv_malloc(vm, 4, &out), WV_OK);
-  struct { const char *k; uint32_t size, reach; const char *space; } c[] = {
-      {"sh", SH, WV_GPU_SHARED_GRAIN, "shared"},
-      {"lo", 16, 16 + WV_GPU_LOCAL_SLACK, "local"},
+  enum { STACK = 1024 }; /* the default cudaLimitStackSize */
+  const uint32_t ltop = WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, lbase = ltop - 16;
+  struct {
+    const char *k, *space;
+    uint32_t base, size, reach; /* the variable's address, its size, the offset reads reach to */
+    int64_t below;              /* the lowest offset a read reaches */
+    wv_status under;            /* a read just below that */
+  } c[] = {
+      /* below shared address 0 the address wraps to 0xfffffffc, past the window */
+      {"sh", "shared", WV_SHARED_BASE, SH, WV_GPU_SHARED_GRAIN, -(int64_t)WV_SHARED_BASE, WV_ERR_ILLEGAL_INSN},
+      {"lo", "local", lbase, 16, 16 + WV_GPU_LOCAL_RESERVED, -(int64_t)(STACK - 16), WV_ERR_FAULT},
   };
   for (int i = 0; i < 2; i++) {
     const wv_kernel *k = wvt_get(m, vm, c[i].k);
     uint32_t off, stv = 0, got = 1;
     void *args[] = {&off, &stv, &out};
-    uint32_t offs[] = {c[i].size, c[i].reach - 4};
-    for (int j = 0; j < 2; j++) {
-      off = offs[j];
+    int64_t offs[] = {c[i].size, c[i].reach - 4, -4, c[i].below};
+    wv_diag_reset(vm);
+    for (int j = 0; j < 4; j++) {
+      off = (uint32_t)offs[j];
       uint64_t before = wv_diag_count(vm, WV_DIAG_INVALID_READ);
       wvt_expect_ok(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args));
       assert_int_equal(wv_memcpy_dtoh(vm, &got, out, 4), WV_OK);
       assert_int_equal(got, 0);
       assert_int_equal(wv_diag_count(vm, WV_DIAG_INVALID_READ), before + 1);
     }
-    char want[128];
-    snprintf(want, sizeof want, "%s load of 4 bytes at address 0x%x (%u bytes after the ", c[i].space, c[i].reach - 4,
-             c[i].reach - 4 - c[i].size);
-    if (i == 0) { /* the first record of this test's vm */
+    char want[160];
+    if (i == 0) { /* the second record */
+      snprintf(want, sizeof want, "shared load of 4 bytes at address 0x%x (%u bytes after the block's %u bytes of shared memory)",
+               c[i].base + c[i].reach - 4, c[i].reach - 4 - c[i].size, SH);
       wvt_assert_contains(wv_diag_record(vm, WV_DIAG_INVALID_READ, 1), want);
-      wvt_assert_contains(wv_diag_record(vm, WV_DIAG_INVALID_READ, 1), "block's 96 bytes of shared memory)");
+    } else {
+      snprintf(want, sizeof want, "local load of 4 bytes at address 0x%x (%u bytes above the thread's stack, which ends at 0x%x)",
+               c[i].base + c[i].reach - 4, c[i].reach - 4 - c[i].size, ltop);
+      wvt_assert_contains(wv_diag_record(vm, WV_DIAG_INVALID_READ, 1), want);
     }
     off = c[i].reach;
     wv_status st = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args);
     wvt_assert_status(vm, st, WV_ERR_FAULT);
     snprintf(want, sizeof want, "out-of-bounds %s load of 4 bytes", c[i].space);
     wvt_assert_contains(wv_last_error(vm), want);
+    off = (uint32_t)(c[i].below - 4);
+    wvt_assert_status(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args), c[i].under);
     off = c[i].size, stv = 5;
     st = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args);
     wvt_assert_status(vm, st, WV_ERR_FAULT);
     snprintf(want, sizeof want, "out-of-bounds %s store of 4 bytes", c[i].space);
     wvt_assert_contains(wv_last_error(vm), want);
+    off = (uint32_t)-4; /* below the variable: the GPU's reserved shared memory, the rest of the stack */
+    st = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args);
+    wvt_assert_status(vm, st, WV_ERR_FAULT);
+    stv = 0;
   }
+  /* a shared address past the 16 MiB window: what the GPU reports as an illegal instruction */
+  uint32_t off = WV_GPU_SHARED_WINDOW - WV_SHARED_BASE, stv = 0;
+  void *args[] = {&off, &stv, &out};
+  wvt_assert_status(vm, wv_launch(vm, wvt_get(m, vm, "sh"), wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args), WV_ERR_ILLEGAL_INSN);
+  off -= 4; /* inside the window, past the CTA's memory */
+  wvt_assert_status(vm, wv_launch(vm, wvt_get(m, vm, "sh"), wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args), WV_ERR_FAULT);
 }
 
 /* cp.async from just past an allocation: the copy lands zeros and counts once (at issue). */
@@ -557,7 +617,7 @@ int main(void) {
       cmocka_unit_test(test_memcheck),
       cmocka_unit_test_setup_teardown(test_diag_records, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_large_and_freed, wvt_setup, wvt_teardown),
-      cmocka_unit_test_setup_teardown(test_shared_and_local_slack, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_shared_and_local_reach, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_async_copy_overread, wvt_setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

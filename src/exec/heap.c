@@ -1,0 +1,410 @@
+/*
+ * heap.c — device global memory of one vm (mem.h): the allocation table sorted by device address, and where
+ * allocations go. cudaMalloc's (WV_ALLOC_DEVICE) are laid out as the GPU lays them out — chunks of small
+ * ones (first fit, host memory the chunk owns, freed bytes kept until reused), large ones on pages, the home
+ * region — and every range the GPU would map is a span, so that wv_heap_read_mapped can say what a read
+ * outside every allocation returns. Module variables, device malloc and the vm's own allocations go to a
+ * separate arena. Identity-mapped host memory is registered here too (wv_heap_map).
+ */
+#include "exec/mem.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+static uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); } /* a: a power of two */
+
+/* ---- the mapped ranges (mem.h: the GPU's memory map) ---- */
+
+static int span_find(const wv_heap *h, uint64_t addr) { /* last span with base <= addr */
+  uint32_t lo = 0, hi = h->nmaps;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (h->maps[mid].base <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  return (int)lo - 1;
+}
+
+/* Maps [base, base+len) (the caller checked that it meets no other span). */
+static int span_add(wv_heap *h, uint64_t base, uint64_t len) {
+  if (h->nmaps == h->mapcap) {
+    uint32_t nc = h->mapcap ? h->mapcap * 2 : 16;
+    wv_span *nm = realloc(h->maps, (size_t)nc * sizeof *nm);
+    if (!nm) return -1;
+    h->maps = nm;
+    h->mapcap = nc;
+  }
+  uint32_t at = (uint32_t)(span_find(h, base) + 1);
+  memmove(&h->maps[at + 1], &h->maps[at], (size_t)(h->nmaps - at) * sizeof h->maps[0]);
+  h->maps[at] = (wv_span){base, len};
+  h->nmaps++;
+  return 0;
+}
+
+static void span_remove(wv_heap *h, uint64_t base) {
+  int i = span_find(h, base);
+  if (i < 0 || h->maps[i].base != base) return;
+  memmove(&h->maps[i], &h->maps[i + 1], (size_t)(h->nmaps - (uint32_t)i - 1) * sizeof h->maps[0]);
+  h->nmaps--;
+}
+
+void wv_heap_init(wv_heap *h) {
+  memset(h, 0, sizeof *h);
+  h->next = WV_VM_ARENA;
+}
+
+static int owned(const wv_alloc *a) {
+  return a->kind != WV_ALLOC_HOSTMAP && a->kind != WV_ALLOC_FREED && !a->chunked;
+}
+
+void wv_heap_fini(wv_heap *h) {
+  for (uint32_t i = 0; i < h->n; i++)
+    if (owned(&h->v[i])) free(h->v[i].host);
+  for (uint32_t i = 0; i < h->nchunks; i++) free(h->chunks[i].mem);
+  free(h->v);
+  free(h->maps);
+  free(h->chunks);
+  memset(h, 0, sizeof *h);
+}
+
+static int find(const wv_heap *h, uint64_t addr) {
+  uint32_t lo = 0, hi = h->n;
+  while (lo < hi) { /* last allocation with base <= addr */
+    uint32_t mid = (lo + hi) / 2;
+    if (h->v[mid].base <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  return (int)lo - 1;
+}
+
+/* Insert a at its sorted position (the caller checked that it overlaps no live allocation). Freed entries
+ * inside a's range go (cudaMalloc reuses addresses), so that no lookup finds one in front of a. */
+static int insert(wv_heap *h, wv_alloc a) {
+  uint32_t lo = (uint32_t)(find(h, a.base) + 1), hi = lo;
+  while (lo > 0 && h->v[lo - 1].base == a.base && h->v[lo - 1].kind == WV_ALLOC_FREED) lo--;
+  while (hi < h->n && h->v[hi].base < a.base + a.size && h->v[hi].kind == WV_ALLOC_FREED) hi++;
+  if (hi > lo) {
+    memmove(&h->v[lo], &h->v[hi], (size_t)(h->n - hi) * sizeof h->v[0]);
+    h->n -= hi - lo;
+    h->nfreed -= hi - lo;
+    h->last = UINT32_MAX;
+  }
+  if (h->n == h->cap) {
+    uint32_t nc = h->cap ? h->cap * 2 : 64;
+    if (nc < h->cap) return -1;
+    wv_alloc *nv = realloc(h->v, (size_t)nc * sizeof *nv);
+    if (!nv) return -1;
+    h->v = nv;
+    h->cap = nc;
+  }
+  uint32_t at = (uint32_t)(find(h, a.base) + 1);
+  memmove(&h->v[at + 1], &h->v[at], (size_t)(h->n - at) * sizeof h->v[0]);
+  h->v[at] = a;
+  h->n++;
+  h->last = at;
+  h->bytes_live += a.size;
+  return 0;
+}
+
+/* ---- cudaMalloc's layout: the home region, chunks, pages (mem.h) ---- */
+
+#define GRAINS (WV_GPU_CHUNK / WV_GPU_ALLOC_GRAIN)
+
+/* The home region is mapped from the vm's first cudaMalloc on. */
+static int home_map(wv_heap *h) {
+  int i = span_find(h, WV_GLOBAL_BASE);
+  if (i >= 0 && h->maps[i].base == WV_GLOBAL_BASE) return 0;
+  return span_add(h, WV_GLOBAL_BASE, WV_GPU_PAGES - WV_GLOBAL_BASE);
+}
+
+/* The first free len bytes (aligned to align, a multiple of WV_GPU_PAGE) of the pages after the home
+ * region, or 0 when the range is used up. */
+static uint64_t pages_fit(const wv_heap *h, uint64_t len, uint64_t align) {
+  uint64_t at = round_up(WV_GPU_PAGES, align);
+  for (uint32_t j = (uint32_t)(span_find(h, WV_GPU_PAGES - 1) + 1); j < h->nmaps && h->maps[j].base < WV_VM_ARENA; j++) {
+    if (h->maps[j].base >= at + len) break;
+    if (h->maps[j].base + h->maps[j].size > at) at = round_up(h->maps[j].base + h->maps[j].size, align);
+  }
+  return at + len <= WV_VM_ARENA ? at : 0;
+}
+
+static int chunk_find(const wv_heap *h, uint64_t addr) { /* last chunk with base <= addr */
+  uint32_t lo = 0, hi = h->nchunks;
+  while (lo < hi) {
+    uint32_t mid = (lo + hi) / 2;
+    if (h->chunks[mid].base <= addr) lo = mid + 1;
+    else hi = mid;
+  }
+  return (int)lo - 1;
+}
+
+static int bit(const wv_chunk *c, uint32_t g) { return (int)(c->used[g / 64] >> (g % 64) & 1); }
+
+static void set_bits(wv_chunk *c, uint32_t g, uint32_t n, int on) {
+  for (uint32_t k = g; k < g + n; k++) {
+    if (on) c->used[k / 64] |= 1ull << (k % 64);
+    else c->used[k / 64] &= ~(1ull << (k % 64));
+  }
+}
+
+/* The first run of n free grains starting at a multiple of step, or -1. */
+static int64_t chunk_fit(const wv_chunk *c, uint32_t n, uint32_t step) {
+  if (c->nfree < n) return -1;
+  for (uint32_t g = 0; g + n <= GRAINS;) {
+    uint32_t k = 0;
+    while (k < n && !bit(c, g + k)) k++;
+    if (k == n) return g;
+    g = (uint32_t)round_up(g + k + 1, step);
+  }
+  return -1;
+}
+
+/* A new chunk: the first one at the home region's start, others on free pages. NULL: out of memory or
+ * address range. */
+static wv_chunk *chunk_new(wv_heap *h) {
+  uint64_t base = WV_GPU_HOME;
+  int i = chunk_find(h, base);
+  if (i >= 0 && h->chunks[i].base == base) {
+    if (!(base = pages_fit(h, WV_GPU_CHUNK, WV_GPU_PAGE))) return NULL;
+  }
+  if (h->nchunks == h->chunkcap) {
+    uint32_t nc = h->chunkcap ? h->chunkcap * 2 : 8;
+    wv_chunk *n = realloc(h->chunks, (size_t)nc * sizeof *n);
+    if (!n) return NULL;
+    h->chunks = n;
+    h->chunkcap = nc;
+  }
+  uint8_t *mem = calloc(1, (size_t)WV_GPU_CHUNK);
+  if (!mem) return NULL;
+  if (base != WV_GPU_HOME && span_add(h, base, WV_GPU_CHUNK)) {
+    free(mem);
+    return NULL;
+  }
+  uint32_t at = (uint32_t)(chunk_find(h, base) + 1);
+  memmove(&h->chunks[at + 1], &h->chunks[at], (size_t)(h->nchunks - at) * sizeof h->chunks[0]);
+  h->nchunks++;
+  wv_chunk *c = &h->chunks[at];
+  memset(c, 0, sizeof *c);
+  c->base = base;
+  c->mem = mem;
+  c->nfree = (uint32_t)GRAINS;
+  return c;
+}
+
+/* A small cudaMalloc allocation: its address and host memory (zeroed), or 0. */
+static uint64_t small_alloc(wv_heap *h, uint64_t size, uint64_t align, uint8_t **host) {
+  uint64_t len = round_up(size, WV_GPU_ALLOC_GRAIN);
+  uint32_t n = (uint32_t)(len / WV_GPU_ALLOC_GRAIN), step = align > WV_GPU_ALLOC_GRAIN ? (uint32_t)(align / WV_GPU_ALLOC_GRAIN) : 1;
+  wv_chunk *c = NULL;
+  int64_t g = -1;
+  for (uint32_t i = 0; i < h->nchunks && g < 0; i++)
+    if ((g = chunk_fit(&h->chunks[i], n, step)) >= 0) c = &h->chunks[i];
+  if (!c) {
+    if (step > GRAINS || !(c = chunk_new(h))) return 0;
+    g = 0;
+  }
+  uint64_t off = (uint64_t)g * WV_GPU_ALLOC_GRAIN;
+  set_bits(c, (uint32_t)g, n, 1);
+  c->nfree -= n;
+  c->live++;
+  if (off < c->dirty) memset(c->mem + off, 0, (size_t)(c->dirty - off < len ? c->dirty - off : len));
+  if (off + len > c->dirty) c->dirty = off + len;
+  *host = c->mem + off;
+  return c->base + off;
+}
+
+/* Gives a small allocation's grains back; a chunk that holds none any more goes (its pages unmapped). */
+static void small_free(wv_heap *h, uint64_t base, uint64_t size) {
+  int i = chunk_find(h, base);
+  if (i < 0 || base - h->chunks[i].base >= WV_GPU_CHUNK) return;
+  wv_chunk *c = &h->chunks[i];
+  uint32_t n = (uint32_t)(round_up(size, WV_GPU_ALLOC_GRAIN) / WV_GPU_ALLOC_GRAIN);
+  set_bits(c, (uint32_t)((base - c->base) / WV_GPU_ALLOC_GRAIN), n, 0);
+  c->nfree += n;
+  if (--c->live) return;
+  if (c->base != WV_GPU_HOME) span_remove(h, c->base);
+  free(c->mem);
+  memmove(&h->chunks[i], &h->chunks[i + 1], (size_t)(h->nchunks - (uint32_t)i - 1) * sizeof h->chunks[0]);
+  h->nchunks--;
+}
+
+/* Where a cudaMalloc allocation goes (mem.h), with its host memory; 0 when memory or addresses are out. */
+static uint64_t device_place(wv_heap *h, uint64_t size, uint64_t align, uint8_t **host, uint8_t *chunked) {
+  if (home_map(h)) return 0;
+  if (round_up(size, WV_GPU_ALLOC_GRAIN) < WV_GPU_CHUNK && align < WV_GPU_CHUNK) {
+    *chunked = 1;
+    return small_alloc(h, size, align, host);
+  }
+  uint64_t len = round_up(size, WV_GPU_PAGE), base = pages_fit(h, len, align > WV_GPU_PAGE ? align : WV_GPU_PAGE);
+  if (!base || !(*host = calloc(1, (size_t)size))) return 0;
+  if (span_add(h, base, len)) {
+    free(*host);
+    return 0;
+  }
+  return base;
+}
+
+/* ---- the vm arena: module variables, device malloc, the vm's own ---- */
+
+#define VM_LARGE (1ull << 20) /* from this size on, an allocation of the vm arena gets pages of its own */
+#define VM_GAP (2ull << 20)   /* unmapped bytes after each mapping of the vm arena */
+
+/* Maps a fresh range of at least size bytes at a page boundary aligned to align, after everything mapped
+ * so far; its base, or 0 when the vm's address range or host memory is used up. */
+static uint64_t arena_span(wv_heap *h, uint64_t size, uint64_t align) {
+  uint64_t base = round_up(h->next, align > WV_GPU_PAGE ? align : WV_GPU_PAGE), len = round_up(size, WV_GPU_PAGE);
+  if (base + len + VM_GAP > WV_HEAP_END || span_add(h, base, len)) return 0;
+  h->next = base + len + VM_GAP;
+  return base;
+}
+
+/* Where an allocation of the vm arena goes: the current chunk if it fits there, else a new chunk; a large
+ * one gets a mapping of its own. Addresses are never reused. 0 when the vm's range is used up. */
+static uint64_t arena_place(wv_heap *h, uint64_t size, uint64_t align) {
+  if (size >= VM_LARGE) return arena_span(h, size, align);
+  uint64_t base = round_up(h->chunk_next, align);
+  if (!h->chunk_end || base + size > h->chunk_end) {
+    if (!(base = arena_span(h, WV_GPU_CHUNK, align))) return 0;
+    h->chunk_end = base + WV_GPU_CHUNK;
+  }
+  h->chunk_next = base + round_up(size, WV_GPU_ALLOC_GRAIN);
+  return base;
+}
+
+int wv_heap_alloc_kind(wv_heap *h, uint64_t size, uint32_t align, wv_alloc_kind kind, uint64_t *out) {
+  if (size == 0) size = 1;
+  if (size > ((uint64_t)1 << 40) || (align & (align - 1))) return -1;
+  if (align < WV_GPU_ALLOC_GRAIN) align = WV_GPU_ALLOC_GRAIN;
+  uint8_t *host = NULL, chunked = 0;
+  uint64_t base;
+  if (kind == WV_ALLOC_DEVICE) {
+    base = device_place(h, size, align, &host, &chunked);
+  } else {
+    if (!(host = calloc(1, (size_t)size))) return -1;
+    if (!(base = arena_place(h, size, align))) free(host);
+  }
+  if (!base) return -1;
+  if (insert(h, (wv_alloc){base, size, host, (uint8_t)kind, chunked})) {
+    if (chunked) small_free(h, base, size);
+    else {
+      if (kind == WV_ALLOC_DEVICE || size >= VM_LARGE) span_remove(h, base);
+      free(host);
+    }
+    return -1;
+  }
+  *out = base;
+  return 0;
+}
+
+int wv_heap_alloc(wv_heap *h, uint64_t size, uint32_t align, uint64_t *out) {
+  return wv_heap_alloc_kind(h, size, align, WV_ALLOC_DEVICE, out);
+}
+
+/* Does [lo, hi) meet [a, a+n)? */
+static int meets(uint64_t lo, uint64_t hi, uint64_t a, uint64_t n) { return lo < a + n && a < hi; }
+
+int wv_heap_map(wv_heap *h, void *host, uint64_t size, wv_alloc_kind kind, const char **why) {
+  uint64_t lo = (uint64_t)(uintptr_t)host, hi = lo + size;
+  *why = NULL;
+  if (!host || !size) *why = "an empty range";
+  else if (hi < lo || hi > WV_FUNC_ADDR_TAG) *why = "a range past the end of the address space";
+  else if (meets(lo, hi, WV_SHARED_WINDOW, WV_WINDOW_SIZE)) *why = "a range inside the generic shared window";
+  else if (meets(lo, hi, WV_LOCAL_WINDOW, WV_WINDOW_SIZE)) *why = "a range inside the generic local window";
+  else if (meets(lo, hi, WV_GLOBAL_BASE, WV_HEAP_END - WV_GLOBAL_BASE)) *why = "a range inside warpvm's device heap";
+  else {
+    int i = find(h, hi - 1); /* the last live allocation starting below hi */
+    while (i >= 0 && h->v[i].kind == WV_ALLOC_FREED) i--;
+    if (i >= 0 && h->v[i].base + h->v[i].size > lo) *why = "a range that overlaps another allocation or mapping";
+  }
+  if (*why) return -1;
+  if (insert(h, (wv_alloc){lo, size, (uint8_t *)host, (uint8_t)kind, 0})) {
+    *why = "out of host memory";
+    return -1;
+  }
+  return 0;
+}
+
+/* A live entry starting at base (a freed one with the same base may precede it). */
+wv_alloc *wv_heap_find(wv_heap *h, uint64_t base) {
+  int i = find(h, base);
+  return i >= 0 && h->v[i].base == base && h->v[i].kind != WV_ALLOC_FREED ? &h->v[i] : NULL;
+}
+
+/* Freed entries keep their place (size 0: no lookup can hit them) until they are half the table,
+ * so a kernel freeing many device-malloc allocations does not shift the table each time. A cudaMalloc
+ * allocation's grains go back to its chunk (mem.h), a large one's pages go; in the vm arena a large
+ * allocation's mapping goes with it, a chunk stays mapped. */
+int wv_heap_free(wv_heap *h, uint64_t base) {
+  wv_alloc *a = wv_heap_find(h, base);
+  if (!a) return -1;
+  h->bytes_live -= a->size;
+  if (a->chunked) small_free(h, base, a->size);
+  else if (a->kind == WV_ALLOC_DEVICE || (a->size >= VM_LARGE && a->base >= WV_GLOBAL_BASE && a->base < WV_HEAP_END))
+    span_remove(h, base);
+  if (owned(a)) free(a->host);
+  *a = (wv_alloc){.base = base, .size = 0, .host = NULL, .kind = WV_ALLOC_FREED};
+  if (h->last < h->n && &h->v[h->last] == a) h->last = UINT32_MAX; /* the lookup cache never holds a freed entry */
+  if (++h->nfreed > 64 && h->nfreed * 2 > h->n) {
+    uint32_t j = 0;
+    for (uint32_t i = 0; i < h->n; i++)
+      if (h->v[i].kind != WV_ALLOC_FREED) h->v[j++] = h->v[i];
+    h->n = j;
+    h->nfreed = 0;
+    h->last = 0;
+  }
+  return 0;
+}
+
+wv_alloc *wv_heap_containing(wv_heap *h, uint64_t addr) {
+  int i = find(h, addr);
+  return i >= 0 && addr - h->v[i].base < h->v[i].size ? &h->v[i] : NULL;
+}
+
+uint8_t *wv_heap_lookup(wv_heap *h, uint64_t addr, uint64_t size) {
+  if (h->last < h->n) {
+    wv_alloc *a = &h->v[h->last];
+    if (addr >= a->base && addr - a->base <= a->size && size <= a->size - (addr - a->base))
+      return a->host + (addr - a->base);
+  }
+  int i = find(h, addr);
+  if (i < 0) return NULL;
+  wv_alloc *a = &h->v[i];
+  if (!a->host || addr - a->base > a->size || size > a->size - (addr - a->base)) return NULL; /* !host: freed */
+  h->last = (uint32_t)i;
+  return a->host + (addr - a->base);
+}
+
+int wv_heap_read_mapped(wv_heap *h, uint64_t addr, uint64_t size, uint8_t *out) {
+  uint64_t end = addr + size;
+  if (end < addr) return -1;
+  for (uint64_t p = addr; p < end;) { /* every byte in a mapping (mappings may touch) */
+    int i = span_find(h, p);
+    if (i < 0 || p - h->maps[i].base >= h->maps[i].size) return -1;
+    p = h->maps[i].base + h->maps[i].size;
+  }
+  memset(out, 0, (size_t)size);
+  int c = chunk_find(h, addr); /* a chunk's bytes: its allocations', and freed ones' it still keeps */
+  for (uint32_t j = c < 0 ? 0 : (uint32_t)c; j < h->nchunks && h->chunks[j].base < end; j++) {
+    const wv_chunk *k = &h->chunks[j];
+    uint64_t lo = k->base > addr ? k->base : addr, hi = k->base + WV_GPU_CHUNK < end ? k->base + WV_GPU_CHUNK : end;
+    if (lo < hi) memcpy(out + (lo - addr), k->mem + (lo - k->base), (size_t)(hi - lo));
+  }
+  int i = find(h, addr);
+  for (uint32_t j = i < 0 ? 0 : (uint32_t)i; j < h->n && h->v[j].base < end; j++) {
+    const wv_alloc *a = &h->v[j];
+    uint64_t lo = a->base > addr ? a->base : addr, hi = a->base + a->size < end ? a->base + a->size : end;
+    if (a->host && !a->chunked && lo < hi) memcpy(out + (lo - addr), a->host + (lo - a->base), (size_t)(hi - lo));
+  }
+  return 0;
+}
+
+const wv_alloc *wv_heap_nearest(wv_heap *h, uint64_t addr) {
+  int i = find(h, addr), j = i + 1;
+  while (i >= 0 && h->v[i].kind == WV_ALLOC_FREED) i--;
+  while ((uint32_t)j < h->n && h->v[j].kind == WV_ALLOC_FREED) j++;
+  const wv_alloc *before = i >= 0 ? &h->v[i] : NULL, *after = (uint32_t)j < h->n ? &h->v[j] : NULL;
+  if (!before || !after) return before ? before : after;
+  uint64_t end = before->base + before->size;
+  return addr < end || addr - end <= after->base - addr ? before : after;
+}
+
