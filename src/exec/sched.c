@@ -740,6 +740,8 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
     sp[WV_SP_ENVREG1 * 32 + l] = (uint32_t)(s->grid_ws >> 32);
     sp[WV_SP_ENVREG2 * 32 + l] = (uint32_t)s->grid_ws;
   }
+  for (uint32_t r = 0; r < s->mod->nreloc; r++) /* this kernel's offsets of relocated .shared variables */
+    for (int l = 0; l < WV_WARP; l++) sp[(WV_SP_COUNT + r) * 32 + l] = kfn->shared_reloc[r];
   wv_frame *f = frame_new(s, kfn);
   if (!f) return -1;
   f->local_base = 0;
@@ -863,7 +865,7 @@ static int cta_alloc(sched *s, wv_cta *cta, const wv_func *kfn, uint32_t nthread
   cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
   if (!cta->shared || !cta->warps) return -1;
   for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
-    cta->warps[wi].specials = calloc(WV_SP_COUNT * WV_WARP, sizeof(uint64_t));
+    cta->warps[wi].specials = calloc((WV_SP_COUNT + (size_t)s->mod->nreloc) * WV_WARP, sizeof(uint64_t));
     if (!cta->warps[wi].specials || ensure_local(s, &cta->warps[wi], kfn->local_size + 16)) return -1;
   }
   return 0;
@@ -948,7 +950,7 @@ static uint64_t cta_footprint(const wv_func *kfn, uint32_t nthreads, uint64_t sh
 
 uint32_t wv_exec_coop_limit(const wv_func *kfn, const uint32_t block[3], uint32_t dyn_shared) {
   uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
-  uint64_t shared_size = (uint64_t)((kfn->shared_static + 15u) & ~15u) + dyn_shared;
+  uint64_t shared_size = (uint64_t)kfn->shared_dyn + dyn_shared;
   if (!nthreads || nthreads > 1024 || block[2] > 64 || shared_size > WV_MAX_SHARED) return 0;
   uint64_t n = COOP_MAX_BYTES / cta_footprint(kfn, (uint32_t)nthreads, shared_size);
   return n < COOP_MAX_CTAS ? (uint32_t)n : COOP_MAX_CTAS;
@@ -1045,7 +1047,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   if (kfn->reqntid[0] && (block[0] != kfn->reqntid[0] || block[1] != kfn->reqntid[1] || block[2] != kfn->reqntid[2]))
     return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: kernel '%s' requires .reqntid %u,%u,%u", kfn->name,
                      kfn->reqntid[0], kfn->reqntid[1], kfn->reqntid[2]);
-  uint32_t dyn_off = (kfn->shared_static + 15u) & ~15u;
+  uint32_t dyn_off = kfn->shared_dyn;
   uint64_t shared_size = (uint64_t)dyn_off + dyn_shared;
   if (shared_size > WV_MAX_SHARED)
     return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: %llu bytes of shared memory exceed the %u-byte limit",

@@ -177,6 +177,11 @@ static int sym_value(wv_dec *d, const wv_decl *dl, uint64_t *v) {
   return 0;
 }
 
+/* A .shared variable whose offset differs between kernels: the special slot with the running kernel's. */
+static uint32_t shared_slot(wv_dec *d, const wv_decl *dl) {
+  return dl->kind == K_GVAR && d->mod->vars[dl->base].space == WV_SPACE_SHARED ? d->mod->vars[dl->base].slot : WV_NOSLOT;
+}
+
 uint32_t wv_dsrc(wv_dec *d, const ptx_operand *o, wv_type t) {
   switch (o->kind) {
   case PTX_OPND_INT:
@@ -199,6 +204,7 @@ uint32_t wv_dsrc(wv_dec *d, const ptx_operand *o, wv_type t) {
     if (dl->kind == K_REG) return WV_SLOT(WV_SLOT_REG, dl->base);
     if (dl->kind == K_PRED) { wv_derr(d, o->loc, "predicate '%s' used where a value is expected", o->name); return WV_NOSLOT; }
     uint64_t v;
+    if (shared_slot(d, dl) != WV_NOSLOT) return shared_slot(d, dl);
     if (dl->kind == K_GVAR && !sym_value(d, dl, &v)) return wv_dconst(d, v);
     wv_derr(d, o->loc, "'%s' cannot be used as a value here", o->name);
     return WV_NOSLOT;
@@ -263,8 +269,9 @@ static int daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
   case K_GVAR: {
     const wv_gvar *g = &d->mod->vars[dl->base];
     if (g->space == WV_SPACE_SHARED) {
-      if (in->space == WV_SPACE_GENERIC) { in->imm += (int64_t)(g->addr + WV_SHARED_WINDOW); return 0; }
-      if (in->space != WV_SPACE_SHARED) return wv_derr(d, o->loc, "'%s' is a .shared variable", o->name);
+      if (in->space != WV_SPACE_GENERIC && in->space != WV_SPACE_SHARED) return wv_derr(d, o->loc, "'%s' is a .shared variable", o->name);
+      if (in->space == WV_SPACE_GENERIC) in->imm += (int64_t)WV_SHARED_WINDOW;
+      if (g->slot != WV_NOSLOT) { in->a = g->slot; return 0; } /* [var+off]: the running kernel's offset */
     }
     in->imm += (int64_t)g->addr;
     return 0;
@@ -451,22 +458,18 @@ static int place(wv_dec *d, const ptx_var *v, wv_type t, uint32_t *used, uint32_
   return 0;
 }
 
+/* A .shared variable's size and alignment; its offsets are chosen per kernel once every function is
+ * known (shared.c). An unsized one (`extern .shared`) is the dynamic area. */
 static int place_shared(wv_dec *d, const ptx_var *v, wv_gvar *g) {
   wv_type t = wv_type_parse(v->type);
-  if (v->unsized) { /* extern .shared: the dynamic area, placed at launch after the static area */
-    uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1), al = v->align ? v->align : es ? es : 1;
-    if (al > d->shared_align) d->shared_align = al;
-    g->align = al;
-    g->is_extern_shared = 1;
-    g->size = 0;
-    g->addr = (uint64_t)-1;
-    return 0;
-  }
-  uint32_t before = d->shared_align;
-  d->shared_align = 0;
-  if (place(d, v, t, &d->shared_size, &d->shared_align, WV_MAX_SHARED, &g->addr, &g->size)) return -1;
-  g->align = d->shared_align; /* this variable's alignment */
-  if (before > d->shared_align) d->shared_align = before;
+  uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1), al = v->align ? v->align : es ? es : 1;
+  if (al & (al - 1)) return wv_derr(d, v->loc, "bad alignment %u for '%s'", al, v->name);
+  g->align = al;
+  g->addr = 0;
+  g->slot = WV_NOSLOT;
+  g->is_extern_shared = v->unsized;
+  g->size = v->unsized ? 0 : (uint64_t)es * v->nelems;
+  if (g->size > ((uint64_t)1 << 32)) return wv_derr(d, v->loc, "'%s' does not fit in shared memory", v->name);
   return 0;
 }
 
@@ -557,6 +560,7 @@ static int decode_vars(wv_dec *d) {
     wv_gvar *g = &m->vars[m->nvars];
     g->name = v->name;
     g->space = sp;
+    g->slot = WV_NOSLOT;
     if (sp == WV_SPACE_SHARED) {
       if (place_shared(d, v, g)) return -1;
     } else {
@@ -577,8 +581,7 @@ static int decode_vars(wv_dec *d) {
     if (sp != WV_SPACE_SHARED && (v->is_visible || v->is_weak) && link_chose(d, v->name, v, val)) return -1;
     d->varidx[d->varbase[d->unit] + i] = m->nvars++;
   }
-  /* function-scope .shared variables belong to the same static layout: place them now, before
-   * any code embeds the dynamic area's offset */
+  /* function-scope .shared variables: entered now, laid out with the module's per kernel (shared.c) */
   for (uint32_t f = 0; f < a->nfuncs; f++) {
     const ptx_func *pf = &a->funcs[f];
     if (pf->has_body && lost(d, pf->name, pf->is_visible | pf->is_weak)) continue; /* never decoded */
@@ -912,14 +915,11 @@ int wv_decode_module(const ptx_module *const *units, uint32_t nunits, const char
     set_unit(d, u);
     if (decode_vars(d) || declare_funcs(d)) goto fail;
   }
-  /* the dynamic shared area begins after the static layout of all units */
-  uint32_t dyn = (d->shared_size + 15u) & ~15u;
-  for (uint32_t i = 0; i < out->nvars; i++)
-    if (out->vars[i].is_extern_shared) out->vars[i].addr = dyn;
   for (uint32_t u = 0; u < nunits; u++) {
     set_unit(d, u);
     if (link_unit(d)) goto fail;
   }
+  if (wv_dshared_layout(d)) goto fail;
   if (init_vars(d)) goto fail;
   for (uint32_t u = 0; u < nunits; u++) {
     set_unit(d, u);
@@ -935,11 +935,6 @@ int wv_decode_module(const ptx_module *const *units, uint32_t nunits, const char
       if (decode_func(d, pf, f)) goto fail;
     }
   }
-  for (uint32_t i = 0; i < out->nfuncs; i++)
-    if (out->funcs[i].is_entry) {
-      out->funcs[i].shared_static = d->shared_size;
-      out->funcs[i].shared_align = d->shared_align;
-    }
   out->arena = units[0]->arena;
   dec_fini(d);
   return 0;
@@ -959,6 +954,7 @@ void wv_irmod_free(wv_vm *vm, wv_irmod *m) {
     free(f->consts);
     free(f->params);
     free(f->rets);
+    free(f->shared_reloc);
   }
   for (uint32_t i = 0; vm && i < m->nvars; i++)
     if (m->vars[i].space != WV_SPACE_SHARED) wv_heap_free(&vm->heap, m->vars[i].addr);

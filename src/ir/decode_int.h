@@ -83,8 +83,6 @@ typedef struct wv_dec {
   struct { uint32_t insn; const char *label; ptx_loc loc; } *fix;
   uint32_t nfix, capfix;
   uint32_t cc_slot;        /* WV_NOSLOT until a carry instruction needs it */
-  uint32_t shared_size;    /* module shared layout (static) */
-  uint32_t shared_align;
   int in_insn, unsup;       /* decoding an instruction; it was unsupported */
   wv_decl scratch;         /* what wv_dlookup returns for range and module names */
 } wv_dec;
@@ -103,6 +101,9 @@ uint32_t wv_dconst(wv_dec *d, uint64_t v);
 int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in);     /* fills a/imm/space/addrf */
 const wv_decl *wv_dlookup(wv_dec *d, const char *name);
 uint32_t wv_dcc(wv_dec *d);                                     /* the carry-flag slot */
+
+/* the static .shared layout of every kernel (shared.c), once every function has its index */
+int wv_dshared_layout(wv_dec *d);
 
 /* families (decode_ops.c) */
 int wv_decode_insn(wv_dec *d, const ptx_insn *pi, wv_insn *in);

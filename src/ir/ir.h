@@ -191,8 +191,9 @@ typedef struct wv_func {
   uint32_t nparams;
   wv_param *rets;
   uint32_t nrets;
-  uint32_t shared_static; /* entry: bytes of static shared (all reachable .shared vars) */
-  uint32_t shared_align;
+  uint32_t shared_static; /* entry: bytes of static .shared its call graph reaches, laid out as ptxas does (shared.c) */
+  uint32_t shared_dyn;    /* entry: offset of the dynamic (extern .shared) area */
+  uint32_t *shared_reloc; /* entry: this kernel's offset of each relocated .shared variable (wv_irmod.nreloc) */
   uint32_t reqntid[3], maxntid[3];
   const char *file;       /* PTX file name for messages */
   const char *unsupported;/* first "unsupported ..." message of this function, or NULL */
@@ -202,10 +203,12 @@ typedef struct wv_func {
 typedef struct wv_gvar {
   const char *name;
   int space;              /* WV_SPACE_GLOBAL / CONST / SHARED */
-  uint64_t addr;          /* global/const: device address; shared: -1 until laid out per kernel */
+  uint64_t addr;          /* global/const: device address; shared: its offset in every kernel reaching it */
   uint64_t size;
   uint32_t align;
   int is_extern_shared;   /* `extern .shared` (dynamic) */
+  uint32_t slot;          /* shared at different offsets in different kernels: the special slot holding
+                             the running kernel's offset (shared.c); WV_NOSLOT otherwise */
 } wv_gvar;
 
 typedef struct wv_irmod {
@@ -214,6 +217,8 @@ typedef struct wv_irmod {
   uint32_t nfuncs;
   wv_gvar *vars;
   uint32_t nvars;
+  uint32_t nreloc;         /* .shared variables whose offset differs between kernels: warp specials
+                              WV_SP_COUNT.. hold the running kernel's offsets (wv_func.shared_reloc) */
   char target[16];
   uint32_t version_major, version_minor;
   struct ptx_arena *arena; /* the first unit's arena (every unit's AST owns its names and lives with the module) */
