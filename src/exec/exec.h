@@ -34,6 +34,7 @@
 typedef struct wv_frame {
   struct wv_frame *parent;
   const wv_func *fn;
+  const uint64_t *consts;   /* fn's constants, 32 lanes each (the launch makes them once per function) */
   uint32_t ret_pc;          /* pc in the parent to continue at */
   const wv_insn *call;      /* the parent's call instruction (return value mapping) */
   uint32_t refs;            /* groups using this frame */

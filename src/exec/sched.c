@@ -33,6 +33,7 @@ typedef struct sched {
   wv_exec x;
   const wv_irmod *mod;
   wv_frame **free_frames;     /* per function index */
+  uint64_t **consts;          /* per function index: its constants for 32 lanes, made at its first frame */
   wv_cbar *free_cbars;
   uint64_t seq;
   uint64_t max_steps;
@@ -58,8 +59,22 @@ static double now(void) {
 
 static uint32_t fn_index(const sched *s, const wv_func *fn) { return (uint32_t)(fn - s->mod->funcs); }
 
+/* A function's constant bank: each immediate repeated for the 32 lanes, so handlers read it like a register. */
+static const uint64_t *const_bank(sched *s, const wv_func *fn, uint32_t fi) {
+  if (!s->consts[fi]) {
+    uint64_t *b = malloc(((size_t)fn->nconsts + 1) * WV_WARP * sizeof *b);
+    if (!b) return NULL;
+    for (uint32_t i = 0; i < fn->nconsts; i++)
+      for (int l = 0; l < WV_WARP; l++) b[(size_t)i * WV_WARP + l] = fn->consts[i];
+    s->consts[fi] = b;
+  }
+  return s->consts[fi];
+}
+
 static wv_frame *frame_new(sched *s, const wv_func *fn) {
   uint32_t fi = fn_index(s, fn);
+  const uint64_t *consts = const_bank(s, fn, fi);
+  if (!consts) return NULL;
   wv_frame *f = s->free_frames[fi];
   if (f) {
     s->free_frames[fi] = f->next_free;
@@ -74,6 +89,7 @@ static wv_frame *frame_new(sched *s, const wv_func *fn) {
     f->params = p + regs + preds;
   }
   f->fn = fn;
+  f->consts = consts;
   f->parent = NULL;
   f->refs = 1;
   f->call = NULL;
@@ -1071,6 +1087,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   s->timeout = vm->cfg.timeout_seconds;
   s->deadline = s->timeout ? now() + s->timeout : 0;
   s->free_frames = calloc(mod->ir.nfuncs + 1, sizeof *s->free_frames);
+  s->consts = calloc(mod->ir.nfuncs + 1, sizeof *s->consts);
   wv_exec *x = &s->x;
   x->vm = vm;
   x->kfn = kfn;
@@ -1083,7 +1100,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   x->mm = vm->weak ? wv_mm_new(vm->mm_seed) : NULL;
   x->rng = vm->async_seed ? vm->async_seed : 1;
   wv_status st = WV_OK;
-  if (!s->free_frames || (vm->weak && !x->mm)) { st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory"); goto out; }
+  if (!s->free_frames || !s->consts || (vm->weak && !x->mm)) { st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory"); goto out; }
   if (coop) { /* the grid workspace cooperative_groups' grid.sync() counts arrivals in (driver_abi.h) */
     const uint32_t ws[2] = {8, 0}; /* wsSize, barrier */
     uint8_t *h;
@@ -1130,6 +1147,8 @@ out:
   for (uint32_t i = 0; s->free_frames && i < mod->ir.nfuncs; i++)
     for (wv_frame *f = s->free_frames[i], *n; f; f = n) { n = f->next_free; free(f); }
   free(s->free_frames);
+  for (uint32_t i = 0; s->consts && i < mod->ir.nfuncs; i++) free(s->consts[i]);
+  free(s->consts);
   for (wv_cbar *c = s->free_cbars, *n; c; c = n) { n = c->next_free; free(c); }
   wv_mm_free(x->mm);
   free(x->scratch);

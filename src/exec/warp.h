@@ -30,7 +30,7 @@ static inline void wv_warp_bind(wv_exec *x, wv_warp *w, wv_frame *f) {
   x->frame = f;
   x->fn = f->fn;
   x->bank[0] = f->regs;
-  x->bank[1] = f->fn->consts;
+  x->bank[1] = (uint64_t *)f->consts; /* read-only: handlers never write a constant slot */
   x->bank[2] = w->specials;
   x->preds = f->preds;
 }

@@ -585,15 +585,14 @@ static int decode_vars(wv_dec *d) {
   for (uint32_t f = 0; f < a->nfuncs; f++) {
     const ptx_func *pf = &a->funcs[f];
     if (pf->has_body && lost(d, pf->name, pf->is_visible | pf->is_weak)) continue; /* never decoded */
-    for (uint32_t i = 0; i < pf->nbody; i++) {
-      const ptx_stmt *st = &pf->body[i];
-      if (st->kind != PTX_STMT_VAR || st->var.space != PTX_SPACE_SHARED) continue;
-      if (wv_type_parse(st->var.type) == WV_T_NONE) return wv_derr(d, st->var.loc, "unknown type '.%s'", st->var.type);
+    for (uint32_t i = 0; i < pf->nshared; i++) {
+      const ptx_var *v = &pf->shared[i];
+      if (wv_type_parse(v->type) == WV_T_NONE) return wv_derr(d, v->loc, "unknown type '.%s'", v->type);
       wv_gvar *g = &m->vars[m->nvars];
-      g->name = st->var.name;
+      g->name = v->name;
       g->space = WV_SPACE_SHARED;
-      if (place_shared(d, &st->var, g)) return -1;
-      if (wv_symtab_put(&d->fnshared, st, m->nvars)) return -1;
+      if (place_shared(d, v, g)) return -1;
+      if (wv_symtab_put(&d->fnshared, v, m->nvars)) return -1;
       m->nvars++;
     }
   }
@@ -662,9 +661,10 @@ static int body_var(wv_dec *d, const ptx_stmt *st) {
     if (place(d, v, t, &f->param_size, &al, 64u << 10, &off, &size)) return -1;
     return declare(d, v->name, (wv_decl){.kind = K_FPARAM, .type = t, .off = off, .size = (uint32_t)size});
   }
-  case PTX_SPACE_SHARED: { /* function-scope .shared: placed with the module's (decode_vars) */
+  case PTX_SPACE_SHARED: { /* function-scope .shared: placed with the module's (decode_vars), the k-th of the body's summary */
     int64_t gi;
-    if (!wv_symtab_get(&d->fnshared, st, &gi)) return wv_derr(d, v->loc, "internal: shared variable '%s' not placed", v->name);
+    const ptx_var *sv = d->nshared_seen < d->pf->nshared ? &d->pf->shared[d->nshared_seen++] : NULL;
+    if (!sv || !wv_symtab_get(&d->fnshared, sv, &gi)) return wv_derr(d, v->loc, "internal: shared variable '%s' not placed", v->name);
     return declare(d, v->name, (wv_decl){.kind = K_GVAR, .type = t, .base = (uint32_t)gi});
   }
   default:
@@ -712,8 +712,15 @@ static int emit(wv_dec *d, const ptx_insn *pi) {
 
 static int decode_body(wv_dec *d) {
   const ptx_func *pf = d->pf;
-  for (uint32_t i = 0; i < pf->nbody; i++) {
-    const ptx_stmt *s = &pf->body[i];
+  ptx_stmt *body;
+  uint32_t nbody;
+  d->nshared_seen = 0;
+  if (ptx_parse_body(d->ast, pf, d->store, &body, &nbody, d->err, d->errlen)) { /* a skimmed body: parse it again */
+    d->failed = 1;
+    return -1;
+  }
+  for (uint32_t i = 0; i < nbody; i++) {
+    const ptx_stmt *s = &body[i];
     switch (s->kind) {
     case PTX_STMT_INSN:
       if (emit(d, &s->insn)) return -1;
@@ -779,16 +786,17 @@ static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
     f->param_size = off;
     if (declare_params(d, f->rets, f->nrets, K_FPARAM) || declare_params(d, f->params, f->nparams, K_FPARAM)) return -1;
   }
-  if (decode_body(d)) return -1;
-  f->code = d->code;
+  int rc = decode_body(d);
+  ptx_arena_reset(d->store); /* the body's statements */
+  if (rc) return -1;
+  wv_insn *fit = realloc(d->code, (size_t)d->ncode * sizeof *d->code);
+  f->code = fit ? fit : d->code;
   f->ncode = d->ncode;
   d->code = NULL;
   f->nconsts = d->nconsts;
-  f->consts = calloc((size_t)d->nconsts * 32 + 32, sizeof *f->consts);
+  uint64_t *fitc = realloc(d->consts, ((size_t)d->nconsts + 1) * sizeof *d->consts);
+  f->consts = fitc ? fitc : d->consts;
   if (!f->consts) return wv_derr(d, pf->loc, "out of memory");
-  for (uint32_t i = 0; i < d->nconsts; i++)
-    for (int l = 0; l < 32; l++) f->consts[(size_t)i * 32 + l] = d->consts[i];
-  free(d->consts);
   d->consts = NULL;
   if (f->nregs == 0) f->nregs = 1;
   char cerr[512];
@@ -803,6 +811,7 @@ static void dec_fini(wv_dec *d) {
   free(d->unitsyms);
   wv_symtab_fini(&d->global);
   ptx_arena_free(d->linknames);
+  ptx_arena_free(d->store);
   free(d->link);
   free(d->varidx);
   free(d->funcidx);
@@ -858,7 +867,8 @@ static int dec_init(wv_dec *d, uint64_t *nvars, uint64_t *nfuncs, uint64_t *nsha
   d->varbase = calloc(n + 1, sizeof *d->varbase);
   d->funcbase = calloc(n + 1, sizeof *d->funcbase);
   d->linknames = ptx_arena_new();
-  if (!d->unitsyms || !d->varbase || !d->funcbase || !d->linknames) return -1;
+  d->store = ptx_arena_new();
+  if (!d->unitsyms || !d->varbase || !d->funcbase || !d->linknames || !d->store) return -1;
   *nvars = *nfuncs = *nshared = 0;
   for (uint32_t u = 0; u < n; u++) {
     const ptx_module *a = d->units[u];
@@ -868,8 +878,7 @@ static int dec_init(wv_dec *d, uint64_t *nvars, uint64_t *nfuncs, uint64_t *nsha
     *nvars += a->nvars;
     *nfuncs += a->nfuncs;
     for (uint32_t f = 0; f < a->nfuncs; f++)
-      for (uint32_t i = 0; i < a->funcs[f].nbody; i++)
-        *nshared += a->funcs[f].body[i].kind == PTX_STMT_VAR && a->funcs[f].body[i].var.space == PTX_SPACE_SHARED;
+      *nshared += a->funcs[f].nshared;
     if (*nvars + *nshared >= WV_DEC_NONE || *nfuncs >= WV_DEC_NONE) return -1;
   }
   d->varidx = malloc((*nvars + 1) * sizeof *d->varidx);

@@ -68,7 +68,9 @@ typedef struct wv_dec {
                                  its module index, WV_DEC_NONE if it is not its own (an .extern,
                                  or a weak definition another unit's replaces) */
   uint32_t *varbase, *funcbase;
-  wv_symtab fnshared;      /* function-scope .shared statement → module var index */
+  wv_symtab fnshared;      /* function-scope .shared declaration (ptx_func.shared) → module var index */
+  struct ptx_arena *store; /* the statements of the body being decoded (reset after each) */
+  uint32_t nshared_seen;   /* .shared declarations of the body met so far */
   /* the function being decoded */
   wv_func *fn;
   const ptx_func *pf;

@@ -182,7 +182,7 @@ typedef struct wv_func {
   uint32_t ncode;
   uint32_t nregs;         /* register slots */
   uint32_t npreds;        /* predicate registers */
-  uint64_t *consts;       /* nconsts * 32 lanes of immediates */
+  uint64_t *consts;       /* nconsts immediates (a launch repeats them for 32 lanes: wv_frame.consts) */
   uint32_t nconsts;
   uint32_t local_size;    /* bytes of .local per thread for one activation */
   uint32_t local_align;

@@ -69,14 +69,8 @@ static int note_name(lay *L, uint32_t f, const char *name) {
   return 0;
 }
 
-static int note_operand(lay *L, uint32_t f, const ptx_operand *o) {
-  if (note_name(L, f, o->name)) return -1;
-  for (uint32_t k = 0; k < o->nelems; k++)
-    if (note_operand(L, f, &o->elems[k])) return -1;
-  return 0;
-}
-
-/* What each decoded function of the current unit declares, names and calls. */
+/* What each decoded function of the current unit declares, names and calls (the parser's summary of
+ * its body). */
 static int scan_unit(lay *L) {
   wv_dec *d = L->d;
   const ptx_module *a = d->ast;
@@ -85,16 +79,12 @@ static int scan_unit(lay *L) {
     uint32_t f = d->funcidx[d->funcbase[d->unit] + i];
     if (!pf->has_body || f == WV_DEC_NONE) continue;
     L->pf[f] = pf;
-    for (uint32_t k = 0; k < pf->nbody; k++) {
-      const ptx_stmt *st = &pf->body[k];
+    for (uint32_t k = 0; k < pf->nshared; k++) {
       int64_t gi;
-      if (st->kind == PTX_STMT_VAR && st->var.space == PTX_SPACE_SHARED && wv_symtab_get(&d->fnshared, st, &gi) &&
-          push(&L->own[f], (uint32_t)gi))
-        return -1;
-      if (st->kind != PTX_STMT_INSN) continue;
-      for (uint32_t j = 0; j < st->insn.nops; j++)
-        if (note_operand(L, f, &st->insn.ops[j])) return -1;
+      if (wv_symtab_get(&d->fnshared, &pf->shared[k], &gi) && push(&L->own[f], (uint32_t)gi)) return -1;
     }
+    for (uint32_t k = 0; k < pf->nrefs; k++)
+      if (note_name(L, f, pf->refs[k])) return -1;
   }
   return 0;
 }
