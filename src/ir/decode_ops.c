@@ -267,9 +267,21 @@ static int dec_fpunary(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 static int dec_bits(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   wv_type t = m->nt ? m->t[0] : WV_T_B32;
   in->type = (uint8_t)t;
-  uint32_t n = in->op == WV_OP_BFI || in->op == WV_OP_LOP3 ? 5 : 4;
+  uint32_t n = in->op == WV_OP_BFI || in->op == WV_OP_LOP3 ? 5 : in->op == WV_OP_BMSK || in->op == WV_OP_SZEXT ? 3 : 4;
   if (nops(d, pi, n, n)) return -1;
   switch (in->op) {
+  case WV_OP_BMSK:
+  case WV_OP_SZEXT: /* {bmsk,szext}.{clamp,wrap}.type d, a, b */
+    if (m->nt != 1) return need_type(d, pi, m, 1);
+    if (wv_mods_take(m, "clamp")) in->mode = 1;
+    else if (!wv_mods_take(m, "wrap")) return unsupported(d, pi);
+    if (check_size(d, pi, &pi->ops[0], 4) || check_size(d, pi, &pi->ops[1], 4) || check_size(d, pi, &pi->ops[2], 4)) return -1;
+    in->d[0] = wv_ddst(d, &pi->ops[0]);
+    in->a = wv_dsrc(d, &pi->ops[1], t);
+    in->b = wv_dsrc(d, &pi->ops[2], WV_T_U32);
+    if (d->failed) return -1;
+    in->fn = wv_h_bits(in->op, t, in);
+    return no_handler(d, pi, in);
   case WV_OP_PRMT: {
     static const char *const modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
     int k = take_one(m, modes);
@@ -610,6 +622,33 @@ static int dec_nop(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   /* membar/fence order memory: under the weak model they make the thread's stores visible */
   in->fn = (in->op == WV_OP_MEMBAR || in->op == WV_OP_FENCE) ? wv_h_fence : wv_h_nop;
   return 0;
+}
+
+/* griddepcontrol.{wait,launch_dependents}; setmaxnreg.{inc,dec}.sync.aligned.u32 N; pmevent{.mask} N:
+ * valid PTX with nothing to do here. griddepcontrol.wait waits for the grids this one depends on, and
+ * launches run one after another to completion; launch_dependents only lets a dependent grid start
+ * early. setmaxnreg and pmevent tune or observe hardware warpvm does not model. */
+static int dec_hint(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  static const char *const gdc[] = {"wait", "launch_dependents", NULL}, *const reg[] = {"inc", "dec", NULL};
+  in->fn = wv_h_nop;
+  switch (in->op) {
+  case WV_OP_GRIDDEPCONTROL:
+    if (take_one(m, gdc) < 0 || m->nt || pi->nmods != 1)
+      return wv_derr(d, pi->loc, "griddepcontrol takes exactly one of .wait, .launch_dependents");
+    return nops(d, pi, 0, 0);
+  case WV_OP_SETMAXNREG:
+    if (take_one(m, reg) < 0 || !wv_mods_take(m, "sync") || !wv_mods_take(m, "aligned") || m->nt != 1 || m->t[0] != WV_T_U32)
+      return wv_derr(d, pi->loc, "setmaxnreg is setmaxnreg.{inc,dec}.sync.aligned.u32");
+    if (nops(d, pi, 1, 1)) return -1;
+    if (pi->ops[0].kind != PTX_OPND_INT || pi->ops[0].ival < 24 || pi->ops[0].ival > 256 || pi->ops[0].ival % 8)
+      return wv_derr(d, pi->ops[0].loc, "setmaxnreg needs an immediate register count, a multiple of 8 in 24..256");
+    return 0;
+  default: /* pmevent a; pmevent.mask a */
+    wv_mods_take(m, "mask");
+    if (nops(d, pi, 1, 1)) return -1;
+    if (pi->ops[0].kind != PTX_OPND_INT) return wv_derr(d, pi->ops[0].loc, "pmevent needs an immediate");
+    return 0;
+  }
 }
 
 /* ---------------- asynchronous copies and mbarriers ---------------- */
@@ -973,8 +1012,8 @@ static int space_of(const char *w) {
  * is refused at launch; any other mnemonic is a load error. */
 static const char *const known_unimplemented[] = {
   "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "movmatrix", "tex", "tld4", "txq",
-  "suld", "sust", "sured", "suq", "istypep", "multimem", "tensormap", "griddepcontrol", "setmaxnreg",
-  "getctarank", "mapa", "alloca", "stacksave", "stackrestore", "pmevent", "szext", "bmsk", "brx",
+  "suld", "sust", "sured", "suq", "istypep", "multimem", "tensormap",
+  "getctarank", "mapa", "alloca", "stacksave", "stackrestore", "brx",
   "applypriority", "discard", "createpolicy", "clusterlaunchcontrol", "tcgen05", "vadd", "vsub", "vmad",
   "vmin", "vmax", "vshl", "vshr", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
   "vadd4", "vsub4", "vavrg4", "vmin4", "vmax4", "vset4", "vabsdiff", "ldu", NULL};

@@ -282,6 +282,28 @@ static void test_unsupported_instruction_is_deferred(void **state) {
   assert_int_equal(wv_free(vm, d), WV_OK);
 }
 
+/* griddepcontrol (what CUB's merge sort runs first on sm_90), setmaxnreg and pmevent are valid PTX with
+ * nothing to do here: a kernel using them loads and runs; malformed ones are load errors. */
+static void test_hint_instructions(void **state) {
+  wv_vm *vm = *state;
+  static const char ptx[] = ".version 8.0\n.target sm_90a\n.address_size 64\n" KHEAD
+                            "griddepcontrol.wait;\nld.param.u64 %rd1, [p];\nsetmaxnreg.inc.sync.aligned.u32 240;\n"
+                            "pmevent 3;\npmevent.mask 0x11;\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\n"
+                            "add.s64 %rd1, %rd1, %rd2;\nadd.u32 %r1, %r1, 7;\nst.global.u32 [%rd1], %r1;\n"
+                            "griddepcontrol.launch_dependents;\nret;\n}\n";
+  const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+  static uint32_t out[32];
+  wvt_buf b[1] = {{out, sizeof out}};
+  wvt_run_ok(vm, k, 1, 32, 1, b);
+  for (uint32_t t = 0; t < 32; t++) assert_int_equal(out[t], t + 7);
+  static const char bad1[] = WVT_HDR KHEAD "griddepcontrol.sync; // HERE\nret;\n}\n";
+  expect_load_error(bad1, "HERE", "griddepcontrol");
+  static const char bad2[] = WVT_HDR KHEAD "setmaxnreg.dec.sync.aligned.u32 20; // HERE\nret;\n}\n";
+  expect_load_error(bad2, "HERE", "setmaxnreg");
+  static const char bad3[] = WVT_HDR KHEAD "griddepcontrol.wait %r1; // HERE\nret;\n}\n";
+  expect_load_error(bad3, "HERE", "operand");
+}
+
 /* Error state is per call: a good load after a bad one succeeds, and the kernel lookup of a
  * missing name says which. */
 static void test_errors_do_not_stick(void **state) {
@@ -313,6 +335,7 @@ int main(void) {
       cmocka_unit_test(test_mul_without_mode),
       cmocka_unit_test_setup_teardown(test_unsupported_instruction_is_deferred, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_errors_do_not_stick, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_hint_instructions, wvt_setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
