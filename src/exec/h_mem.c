@@ -146,7 +146,8 @@ static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
 static int h_cvta(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t *D = WV_R(x, in->d[0]);
   const uint64_t *A = WV_R(x, in->a);
-  uint64_t win = in->space == WV_SPACE_SHARED ? WV_SHARED_WINDOW : in->space == WV_SPACE_LOCAL ? WV_LOCAL_WINDOW : 0;
+  uint64_t win = in->space == WV_SPACE_SHARED ? WV_SHARED_WINDOW : in->space == WV_SPACE_LOCAL ? WV_LOCAL_WINDOW
+               : in->space == WV_SPACE_KPARAM ? WV_PARAM_WINDOW : 0;
   int to = in->mode, narrow = wv_type_size((wv_type)in->type) == 4;
   WV_FOR_LANES(m, l, {
     uint64_t a = narrow ? (uint32_t)A[l] : A[l];

@@ -447,7 +447,9 @@ static int dec_cvta(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   int isp = in->op == WV_OP_ISSPACEP; /* isspacep.space p, a: no type, a is a 64-bit address */
   if ((isp ? (m->nt != 0 ? need_type(d, pi, m, 0) : 0) : need_type(d, pi, m, 1)) || nops(d, pi, 2, 2)) return -1;
   if (m->space < 0) return unsupported(d, pi);
-  in->space = (uint8_t)m->space;
+  /* cvta.param / .param::entry and isspacep.param: the kernel's parameters (PTX ISA "cvta": the
+   * generic address of a kernel parameter, as a __grid_constant__ parameter's address is taken) */
+  in->space = (uint8_t)(m->space == WV_SPACE_FPARAM ? WV_SPACE_KPARAM : m->space);
   in->type = (uint8_t)(isp ? WV_T_U64 : m->t[0]);
   if (in->op == WV_OP_ISSPACEP) {
     int32_t p = wv_dpred(d, &pi->ops[0], NULL);
@@ -1005,6 +1007,8 @@ static int space_of(const char *w) {
   if (!strcmp(w, "local")) return WV_SPACE_LOCAL;
   if (!strcmp(w, "const")) return WV_SPACE_CONST;
   if (!strcmp(w, "param")) return WV_SPACE_FPARAM; /* refined by the address operand */
+  if (!strcmp(w, "param::entry")) return WV_SPACE_KPARAM;
+  if (!strcmp(w, "param::func")) return WV_SPACE_FPARAM;
   return -1;
 }
 

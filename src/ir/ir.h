@@ -94,6 +94,7 @@ typedef enum wv_space {
 /* Generic address windows (cvta). Global addresses are used as they are. */
 #define WV_SHARED_WINDOW 0x0000010000000000ull
 #define WV_LOCAL_WINDOW 0x0000020000000000ull
+#define WV_PARAM_WINDOW 0x0000030000000000ull /* the kernel's parameters (cvta.param: __grid_constant__) */
 #define WV_WINDOW_SIZE 0x0000000100000000ull
 #define WV_GLOBAL_BASE 0x0000700000000000ull
 #define WV_FUNC_ADDR_TAG 0x00f0000000000000ull /* | function index: a function's address in data */

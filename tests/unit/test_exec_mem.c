@@ -412,6 +412,74 @@ static void test_params(void **state) {
   assert_int_equal(wv_free(vm, out), WV_OK);
 }
 
+/* The generic address of a kernel parameter (cvta.param: nvcc's code for a __grid_constant__ parameter
+ * whose address is taken, passed to a function that reads it through a generic pointer). The read gives
+ * the parameter; isspacep.param says so, .global does not; cvta.to.param gives the param-space address
+ * back; a generic store into a parameter is a fault naming its line. */
+static const char GRIDCONST_PTX[] = WVT_HDR
+    ".func (.param .b32 r) get(.param .b64 p, .param .b32 i)\n"
+    "{ .reg .b32 %r<3>; .reg .b64 %rd<4>; ld.param.u64 %rd1, [p]; ld.param.u32 %r1, [i];\n"
+    "  mul.wide.s32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; ld.u32 %r2, [%rd3]; st.param.b32 [r], %r2; ret; }\n"
+    ".visible .entry gc(.param .align 4 .b8 gp[12], .param .u64 pout, .param .u32 bad)\n"
+    "{\n"
+    ".reg .b32 %r<12>; .reg .b64 %rd<12>; .reg .pred %p<4>;\n"
+    "mov.b64 %rd1, gp;\n"
+    "ld.param.u64 %rd2, [pout];\n"
+    "cvta.to.global.u64 %rd2, %rd2;\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "rem.u32 %r2, %r1, 3;\n"
+    "cvta.param.u64 %rd3, %rd1;\n"
+    "{ .param .b64 a0; st.param.b64 [a0], %rd3; .param .b32 a1; st.param.b32 [a1], %r2; .param .b32 rv;\n"
+    "  call.uni (rv), get, (a0, a1); ld.param.b32 %r3, [rv]; }\n"
+    "isspacep.param %p1, %rd3;\n"
+    "isspacep.global %p2, %rd3;\n"
+    "selp.u32 %r4, 1, 0, %p1;\n"
+    "selp.u32 %r5, 1, 0, %p2;\n"
+    "cvta.to.param.u64 %rd4, %rd3;\n"
+    "sub.s64 %rd5, %rd4, %rd1;\n"
+    "cvt.u32.u64 %r6, %rd5;\n"
+    "ld.u32 %r7, [%rd3+4];\n"
+    "mul.wide.u32 %rd6, %r1, 20;\n"
+    "add.s64 %rd7, %rd2, %rd6;\n"
+    "st.global.u32 [%rd7], %r3;\n"
+    "st.global.u32 [%rd7+4], %r4;\n"
+    "st.global.u32 [%rd7+8], %r5;\n"
+    "st.global.u32 [%rd7+12], %r6;\n"
+    "st.global.u32 [%rd7+16], %r7;\n"
+    "ld.param.u32 %r8, [bad];\n"
+    "setp.eq.u32 %p3, %r8, 0;\n"
+    "@%p3 ret;\n"
+    "st.u32 [%rd3], %r1; // STORE\n"
+    "ret;\n"
+    "}\n";
+
+static void test_param_generic_address(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, GRIDCONST_PTX, "gc");
+  wv_devptr out;
+  assert_int_equal(wv_malloc(vm, 32 * 20, &out), WV_OK);
+  uint32_t gp[3] = {0x11111111u, 0x22222222u, 0x33333333u}, bad = 0;
+  void *args[3] = {gp, &out, &bad};
+  wvt_expect_ok(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args));
+  uint32_t o[32 * 5];
+  assert_int_equal(wv_memcpy_dtoh(vm, o, out, sizeof o), WV_OK);
+  for (uint32_t t = 0; t < 32; t++) {
+    assert_int_equal(o[5 * t], gp[t % 3]);   /* read through the generic pointer in a callee */
+    assert_int_equal(o[5 * t + 1], 1);       /* isspacep.param */
+    assert_int_equal(o[5 * t + 2], 0);       /* isspacep.global */
+    assert_int_equal(o[5 * t + 3], 0);       /* cvta.to.param undoes cvta.param */
+    assert_int_equal(o[5 * t + 4], gp[1]);   /* ld [generic+4] */
+  }
+  bad = 1; /* kernel parameters are read-only */
+  wv_status st = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
+  wvt_assert_status(vm, st, WV_ERR_FAULT);
+  char want[64];
+  snprintf(want, sizeof want, "PTX line %u", wvt_line_of(GRIDCONST_PTX, "STORE"));
+  wvt_assert_contains(wv_last_error(vm), want);
+  wvt_assert_contains(wv_last_error(vm), "param store");
+  assert_int_equal(wv_free(vm, out), WV_OK);
+}
+
 /* ---- generic addressing ----------------------------------------------------------------------- */
 
 static const char GENERIC_PTX[] = WVT_HDR
@@ -1171,6 +1239,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_local, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_module_variables, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_params, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_param_generic_address, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_generic_addressing, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_isspacep, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_atomics_global, wvt_setup, wvt_teardown),
