@@ -118,6 +118,11 @@ typedef struct wv_fault {
   uint64_t addr;
   int has_addr;
   int lane;
+  /* where, when not the running group's instruction: an asynchronous copy that failed when it was
+   * delivered is reported at its cp.async (async.c) */
+  const struct wv_warp *at_warp;
+  const wv_func *at_fn;
+  uint32_t at_pc;
 } wv_fault;
 
 struct wv_vm;

@@ -786,6 +786,11 @@ static wv_status report(sched *s, wv_warp *w, const wv_func *fn, uint32_t pc) {
   if (lane < 0 && w && w->ngroups) lane = __builtin_ctz(w->groups[0].mask ? w->groups[0].mask : 1);
   char addr[48] = "", where[320];
   if (x->fault.has_addr) snprintf(addr, sizeof addr, " at address 0x%llx", (unsigned long long)x->fault.addr);
+  if (x->fault.at_fn) { /* an asynchronous operation's own instruction (async.c) */
+    w = (wv_warp *)x->fault.at_warp;
+    fn = x->fault.at_fn;
+    pc = x->fault.at_pc;
+  }
   wv_exec_where(x, w, lane, fn, pc, where, sizeof where);
   return wv_seterr(x->vm, x->fault.status, "%s%s %s", x->fault.what, addr, where);
 }
