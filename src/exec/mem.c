@@ -118,7 +118,7 @@ int wv_heap_alloc_kind(wv_heap *h, uint64_t size, uint32_t align, wv_alloc_kind 
   uint8_t *host = calloc(1, (size_t)size);
   if (!host) return -1;
   uint64_t base = place(h, size, align);
-  if (!base || insert(h, (wv_alloc){base, size, host, (uint8_t)kind})) {
+  if (!base || insert(h, (wv_alloc){base, size, host, (uint8_t)kind, 0})) {
     if (base && size >= WV_GPU_LARGE) span_remove(h, base);
     free(host);
     return -1;
@@ -149,7 +149,7 @@ int wv_heap_map(wv_heap *h, void *host, uint64_t size, wv_alloc_kind kind, const
     if (i >= 0 && h->v[i].base + h->v[i].size > lo) *why = "a range that overlaps another allocation or mapping";
   }
   if (*why) return -1;
-  if (insert(h, (wv_alloc){lo, size, (uint8_t *)host, (uint8_t)kind})) {
+  if (insert(h, (wv_alloc){lo, size, (uint8_t *)host, (uint8_t)kind, 0})) {
     *why = "out of host memory";
     return -1;
   }
@@ -366,7 +366,12 @@ uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint3
   case WV_SPACE_GLOBAL:
   case WV_SPACE_CONST:
     p = wv_heap_lookup(&x->vm->heap, sa, size);
-    if (p && write && sp == WV_SPACE_CONST) p = NULL;
+    /* constant memory is read-only to kernels, whatever the address's form (a generic or .global store
+     * into a .const variable faults as on a GPU); wv_heap_lookup leaves the allocation in its cache */
+    if (p && write && (sp == WV_SPACE_CONST || x->vm->heap.v[x->vm->heap.last].readonly)) {
+      wv_fault_set(x, WV_ERR_FAULT, lane, 1, addr, "%s store of %u bytes into constant memory", space_name(sp), size);
+      return NULL;
+    }
     break;
   case WV_SPACE_SHARED:
     if (sa <= x->cta->shared_size && size <= x->cta->shared_size - sa) p = x->cta->shared + sa;

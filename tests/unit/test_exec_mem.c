@@ -335,6 +335,63 @@ static void test_module_variables(void **state) {
   }
 }
 
+/* Constant memory is read-only to kernels: a store into a .const variable through its generic address, as
+ * a .global address, or an atomic on it, faults (cudaErrorIllegalAddress) naming the instruction, and the
+ * constant keeps its value; the host still writes it (cudaMemcpyToSymbol). */
+static const char CSTORE_PTX[] = WVT_HDR
+    ".const .align 4 .u32 cv[4] = {7, 8, 9, 10};\n"
+    ".visible .entry cst(.param .u32 how, .param .u64 pout)\n"
+    "{\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .pred %p<4>;\n"
+    "ld.param.u32 %r1, [how];\n"
+    "ld.param.u64 %rd5, [pout];\n"
+    "mov.u64 %rd1, cv;\n"
+    "cvta.const.u64 %rd2, %rd1;\n"
+    "setp.eq.u32 %p1, %r1, 1;\n"
+    "@%p1 st.u32 [%rd2+4], 99; // GENERIC\n"
+    "setp.eq.u32 %p2, %r1, 2;\n"
+    "@%p2 st.global.u32 [%rd2+8], 99; // GLOBAL\n"
+    "setp.eq.u32 %p3, %r1, 3;\n"
+    "@%p3 atom.global.add.u32 %r2, [%rd2], 1; // ATOM\n"
+    "ld.const.u32 %r3, [cv+4];\n"
+    "ld.u32 %r4, [%rd2+8];\n"
+    "st.global.v2.u32 [%rd5], {%r3, %r4};\n"
+    "ret;\n"
+    "}\n";
+
+static void test_const_store_faults(void **state) {
+  wv_vm *vm = *state;
+  wv_module *m = wvt_load(vm, CSTORE_PTX);
+  const wv_kernel *k = wvt_get(m, vm, "cst");
+  wv_devptr out, cv;
+  size_t sz;
+  assert_int_equal(wv_malloc(vm, 8, &out), WV_OK);
+  assert_int_equal(wv_module_symbol(m, "cv", &cv, &sz), WV_OK);
+  static const char *const marks[] = {"GENERIC", "GLOBAL", "ATOM"};
+  for (uint32_t how = 1; how <= 3; how++) {
+    void *args[2] = {&how, &out};
+    wv_status st = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args);
+    wvt_assert_status(vm, st, WV_ERR_FAULT);
+    char want[64];
+    snprintf(want, sizeof want, "PTX line %u", wvt_line_of(CSTORE_PTX, marks[how - 1]));
+    wvt_assert_contains(wv_last_error(vm), want);
+    wvt_assert_contains(wv_last_error(vm), "constant memory");
+    uint32_t c[4];
+    assert_int_equal(wv_memcpy_dtoh(vm, c, cv, 16), WV_OK);
+    assert_int_equal(c[0], 7);
+    assert_int_equal(c[1], 8);
+    assert_int_equal(c[2], 9);
+  }
+  uint32_t how = 0, o[2], nv = 42;
+  assert_int_equal(wv_memcpy_htod(vm, cv + 4, &nv, 4), WV_OK); /* cudaMemcpyToSymbol */
+  void *args[2] = {&how, &out};
+  wvt_expect_ok(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args));
+  assert_int_equal(wv_memcpy_dtoh(vm, o, out, 8), WV_OK);
+  assert_int_equal(o[0], 42);
+  assert_int_equal(o[1], 9);
+  assert_int_equal(wv_free(vm, out), WV_OK);
+}
+
 /* ---- kernel parameters ------------------------------------------------------------------------ */
 
 static const char PARAM_PTX[] = WVT_HDR
@@ -1238,6 +1295,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_shared, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_local, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_module_variables, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_const_store_faults, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_params, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_param_generic_address, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_generic_addressing, wvt_setup, wvt_teardown),
