@@ -87,6 +87,7 @@ typedef struct wv_warp {
   uint32_t local_top;       /* bytes in use (same depth for all lanes of a frame chain) */
   int done;
   struct wv_aq *aq;         /* per-lane queues of cp.async operations not yet delivered (async.c) */
+  uint32_t mm_sync[WV_WARP];/* weak memory model: bar.warp.sync count of each lane (memmodel.c) */
 } wv_warp;
 
 typedef struct wv_ctabar {
@@ -109,6 +110,7 @@ typedef struct wv_cta {
   uint64_t linear;          /* x + y*gx + z*gx*gy */
   uint64_t clk_bias;        /* warp instructions of other CTAs while this one was resident (cooperative) */
   uint64_t clk_out;         /* launch's warp instructions when its last turn ended */
+  uint32_t mm_bars;         /* weak memory model: CTA barriers completed (memmodel.c) */
 } wv_cta;
 
 /* One device fault, reported as one message. */
