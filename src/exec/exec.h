@@ -139,7 +139,9 @@ typedef struct wv_exec {
   wv_warp *warp;
   wv_cta *cta;
   struct wv_vm *vm;
-  const uint8_t *kparams;   /* kernel parameter buffer */
+  const uint8_t *kparams;   /* kernel parameter buffer (ld.param) */
+  uint8_t *kparams_mem;     /* the parameters as generic addresses see them (cvta.param): a copy in memory that
+                               generic stores change and ld.param does not see, as on an H100 */
   uint32_t kparam_size;
   uint32_t block[3], grid[3];
   uint32_t dyn_shared;

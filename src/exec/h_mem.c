@@ -164,6 +164,9 @@ static int h_isspacep(wv_exec *x, const wv_insn *in, uint32_t m) {
     uint64_t sa;
     int sp = wv_mem_classify(A[l], &sa);
     int want = in->space == WV_SPACE_CONST ? WV_SPACE_GLOBAL : in->space;
+    /* the kernel's parameters lie in global memory on a GPU: an H100 says both .param and .global for
+     * their generic address (tests/kernels isa10.gridconst) */
+    if (sp == WV_SPACE_KPARAM && want == WV_SPACE_GLOBAL) sp = WV_SPACE_GLOBAL;
     if (sp == want && (in->space != WV_SPACE_CONST || wv_heap_lookup(&x->vm->heap, sa, 1))) v |= 1u << l;
   });
   x->preds[in->d[0]] = (x->preds[in->d[0]] & ~m) | v;

@@ -26,7 +26,6 @@ typedef struct wv_alloc {
   uint64_t base, size;
   uint8_t *host;
   uint8_t kind;        /* wv_alloc_kind */
-  uint8_t readonly;    /* a module's .const variable: kernels' stores fault (the host may write it) */
 } wv_alloc;
 
 /*

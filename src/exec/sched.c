@@ -1097,6 +1097,8 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   x->vm = vm;
   x->kfn = kfn;
   x->kparams = kparams;
+  x->kparams_mem = malloc((size_t)kparam_size + 1);
+  if (x->kparams_mem && kparam_size) memcpy(x->kparams_mem, kparams, kparam_size);
   x->kparam_size = kparam_size;
   memcpy(x->block, block, sizeof x->block);
   memcpy(x->grid, grid, sizeof x->grid);
@@ -1105,7 +1107,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   x->mm = vm->weak ? wv_mm_new(vm->mm_seed) : NULL;
   x->rng = vm->async_seed ? vm->async_seed : 1;
   wv_status st = WV_OK;
-  if (!s->free_frames || !s->consts || (vm->weak && !x->mm)) { st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory"); goto out; }
+  if (!s->free_frames || !s->consts || !x->kparams_mem || (vm->weak && !x->mm)) { st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory"); goto out; }
   if (coop) { /* the grid workspace cooperative_groups' grid.sync() counts arrivals in (driver_abi.h) */
     const uint32_t ws[2] = {8, 0}; /* wsSize, barrier */
     uint8_t *h;
@@ -1156,6 +1158,7 @@ out:
   free(s->consts);
   for (wv_cbar *c = s->free_cbars, *n; c; c = n) { n = c->next_free; free(c); }
   wv_mm_free(x->mm);
+  free(x->kparams_mem);
   free(x->scratch);
   free(s);
   return st;

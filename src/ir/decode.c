@@ -574,8 +574,6 @@ static int decode_vars(wv_dec *d) {
         if (place_managed(d, v, g)) return -1;
       } else if (wv_heap_alloc_kind(&d->vm->heap, size ? size : 1, g->align, WV_ALLOC_MODULE, &g->addr)) {
         return wv_derr(d, v->loc, "out of device memory for '%s'", v->name);
-      } else if (sp == WV_SPACE_CONST) {
-        wv_heap_find(&d->vm->heap, g->addr)->readonly = 1;
       }
     }
     int64_t val = ((int64_t)K_GVAR << 32) | m->nvars;

@@ -11,6 +11,9 @@
 //   isa10_zfill(src, out): cp.async of 16 bytes per thread with src-size (t % 5) * 4 (zero fill for the
 //     rest); threads whose src-size is 0 pass a null source, which must not be read. Each thread's 16
 //     bytes of shared memory (preset to 0xdeadbeef) after cp.async.wait_all: 4 words per thread.
+//   isa10_cstore(out): thread 0 stores 99 into a __constant__ word through its generic address (valid PTX; a
+//     GPU lets it pass and the constant changes); after a barrier every thread reads the word back through
+//     the generic address: 1 word per thread.
 //   isa10_big<I>(out): five kernels in one module with 48 KiB of static shared memory each (every GPU
 //     runs them; they do not share one area): out[t] = (sum of 16 words of the kernel's array) + I.
 #include <cuda_runtime.h>
@@ -93,3 +96,13 @@ extern "C" __global__ void isa10_big2(unsigned *out) { big<2>(out); }
 extern "C" __global__ void isa10_big3(unsigned *out) { big<3>(out); }
 extern "C" __global__ void isa10_big4(unsigned *out) { big<4>(out); }
 extern "C" __global__ void isa10_big5(unsigned *out) { big<5>(out); }
+
+__constant__ unsigned CV[4] = {7, 8, 9, 10};
+
+extern "C" __global__ void isa10_cstore(unsigned *out) {
+  unsigned t = threadIdx.x, v;
+  if (t == 0) asm volatile("{ .reg .b64 a; cvta.const.u64 a, CV; st.u32 [a+4], 99; }" ::: "memory");
+  __syncthreads();
+  asm volatile("{ .reg .b64 a; cvta.const.u64 a, CV; ld.volatile.u32 %0, [a+4]; }" : "=r"(v)::"memory");
+  out[blockIdx.x * blockDim.x + t] = v;
+}
