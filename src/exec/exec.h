@@ -17,7 +17,8 @@
 #include "ir/ir.h"
 
 #define WV_WARP 32
-#define WV_MAX_BARRIERS 16
+#define WV_MAX_BARRIERS 16 /* named CTA barriers 0..15 */
+#define WV_CLUSTER_BARRIER WV_MAX_BARRIERS /* barrier.cluster: a cluster is one CTA here */
 
 /* ---- lane loops ---- */
 #define WV_FOR_LANES(m, l, ...)                                                          \
@@ -105,7 +106,7 @@ typedef struct wv_cta {
   wv_warp *warps;
   uint8_t *shared;
   uint32_t shared_size;
-  wv_ctabar bars[WV_MAX_BARRIERS];
+  wv_ctabar bars[WV_MAX_BARRIERS + 1]; /* the named barriers and the cluster barrier */
   uint32_t async_pending;   /* cp.async operations issued and not yet delivered */
   uint64_t linear;          /* x + y*gx + z*gx*gy */
   uint64_t clk_bias;        /* warp instructions of other CTAs while this one was resident (cooperative) */

@@ -184,7 +184,7 @@ static void threads_exit(sched *s, wv_warp *w, wv_group *g, uint32_t m) {
   s->x.cta->live_threads -= (uint32_t)__builtin_popcount(m);
   if (!g->mask) group_drop(s, g);
   check_cbars(s, w);
-  for (uint32_t id = 0; id < WV_MAX_BARRIERS; id++)
+  for (uint32_t id = 0; id <= WV_CLUSTER_BARRIER; id++)
     if (s->x.cta->bars[id].arrived) check_ctabar(s, s->x.cta, id);
 }
 
@@ -543,7 +543,7 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
       if (!m) { g->pc++; return 0; }
       split(s, w, g, g->mask & ~m, g->pc + 1);
     }
-    uint32_t id = read_u32(s, in->a, m) & 15u;
+    uint32_t id = in->mode == WV_BAR_CLUSTER_WAIT ? WV_CLUSTER_BARRIER : read_u32(s, in->a, m) & 15u;
     uint32_t cnt = in->b != WV_NOSLOT ? read_u32(s, in->b, m) : 0;
     wv_ctabar *b = &x->cta->bars[id];
     if (cnt) b->expected = cnt;

@@ -391,7 +391,7 @@ static int dec_mov(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     }
     if (dl && dl->kind == K_FPARAM)
       return wv_derr(d, src->loc, "taking the address of parameter '%s' is not supported", src->name);
-    if (dl && dl->kind == K_FUNC) return wv_derr(d, src->loc, "function pointers are not supported ('%s')", src->name);
+    if (dl && dl->kind == K_FUNC) return wv_derr(d, src->loc, "unsupported: the address of function '%s' (function pointers)", src->name);
   }
   in->a = wv_dsrc(d, src, t);
   if (d->failed) return -1;
@@ -430,6 +430,7 @@ static int dec_cvt(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   for (int i = 0; i < m->nw; i++)
     if (!strcmp(m->w[i], "e4m3x2") || !strcmp(m->w[i], "e5m2x2")) return dec_cvt_fp8(d, pi, in, m);
   if (m->nt != 2 && m->nw) return unsupported(d, pi); /* other packed formats: e2m1x2, ue8m0x2, ... */
+  if (pi->nops == 3) return unsupported(d, pi); /* cvt.rn.f16x2.f32 d, a, b and the other two-source packs */
   if (need_type(d, pi, m, 2) || nops(d, pi, 2, 2)) return -1;
   in->type = (uint8_t)m->t[0];
   in->type2 = (uint8_t)m->t[1];
@@ -583,6 +584,7 @@ static int dec_ld(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 }
 
 static int dec_st(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (has_mod(pi, "async", NULL)) return unsupported(d, pi); /* st.async (remote shared memory of a cluster) */
   in->uni = (uint8_t)has_mod(pi, "release", NULL); /* ordering for the weak memory model */
   if (mem_common(d, pi, in, m) || nops(d, pi, 2, 2)) return -1;
   if (wv_daddr(d, &pi->ops[0], in) || vec_regs(d, &pi->ops[1], in, 0)) return -1;
@@ -857,6 +859,23 @@ static int dec_ret(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 static int dec_bar(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   wv_mods_take(m, "cta");
   wv_mods_take(m, "aligned");
+  if (in->op == WV_OP_BARRIER && wv_mods_take(m, "cluster")) {
+    /* barrier.cluster.arrive{.release,.relaxed} / .wait{.acquire}: a launch is one CTA per cluster, so the
+     * cluster barrier is a CTA barrier of its own (the cluster slot), passed at the wait; the arrive
+     * does nothing (each thread's wait follows its arrive) */
+    wv_mods_take(m, "release");
+    wv_mods_take(m, "relaxed");
+    wv_mods_take(m, "acquire");
+    if (nops(d, pi, 0, 0)) return -1;
+    if (wv_mods_take(m, "arrive")) {
+      in->fn = wv_h_nop;
+      return 0;
+    }
+    if (!wv_mods_take(m, "wait")) return unsupported(d, pi);
+    in->ctl = WV_CTL_BAR;
+    in->mode = WV_BAR_CLUSTER_WAIT;
+    return 0;
+  }
   if (wv_mods_take(m, "warp")) { /* bar.warp.sync membermask */
     if (!wv_mods_take(m, "sync") || nops(d, pi, 1, 1)) return unsupported(d, pi);
     in->ctl = WV_CTL_COLL;
@@ -1050,6 +1069,11 @@ int wv_decode_insn(wv_dec *d, const ptx_insn *pi, wv_insn *in) {
   wv_mods m;
   memset(&m, 0, sizeof m);
   m.space = -1;
+  /* PTX types warpvm has no type for: the SIMD halves of add/sub/min/max (sm_90), the scalar 8/6/4-bit floats */
+  static const char *const other_types[] = {"u16x2", "s16x2", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "s2f6x2", NULL};
+  for (uint32_t i = 0; i < pi->nmods; i++)
+    for (int k = 0; other_types[k]; k++)
+      if (!strcmp(pi->mods[i], other_types[k])) return unsupported(d, pi);
   for (uint32_t i = 0; i < pi->nmods; i++) {
     const char *w = pi->mods[i];
     wv_type t = wv_type_parse(w);
