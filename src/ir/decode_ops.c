@@ -267,6 +267,7 @@ static int dec_fpunary(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 static int dec_bits(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   wv_type t = m->nt ? m->t[0] : WV_T_B32;
   in->type = (uint8_t)t;
+  if (in->op == WV_OP_LOP3 && pi->nops == 6) return unsupported(d, pi); /* lop3.BoolOp d|p, a, b, c, immLut, q */
   uint32_t n = in->op == WV_OP_BFI || in->op == WV_OP_LOP3 ? 5 : in->op == WV_OP_BMSK || in->op == WV_OP_SZEXT ? 3 : 4;
   if (nops(d, pi, n, n)) return -1;
   switch (in->op) {
@@ -594,6 +595,7 @@ static int dec_st(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 }
 
 static int dec_atom(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (has_mod(pi, "async", NULL)) return unsupported(d, pi); /* red.async (a cluster's remote shared memory) */
   static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas", NULL};
   int k = take_one(m, ops);
   if (k < 0) return unsupported(d, pi);

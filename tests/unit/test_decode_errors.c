@@ -305,14 +305,15 @@ static void test_hint_instructions(void **state) {
 }
 
 /* Valid PTX that warpvm does not run yet makes only the kernels that use it unlaunchable; it is never a load
- * error (issue 10's sweep found these were): SIMD .u16x2 arithmetic, two-source cvt packs, st.async, a
- * function's address taken. */
+ * error (issue 10's sweep found these were): SIMD .u16x2 arithmetic, two-source cvt packs, st.async,
+ * red.async, a function's address taken, lop3 with a predicate result. */
 static void test_valid_forms_are_deferred(void **state) {
   wv_vm *vm = *state;
   static const char *const forms[] = {"add.u16x2 %r1, %r2, %r3;", "min.s16x2 %r1, %r2, %r3;",
                                       "cvt.rn.f16x2.f32 %r1, %f1, %f2;", "cvt.rn.bf16x2.f32 %r1, %f1, %f2;",
                                       "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];",
-                                      "mov.u64 %rd1, k;"};
+                                      "mov.u64 %rd1, k;", "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p0;",
+                                      "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];"};
   for (size_t i = 0; i < N(forms); i++) {
     char ptx[1024];
     snprintf(ptx, sizeof ptx, ".version 8.0\n.target sm_90\n.address_size 64\n%s.reg .f32 %%f<4>;\n%s // HERE\nret;\n}\n"
