@@ -172,7 +172,7 @@ typedef struct ptx_module {
  * Parse PTX text. `text` need not be NUL-terminated and may contain any bytes.
  * On success returns 0 and sets *out. On failure returns -1 and writes one message
  * "FILE:LINE:COL: error: MESSAGE" (no trailing newline) into err.
- * Never crashes or loops forever on any input; limits (nesting, name length, counts) are errors.
+ * Never crashes or loops forever on any input; limits (nesting, counts) are errors (names have none).
  */
 int ptx_parse(const char *text, size_t len, const char *filename, ptx_module **out, char *err,
               size_t errlen);
