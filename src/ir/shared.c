@@ -140,7 +140,7 @@ static int layout_kernel(lay *L, uint32_t k, int pass) {
       if (L->vmark[v] != L->stamp && (L->vmark[v] = L->stamp, push(&L->group, v))) return -1;
     }
   }
-  qsort(L->group.v, L->group.n, sizeof *L->group.v, cmp_u32);
+  if (L->group.n > 1) qsort(L->group.v, L->group.n, sizeof *L->group.v, cmp_u32);
   uint64_t top = 0;
   int grouped = 0;
   place_list(L, &L->own[k], &top, kf, pass);
