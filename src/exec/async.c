@@ -24,6 +24,8 @@
 
 typedef struct wv_aent {
   uint8_t marker;      /* 0: a copy; 1: cp.async.mbarrier.arrive; 2: complete_tx of `size` bytes (bulk) */
+  const wv_func *fn;   /* the instruction that issued it, for a fault at delivery */
+  uint32_t pc;
   uint32_t size, srcsize;
   uint32_t group;      /* the lane's open group when issued */
   uint64_t dst;        /* copy: shared offset; marker: the mbarrier's address */
@@ -92,9 +94,20 @@ static wv_aq *lane_q(wv_exec *x, wv_warp *w, int lane) {
   return &w->aq[lane];
 }
 
+/* A fault while delivering e of warp w's lane: it is the issuing cp.async's, and is reported there. */
+static int delivery_fault(wv_exec *x, wv_warp *w, const wv_aent *e, int first) {
+  if (first) {
+    x->fault.at_warp = w;
+    x->fault.at_fn = e->fn;
+    x->fault.at_pc = e->pc;
+  }
+  return 1;
+}
+
 /* Perform the oldest entry of a lane's queue. */
 static int deliver_one(wv_exec *x, wv_warp *w, int lane, wv_aq *q) {
   wv_aent *e = &q->v[q->head];
+  int first = x->fault.status == WV_OK;
   q->head++;
   x->cta->async_pending--;
   if (e->marker) {
@@ -102,13 +115,13 @@ static int deliver_one(wv_exec *x, wv_warp *w, int lane, wv_aq *q) {
     x->warp = w;
     uint8_t *p = mb_ptr(x, e->space, e->dst, lane);
     x->warp = saved;
-    if (!p) return 1;
+    if (!p) return delivery_fault(x, w, e, first);
     mb_update(x, p, e->marker == 2 ? 0 : 1, e->marker == 2 ? -(int64_t)e->size : 0, 0, 0);
     return 0;
   }
-  /* checked (and an over-read counted) at issue */
-  uint8_t *src = wv_mem_xlate(x, WV_SPACE_GLOBAL, e->src, e->srcsize ? e->srcsize : 1, 1, lane, WV_MEM_LOAD_QUIET);
-  if (e->srcsize && !src) return 1;
+  /* checked (and an over-read counted) at issue; a src-size of 0 reads nothing (zero fill) */
+  uint8_t *src = e->srcsize ? wv_mem_xlate(x, WV_SPACE_GLOBAL, e->src, e->srcsize, 1, lane, WV_MEM_LOAD_QUIET) : NULL;
+  if (e->srcsize && !src) return delivery_fault(x, w, e, first);
   uint8_t *dst = x->cta->shared + e->dst;
   if (e->srcsize) memcpy(dst, src, e->srcsize);
   memset(dst + e->srcsize, 0, (size_t)(e->size - e->srcsize)); /* zero fill */
@@ -165,6 +178,8 @@ static int enqueue(wv_exec *x, int lane, wv_aent e) {
     q->cap = nc;
   }
   e.group = q->group;
+  e.fn = x->fn;
+  e.pc = x->cur_pc;
   q->v[q->n++] = e;
   x->cta->async_pending++;
   if (x->async_mode == WV_ASYNC_EAGER) return deliver_while(x, x->warp, lane, keep_all, NULL);

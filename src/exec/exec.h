@@ -18,7 +18,8 @@
 #include "ir/ir.h"
 
 #define WV_WARP 32
-#define WV_MAX_BARRIERS 16
+#define WV_MAX_BARRIERS 16 /* named CTA barriers 0..15 */
+#define WV_CLUSTER_BARRIER WV_MAX_BARRIERS /* barrier.cluster: a cluster is one CTA here */
 
 /* ---- lane loops ---- */
 #define WV_FOR_LANES(m, l, ...)                                                          \
@@ -35,6 +36,7 @@
 typedef struct wv_frame {
   struct wv_frame *parent;
   const wv_func *fn;
+  const uint64_t *consts;   /* fn's constants, 32 lanes each (the launch makes them once per function) */
   uint32_t ret_pc;          /* pc in the parent to continue at */
   const wv_insn *call;      /* the parent's call instruction (return value mapping) */
   uint32_t refs;            /* groups using this frame */
@@ -88,6 +90,7 @@ typedef struct wv_warp {
   uint32_t local_low;       /* the lowest local address a frame has held (the same for all lanes of a chain) */
   int done;
   struct wv_aq *aq;         /* per-lane queues of cp.async operations not yet delivered (async.c) */
+  uint32_t mm_sync[WV_WARP];/* weak memory model: bar.warp.sync count of each lane (memmodel.c) */
 } wv_warp;
 
 /* Host address of lane's byte at local address a (WV_GPU_LOCAL_TOP - local_cap <= a < WV_GPU_LOCAL_TOP). */
@@ -110,11 +113,12 @@ typedef struct wv_cta {
   wv_warp *warps;
   uint8_t *shared;
   uint32_t shared_size;
-  wv_ctabar bars[WV_MAX_BARRIERS];
+  wv_ctabar bars[WV_MAX_BARRIERS + 1]; /* the named barriers and the cluster barrier */
   uint32_t async_pending;   /* cp.async operations issued and not yet delivered */
   uint64_t linear;          /* x + y*gx + z*gx*gy */
   uint64_t clk_bias;        /* warp instructions of other CTAs while this one was resident (cooperative) */
   uint64_t clk_out;         /* launch's warp instructions when its last turn ended */
+  uint32_t mm_bars;         /* weak memory model: CTA barriers completed (memmodel.c) */
 } wv_cta;
 
 /* One device fault, reported as one message. */
@@ -124,6 +128,11 @@ typedef struct wv_fault {
   uint64_t addr;
   int has_addr;
   int lane;
+  /* where, when not the running group's instruction: an asynchronous copy that failed when it was
+   * delivered is reported at its cp.async (async.c) */
+  const struct wv_warp *at_warp;
+  const wv_func *at_fn;
+  uint32_t at_pc;
 } wv_fault;
 
 struct wv_vm;
@@ -138,7 +147,9 @@ typedef struct wv_exec {
   wv_warp *warp;
   wv_cta *cta;
   struct wv_vm *vm;
-  const uint8_t *kparams;   /* kernel parameter buffer */
+  const uint8_t *kparams;   /* kernel parameter buffer (ld.param) */
+  uint8_t *kparams_mem;     /* the parameters as generic addresses see them (cvta.param): a copy in memory that
+                               generic stores change and ld.param does not see, as on an H100 */
   uint32_t kparam_size;
   uint32_t block[3], grid[3];
   uint32_t dyn_shared;

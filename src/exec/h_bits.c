@@ -1,5 +1,5 @@
 /*
- * h_bits.c — bit-field and byte instructions: lop3, bfe, bfi, prmt (all modes), shf, fns,
+ * h_bits.c — bit-field and byte instructions: lop3, bfe, bfi, bmsk, szext, prmt (all modes), shf, fns,
  * dp4a, dp2a (PTX ISA §9.7.1.x integer, §9.7.8.x logic). Semantics follow the ISA pseudocode.
  */
 #include "exec/handlers.h"
@@ -68,6 +68,44 @@ H(h_bfi) {
     for (uint32_t i = 0; i < len && pos + i <= (uint32_t)w - 1; i++)
       d = (d & ~((uint64_t)1 << (pos + i))) | (((a >> i) & 1) << (pos + i));
     D[l] = d;
+  });
+  return 0;
+}
+
+/* bmsk.{clamp,wrap}.b32 d, a, b: a mask of b bits starting at bit a (PTX ISA 7.6, sm_70, "bmsk", the
+ * pseudocode line by line): a1 = a & 31, b1 = b & 31; mask0 = ~0 << a1; mask1 = ~0 << (a1 + b1), or 0
+ * when a1 + b1 >= 32 or (.clamp) a >= 32 (then mask0 = 0 too) or b >= 32, or ~0 when b1 == 0;
+ * d = mask0 & ~mask1. So .clamp saturates a position or width of 32 and more, .wrap takes them mod 32. */
+H(h_bmsk) {
+  const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);
+  uint64_t *D = WV_R(x, in->d[0]);
+  int clamp = in->mode;
+  WV_FOR_LANES(m, l, {
+    uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], a1 = a & 31, b1 = b & 31, sum = a1 + b1;
+    uint32_t mask0 = ~0u << a1, mask1 = sum >= 32 ? 0 : ~0u << sum;
+    int overflow = sum >= 32;
+    if (clamp && a >= 32) mask0 = 0, overflow = 1;
+    if (clamp && b >= 32) overflow = 1;
+    if (overflow) mask1 = 0;
+    else if (b1 == 0) mask1 = ~0u;
+    D[l] = mask0 & ~mask1;
+  });
+  return 0;
+}
+
+/* szext.{clamp,wrap}.{u32,s32} d, a, b: the low N = b bits of a, zero- or sign-extended (PTX ISA 7.6,
+ * sm_70, "szext", its pseudocode): b1 = b & 31; .clamp with b >= 32 keeps a whole; N = 0 gives 0. */
+H(h_szext) {
+  const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);
+  uint64_t *D = WV_R(x, in->d[0]);
+  int clamp = in->mode, sgn = in->type == WV_T_S32;
+  WV_FOR_LANES(m, l, {
+    uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], b1 = b & 31;
+    int too_large = clamp && b >= 32;
+    uint32_t mask = too_large ? 0 : ~0u << b1;
+    int sign = !(b1 == 0 || too_large || !sgn) && ((a >> ((b1 - 1) & 31)) & 1);
+    uint32_t r = (a & ~mask) | (sign ? mask : 0);
+    D[l] = sgn ? (uint64_t)(int64_t)(int32_t)r : r;
   });
   return 0;
 }
@@ -206,6 +244,8 @@ wv_handler wv_h_bits(int op, wv_type t, const wv_insn *in) {
   case WV_OP_PRMT: return sz == 4 ? h_prmt : NULL;
   case WV_OP_SHF: return sz == 4 ? h_shf : NULL;
   case WV_OP_FNS: return sz == 4 ? h_fns : NULL;
+  case WV_OP_BMSK: return t == WV_T_B32 ? h_bmsk : NULL;
+  case WV_OP_SZEXT: return t == WV_T_U32 || t == WV_T_S32 ? h_szext : NULL;
   case WV_OP_DP4A: return h_dp4a;
   case WV_OP_DP2A: return h_dp2a;
   case WV_OP_VABSDIFF4: return h_vabsdiff4;

@@ -146,7 +146,8 @@ static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
 static int h_cvta(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t *D = WV_R(x, in->d[0]);
   const uint64_t *A = WV_R(x, in->a);
-  uint64_t win = in->space == WV_SPACE_SHARED ? WV_SHARED_WINDOW : in->space == WV_SPACE_LOCAL ? WV_LOCAL_WINDOW : 0;
+  uint64_t win = in->space == WV_SPACE_SHARED ? WV_SHARED_WINDOW : in->space == WV_SPACE_LOCAL ? WV_LOCAL_WINDOW
+               : in->space == WV_SPACE_KPARAM ? WV_PARAM_WINDOW : 0;
   int to = in->mode, narrow = wv_type_size((wv_type)in->type) == 4;
   WV_FOR_LANES(m, l, {
     uint64_t a = narrow || (win && !to) ? (uint32_t)A[l] : A[l]; /* a .shared/.local address is 32 bits wide: a */
@@ -163,6 +164,9 @@ static int h_isspacep(wv_exec *x, const wv_insn *in, uint32_t m) {
     uint64_t sa;
     int sp = wv_mem_classify(A[l], &sa);
     int want = in->space == WV_SPACE_CONST ? WV_SPACE_GLOBAL : in->space;
+    /* the kernel's parameters lie in global memory on a GPU: an H100 says both .param and .global for
+     * their generic address (tests/kernels isa10.gridconst) */
+    if (sp == WV_SPACE_KPARAM && want == WV_SPACE_GLOBAL) sp = WV_SPACE_GLOBAL;
     if (sp == want && (in->space != WV_SPACE_CONST || wv_heap_lookup(&x->vm->heap, sa, 1))) v |= 1u << l;
   });
   x->preds[in->d[0]] = (x->preds[in->d[0]] & ~m) | v;

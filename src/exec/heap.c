@@ -310,6 +310,7 @@ int wv_heap_map(wv_heap *h, void *host, uint64_t size, wv_alloc_kind kind, const
   else if (hi < lo || hi > WV_FUNC_ADDR_TAG) *why = "a range past the end of the address space";
   else if (meets(lo, hi, WV_SHARED_WINDOW, WV_WINDOW_SIZE)) *why = "a range inside the generic shared window";
   else if (meets(lo, hi, WV_LOCAL_WINDOW, WV_WINDOW_SIZE)) *why = "a range inside the generic local window";
+  else if (meets(lo, hi, WV_PARAM_WINDOW, WV_WINDOW_SIZE)) *why = "a range inside the generic parameter window";
   else if (meets(lo, hi, WV_GLOBAL_BASE, WV_HEAP_END - WV_GLOBAL_BASE)) *why = "a range inside warpvm's device heap";
   else {
     int i = find(h, hi - 1); /* the last live allocation starting below hi */

@@ -20,6 +20,10 @@ int wv_mem_classify(uint64_t g, uint64_t *sa) {
     *sa = g - WV_SHARED_WINDOW;
     return WV_SPACE_SHARED;
   }
+  if (g >= WV_PARAM_WINDOW && g - WV_PARAM_WINDOW < WV_WINDOW_SIZE) { /* the kernel's parameters */
+    *sa = g - WV_PARAM_WINDOW;
+    return WV_SPACE_KPARAM;
+  }
   if (g >= WV_LOCAL_WINDOW && g - WV_LOCAL_WINDOW < WV_WINDOW_SIZE) {
     *sa = g - WV_LOCAL_WINDOW;
     return WV_SPACE_LOCAL;
@@ -140,8 +144,8 @@ static void note_invalid_read(wv_exec *x, int sp, uint64_t addr, uint64_t sa, ui
 
 uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint32_t align, int lane, int access) {
   uint64_t sa = addr;
-  int sp = space, write = access == WV_MEM_STORE;
-  if (sp == WV_SPACE_GENERIC) sp = wv_mem_classify(addr, &sa);
+  int sp = space, write = access == WV_MEM_STORE, generic = space == WV_SPACE_GENERIC;
+  if (generic) sp = wv_mem_classify(addr, &sa);
   const char *rw = write ? "store" : "load";
   if (align > 1 && (sa & (align - 1))) {
     wv_fault_set(x, WV_ERR_MISALIGNED, lane, 1, addr, "misaligned %s %s of %u bytes", space_name(sp), rw, size);
@@ -151,6 +155,9 @@ uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint3
   switch (sp) {
   case WV_SPACE_GLOBAL:
   case WV_SPACE_CONST:
+    /* A kernel's store into a .const variable through its generic or global address goes through, as on
+     * an H100 (the constant changes: later ld.const, other loads and the host see it; compute-sanitizer
+     * reports nothing). Only st.const itself is refused, when decoding. */
     p = wv_heap_lookup(&x->vm->heap, sa, size);
     if (p && write && sp == WV_SPACE_CONST) p = NULL;
     break;
@@ -163,7 +170,8 @@ uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint3
     break;
   }
   case WV_SPACE_KPARAM:
-    if (!write && sa <= x->kparam_size && size <= x->kparam_size - sa) p = (uint8_t *)x->kparams + sa;
+    if (sa <= x->kparam_size && size <= x->kparam_size - sa) /* a generic access: the parameters' copy in memory */
+      p = generic ? x->kparams_mem + sa : write ? NULL : (uint8_t *)x->kparams + sa;
     break;
   case WV_SPACE_FPARAM: {
     uint32_t ps = x->fn->param_size;

@@ -33,6 +33,7 @@ typedef struct sched {
   wv_exec x;
   const wv_irmod *mod;
   wv_frame **free_frames;     /* per function index */
+  uint64_t **consts;          /* per function index: its constants for 32 lanes, made at its first frame */
   wv_cbar *free_cbars;
   uint64_t seq;
   uint64_t max_steps;
@@ -58,8 +59,22 @@ static double now(void) {
 
 static uint32_t fn_index(const sched *s, const wv_func *fn) { return (uint32_t)(fn - s->mod->funcs); }
 
+/* A function's constant bank: each immediate repeated for the 32 lanes, so handlers read it like a register. */
+static const uint64_t *const_bank(sched *s, const wv_func *fn, uint32_t fi) {
+  if (!s->consts[fi]) {
+    uint64_t *b = malloc(((size_t)fn->nconsts + 1) * WV_WARP * sizeof *b);
+    if (!b) return NULL;
+    for (uint32_t i = 0; i < fn->nconsts; i++)
+      for (int l = 0; l < WV_WARP; l++) b[(size_t)i * WV_WARP + l] = fn->consts[i];
+    s->consts[fi] = b;
+  }
+  return s->consts[fi];
+}
+
 static wv_frame *frame_new(sched *s, const wv_func *fn) {
   uint32_t fi = fn_index(s, fn);
+  const uint64_t *consts = const_bank(s, fn, fi);
+  if (!consts) return NULL;
   wv_frame *f = s->free_frames[fi];
   if (f) {
     s->free_frames[fi] = f->next_free;
@@ -74,6 +89,7 @@ static wv_frame *frame_new(sched *s, const wv_func *fn) {
     f->params = p + regs + preds;
   }
   f->fn = fn;
+  f->consts = consts;
   f->parent = NULL;
   f->refs = 1;
   f->call = NULL;
@@ -168,7 +184,7 @@ static void threads_exit(sched *s, wv_warp *w, wv_group *g, uint32_t m) {
   s->x.cta->live_threads -= (uint32_t)__builtin_popcount(m);
   if (!g->mask) group_drop(s, g);
   check_cbars(s, w);
-  for (uint32_t id = 0; id < WV_MAX_BARRIERS; id++)
+  for (uint32_t id = 0; id <= WV_CLUSTER_BARRIER; id++)
     if (s->x.cta->bars[id].arrived) check_ctabar(s, s->x.cta, id);
 }
 
@@ -568,7 +584,7 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
       if (!m) { g->pc++; return 0; }
       split(s, w, g, g->mask & ~m, g->pc + 1);
     }
-    uint32_t id = read_u32(s, in->a, m) & 15u;
+    uint32_t id = in->mode == WV_BAR_CLUSTER_WAIT ? WV_CLUSTER_BARRIER : read_u32(s, in->a, m) & 15u;
     uint32_t cnt = in->b != WV_NOSLOT ? read_u32(s, in->b, m) : 0;
     wv_ctabar *b = &x->cta->bars[id];
     if (cnt) b->expected = cnt;
@@ -782,6 +798,8 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
     sp[WV_SP_ENVREG1 * 32 + l] = (uint32_t)(s->grid_ws >> 32);
     sp[WV_SP_ENVREG2 * 32 + l] = (uint32_t)s->grid_ws;
   }
+  for (uint32_t r = 0; r < s->mod->nreloc; r++) /* this kernel's offsets of relocated .shared variables */
+    for (int l = 0; l < WV_WARP; l++) sp[(WV_SP_COUNT + r) * 32 + l] = kfn->shared_reloc[r];
   wv_frame *f = frame_new(s, kfn);
   if (!f) return -1;
   f->local_base = w->local_low;
@@ -810,6 +828,11 @@ static wv_status report(sched *s, wv_warp *w, const wv_func *fn, uint32_t pc) {
   if (lane < 0 && w && w->ngroups) lane = __builtin_ctz(w->groups[0].mask ? w->groups[0].mask : 1);
   char addr[48] = "", where[320];
   if (x->fault.has_addr) snprintf(addr, sizeof addr, " at address 0x%llx", (unsigned long long)x->fault.addr);
+  if (x->fault.at_fn) { /* an asynchronous operation's own instruction (async.c) */
+    w = (wv_warp *)x->fault.at_warp;
+    fn = x->fault.at_fn;
+    pc = x->fault.at_pc;
+  }
   wv_exec_where(x, w, lane, fn, pc, where, sizeof where);
   return wv_seterr(x->vm, x->fault.status, "%s%s %s", x->fault.what, addr, where);
 }
@@ -906,7 +929,7 @@ static int cta_alloc(sched *s, wv_cta *cta, const wv_func *kfn, uint32_t nthread
   cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
   if (!cta->shared || !cta->warps) return -1;
   for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
-    cta->warps[wi].specials = calloc(WV_SP_COUNT * WV_WARP, sizeof(uint64_t));
+    cta->warps[wi].specials = calloc((WV_SP_COUNT + (size_t)s->mod->nreloc) * WV_WARP, sizeof(uint64_t));
     if (!cta->warps[wi].specials ||
         ensure_local(s, &cta->warps[wi], frame_base(WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, kfn))) return -1;
   }
@@ -992,7 +1015,7 @@ static uint64_t cta_footprint(const wv_func *kfn, uint32_t nthreads, uint64_t sh
 
 uint32_t wv_exec_coop_limit(const wv_func *kfn, const uint32_t block[3], uint32_t dyn_shared) {
   uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
-  uint64_t shared_size = (uint64_t)((kfn->shared_static + 15u) & ~15u) + dyn_shared;
+  uint64_t shared_size = (uint64_t)kfn->shared_dyn + dyn_shared;
   if (!nthreads || nthreads > 1024 || block[2] > 64 || shared_size > WV_MAX_SHARED) return 0;
   uint64_t n = COOP_MAX_BYTES / cta_footprint(kfn, (uint32_t)nthreads, shared_size);
   return n < COOP_MAX_CTAS ? (uint32_t)n : COOP_MAX_CTAS;
@@ -1089,7 +1112,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   if (kfn->reqntid[0] && (block[0] != kfn->reqntid[0] || block[1] != kfn->reqntid[1] || block[2] != kfn->reqntid[2]))
     return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: kernel '%s' requires .reqntid %u,%u,%u", kfn->name,
                      kfn->reqntid[0], kfn->reqntid[1], kfn->reqntid[2]);
-  uint32_t dyn_off = (kfn->shared_static + 15u) & ~15u;
+  uint32_t dyn_off = kfn->shared_dyn;
   uint64_t shared_size = (uint64_t)dyn_off + dyn_shared;
   if (shared_size > WV_MAX_SHARED)
     return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: %llu bytes of shared memory exceed the %u-byte limit",
@@ -1113,10 +1136,13 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   s->timeout = vm->cfg.timeout_seconds;
   s->deadline = s->timeout ? now() + s->timeout : 0;
   s->free_frames = calloc(mod->ir.nfuncs + 1, sizeof *s->free_frames);
+  s->consts = calloc(mod->ir.nfuncs + 1, sizeof *s->consts);
   wv_exec *x = &s->x;
   x->vm = vm;
   x->kfn = kfn;
   x->kparams = kparams;
+  x->kparams_mem = malloc((size_t)kparam_size + 1);
+  if (x->kparams_mem && kparam_size) memcpy(x->kparams_mem, kparams, kparam_size);
   x->kparam_size = kparam_size;
   memcpy(x->block, block, sizeof x->block);
   memcpy(x->grid, grid, sizeof x->grid);
@@ -1125,7 +1151,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   x->mm = vm->weak ? wv_mm_new(vm->mm_seed) : NULL;
   x->rng = vm->async_seed ? vm->async_seed : 1;
   wv_status st = WV_OK;
-  if (!s->free_frames || (vm->weak && !x->mm)) { st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory"); goto out; }
+  if (!s->free_frames || !s->consts || !x->kparams_mem || (vm->weak && !x->mm)) { st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory"); goto out; }
   if (coop) { /* the grid workspace cooperative_groups' grid.sync() counts arrivals in (driver_abi.h) */
     const uint32_t ws[2] = {8, 0}; /* wsSize, barrier */
     uint8_t *h;
@@ -1171,8 +1197,11 @@ out:
   for (uint32_t i = 0; s->free_frames && i < mod->ir.nfuncs; i++)
     for (wv_frame *f = s->free_frames[i], *n; f; f = n) { n = f->next_free; free(f); }
   free(s->free_frames);
+  for (uint32_t i = 0; s->consts && i < mod->ir.nfuncs; i++) free(s->consts[i]);
+  free(s->consts);
   for (wv_cbar *c = s->free_cbars, *n; c; c = n) { n = c->next_free; free(c); }
   wv_mm_free(x->mm);
+  free(x->kparams_mem);
   free(x->scratch);
   free(s);
   return st;

@@ -8,7 +8,7 @@
 
 #include "exec/exec.h"
 
-enum { WV_BAR_SYNC = 0, WV_BAR_ARRIVE, WV_BAR_RED, WV_BAR_WARPSYNC };
+enum { WV_BAR_SYNC = 0, WV_BAR_ARRIVE, WV_BAR_RED, WV_BAR_WARPSYNC, WV_BAR_CLUSTER_WAIT };
 enum { WV_SHFL_UP = 1, WV_SHFL_DOWN = 2, WV_SHFL_BFLY = 3, WV_SHFL_IDX = 0 };
 enum { WV_VOTE_ALL = 0, WV_VOTE_ANY, WV_VOTE_UNI, WV_VOTE_BALLOT };
 enum { WV_MATCH_ANY = 0, WV_MATCH_ALL };
@@ -30,7 +30,7 @@ static inline void wv_warp_bind(wv_exec *x, wv_warp *w, wv_frame *f) {
   x->frame = f;
   x->fn = f->fn;
   x->bank[0] = f->regs;
-  x->bank[1] = f->fn->consts;
+  x->bank[1] = (uint64_t *)f->consts; /* read-only: handlers never write a constant slot */
   x->bank[2] = w->specials;
   x->preds = f->preds;
 }

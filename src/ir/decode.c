@@ -177,6 +177,11 @@ static int sym_value(wv_dec *d, const wv_decl *dl, uint64_t *v) {
   return 0;
 }
 
+/* A .shared variable whose offset differs between kernels: the special slot with the running kernel's. */
+static uint32_t shared_slot(wv_dec *d, const wv_decl *dl) {
+  return dl->kind == K_GVAR && d->mod->vars[dl->base].space == WV_SPACE_SHARED ? d->mod->vars[dl->base].slot : WV_NOSLOT;
+}
+
 uint32_t wv_dsrc(wv_dec *d, const ptx_operand *o, wv_type t) {
   switch (o->kind) {
   case PTX_OPND_INT:
@@ -199,6 +204,7 @@ uint32_t wv_dsrc(wv_dec *d, const ptx_operand *o, wv_type t) {
     if (dl->kind == K_REG) return WV_SLOT(WV_SLOT_REG, dl->base);
     if (dl->kind == K_PRED) { wv_derr(d, o->loc, "predicate '%s' used where a value is expected", o->name); return WV_NOSLOT; }
     uint64_t v;
+    if (shared_slot(d, dl) != WV_NOSLOT) return shared_slot(d, dl);
     if (dl->kind == K_GVAR && !sym_value(d, dl, &v)) return wv_dconst(d, v);
     wv_derr(d, o->loc, "'%s' cannot be used as a value here", o->name);
     return WV_NOSLOT;
@@ -263,8 +269,9 @@ static int daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
   case K_GVAR: {
     const wv_gvar *g = &d->mod->vars[dl->base];
     if (g->space == WV_SPACE_SHARED) {
-      if (in->space == WV_SPACE_GENERIC) { in->imm += (int64_t)(g->addr + WV_SHARED_WINDOW); return 0; }
-      if (in->space != WV_SPACE_SHARED) return wv_derr(d, o->loc, "'%s' is a .shared variable", o->name);
+      if (in->space != WV_SPACE_GENERIC && in->space != WV_SPACE_SHARED) return wv_derr(d, o->loc, "'%s' is a .shared variable", o->name);
+      if (in->space == WV_SPACE_GENERIC) in->imm += (int64_t)WV_SHARED_WINDOW;
+      if (g->slot != WV_NOSLOT) { in->a = g->slot; return 0; } /* [var+off]: the running kernel's offset */
     }
     in->imm += (int64_t)g->addr;
     return 0;
@@ -451,23 +458,18 @@ static int place(wv_dec *d, const ptx_var *v, wv_type t, uint32_t *used, uint32_
   return 0;
 }
 
+/* A .shared variable's size and alignment; its offsets are chosen per kernel once every function is
+ * known (shared.c). An unsized one (`extern .shared`) is the dynamic area. */
 static int place_shared(wv_dec *d, const ptx_var *v, wv_gvar *g) {
   wv_type t = wv_type_parse(v->type);
-  if (v->unsized) { /* extern .shared: the dynamic area, placed at launch after the static area */
-    uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1), al = v->align ? v->align : es ? es : 1;
-    if (al > d->shared_align) d->shared_align = al;
-    g->align = al;
-    g->is_extern_shared = 1;
-    g->size = 0;
-    g->addr = (uint64_t)-1;
-    return 0;
-  }
-  uint32_t before = d->shared_align;
-  d->shared_align = 0;
-  if (place(d, v, t, &d->shared_size, &d->shared_align, WV_MAX_SHARED, &g->addr, &g->size)) return -1;
-  g->addr += WV_SHARED_BASE; /* the first shared address a CTA's variables get */
-  g->align = d->shared_align; /* this variable's alignment */
-  if (before > d->shared_align) d->shared_align = before;
+  uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1), al = v->align ? v->align : es ? es : 1;
+  if (al & (al - 1)) return wv_derr(d, v->loc, "bad alignment %u for '%s'", al, v->name);
+  g->align = al;
+  g->addr = 0;
+  g->slot = WV_NOSLOT;
+  g->is_extern_shared = v->unsized;
+  g->size = v->unsized ? 0 : (uint64_t)es * v->nelems;
+  if (g->size > ((uint64_t)1 << 32)) return wv_derr(d, v->loc, "'%s' does not fit in shared memory", v->name);
   return 0;
 }
 
@@ -558,6 +560,7 @@ static int decode_vars(wv_dec *d) {
     wv_gvar *g = &m->vars[m->nvars];
     g->name = v->name;
     g->space = sp;
+    g->slot = WV_NOSLOT;
     if (sp == WV_SPACE_SHARED) {
       if (place_shared(d, v, g)) return -1;
     } else {
@@ -578,20 +581,18 @@ static int decode_vars(wv_dec *d) {
     if (sp != WV_SPACE_SHARED && (v->is_visible || v->is_weak) && link_chose(d, v->name, v, val)) return -1;
     d->varidx[d->varbase[d->unit] + i] = m->nvars++;
   }
-  /* function-scope .shared variables belong to the same static layout: place them now, before
-   * any code embeds the dynamic area's offset */
+  /* function-scope .shared variables: entered now, laid out with the module's per kernel (shared.c) */
   for (uint32_t f = 0; f < a->nfuncs; f++) {
     const ptx_func *pf = &a->funcs[f];
     if (pf->has_body && lost(d, pf->name, pf->is_visible | pf->is_weak)) continue; /* never decoded */
-    for (uint32_t i = 0; i < pf->nbody; i++) {
-      const ptx_stmt *st = &pf->body[i];
-      if (st->kind != PTX_STMT_VAR || st->var.space != PTX_SPACE_SHARED) continue;
-      if (wv_type_parse(st->var.type) == WV_T_NONE) return wv_derr(d, st->var.loc, "unknown type '.%s'", st->var.type);
+    for (uint32_t i = 0; i < pf->nshared; i++) {
+      const ptx_var *v = &pf->shared[i];
+      if (wv_type_parse(v->type) == WV_T_NONE) return wv_derr(d, v->loc, "unknown type '.%s'", v->type);
       wv_gvar *g = &m->vars[m->nvars];
-      g->name = st->var.name;
+      g->name = v->name;
       g->space = WV_SPACE_SHARED;
-      if (place_shared(d, &st->var, g)) return -1;
-      if (wv_symtab_put(&d->fnshared, st, m->nvars)) return -1;
+      if (place_shared(d, v, g)) return -1;
+      if (wv_symtab_put(&d->fnshared, v, m->nvars)) return -1;
       m->nvars++;
     }
   }
@@ -660,9 +661,10 @@ static int body_var(wv_dec *d, const ptx_stmt *st) {
     if (place(d, v, t, &f->param_size, &al, 64u << 10, &off, &size)) return -1;
     return declare(d, v->name, (wv_decl){.kind = K_FPARAM, .type = t, .off = off, .size = (uint32_t)size});
   }
-  case PTX_SPACE_SHARED: { /* function-scope .shared: placed with the module's (decode_vars) */
+  case PTX_SPACE_SHARED: { /* function-scope .shared: placed with the module's (decode_vars), the k-th of the body's summary */
     int64_t gi;
-    if (!wv_symtab_get(&d->fnshared, st, &gi)) return wv_derr(d, v->loc, "internal: shared variable '%s' not placed", v->name);
+    const ptx_var *sv = d->nshared_seen < d->pf->nshared ? &d->pf->shared[d->nshared_seen++] : NULL;
+    if (!sv || !wv_symtab_get(&d->fnshared, sv, &gi)) return wv_derr(d, v->loc, "internal: shared variable '%s' not placed", v->name);
     return declare(d, v->name, (wv_decl){.kind = K_GVAR, .type = t, .base = (uint32_t)gi});
   }
   default:
@@ -710,8 +712,15 @@ static int emit(wv_dec *d, const ptx_insn *pi) {
 
 static int decode_body(wv_dec *d) {
   const ptx_func *pf = d->pf;
-  for (uint32_t i = 0; i < pf->nbody; i++) {
-    const ptx_stmt *s = &pf->body[i];
+  ptx_stmt *body;
+  uint32_t nbody;
+  d->nshared_seen = 0;
+  if (ptx_parse_body(d->ast, pf, d->store, &body, &nbody, d->err, d->errlen)) { /* a skimmed body: parse it again */
+    d->failed = 1;
+    return -1;
+  }
+  for (uint32_t i = 0; i < nbody; i++) {
+    const ptx_stmt *s = &body[i];
     switch (s->kind) {
     case PTX_STMT_INSN:
       if (emit(d, &s->insn)) return -1;
@@ -777,16 +786,17 @@ static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
     f->param_size = off;
     if (declare_params(d, f->rets, f->nrets, K_FPARAM) || declare_params(d, f->params, f->nparams, K_FPARAM)) return -1;
   }
-  if (decode_body(d)) return -1;
-  f->code = d->code;
+  int rc = decode_body(d);
+  ptx_arena_reset(d->store); /* the body's statements */
+  if (rc) return -1;
+  wv_insn *fit = realloc(d->code, (size_t)d->ncode * sizeof *d->code);
+  f->code = fit ? fit : d->code;
   f->ncode = d->ncode;
   d->code = NULL;
   f->nconsts = d->nconsts;
-  f->consts = calloc((size_t)d->nconsts * 32 + 32, sizeof *f->consts);
+  uint64_t *fitc = realloc(d->consts, ((size_t)d->nconsts + 1) * sizeof *d->consts);
+  f->consts = fitc ? fitc : d->consts;
   if (!f->consts) return wv_derr(d, pf->loc, "out of memory");
-  for (uint32_t i = 0; i < d->nconsts; i++)
-    for (int l = 0; l < 32; l++) f->consts[(size_t)i * 32 + l] = d->consts[i];
-  free(d->consts);
   d->consts = NULL;
   if (f->nregs == 0) f->nregs = 1;
   char cerr[512];
@@ -801,6 +811,7 @@ static void dec_fini(wv_dec *d) {
   free(d->unitsyms);
   wv_symtab_fini(&d->global);
   ptx_arena_free(d->linknames);
+  ptx_arena_free(d->store);
   free(d->link);
   free(d->varidx);
   free(d->funcidx);
@@ -856,7 +867,8 @@ static int dec_init(wv_dec *d, uint64_t *nvars, uint64_t *nfuncs, uint64_t *nsha
   d->varbase = calloc(n + 1, sizeof *d->varbase);
   d->funcbase = calloc(n + 1, sizeof *d->funcbase);
   d->linknames = ptx_arena_new();
-  if (!d->unitsyms || !d->varbase || !d->funcbase || !d->linknames) return -1;
+  d->store = ptx_arena_new();
+  if (!d->unitsyms || !d->varbase || !d->funcbase || !d->linknames || !d->store) return -1;
   *nvars = *nfuncs = *nshared = 0;
   for (uint32_t u = 0; u < n; u++) {
     const ptx_module *a = d->units[u];
@@ -866,8 +878,7 @@ static int dec_init(wv_dec *d, uint64_t *nvars, uint64_t *nfuncs, uint64_t *nsha
     *nvars += a->nvars;
     *nfuncs += a->nfuncs;
     for (uint32_t f = 0; f < a->nfuncs; f++)
-      for (uint32_t i = 0; i < a->funcs[f].nbody; i++)
-        *nshared += a->funcs[f].body[i].kind == PTX_STMT_VAR && a->funcs[f].body[i].var.space == PTX_SPACE_SHARED;
+      *nshared += a->funcs[f].nshared;
     if (*nvars + *nshared >= WV_DEC_NONE || *nfuncs >= WV_DEC_NONE) return -1;
   }
   d->varidx = malloc((*nvars + 1) * sizeof *d->varidx);
@@ -913,14 +924,11 @@ int wv_decode_module(const ptx_module *const *units, uint32_t nunits, const char
     set_unit(d, u);
     if (decode_vars(d) || declare_funcs(d)) goto fail;
   }
-  /* the dynamic shared area begins after the static layout of all units */
-  uint32_t dyn = WV_SHARED_BASE + ((d->shared_size + 15u) & ~15u);
-  for (uint32_t i = 0; i < out->nvars; i++)
-    if (out->vars[i].is_extern_shared) out->vars[i].addr = dyn;
   for (uint32_t u = 0; u < nunits; u++) {
     set_unit(d, u);
     if (link_unit(d)) goto fail;
   }
+  if (wv_dshared_layout(d)) goto fail;
   if (init_vars(d)) goto fail;
   for (uint32_t u = 0; u < nunits; u++) {
     set_unit(d, u);
@@ -936,11 +944,6 @@ int wv_decode_module(const ptx_module *const *units, uint32_t nunits, const char
       if (decode_func(d, pf, f)) goto fail;
     }
   }
-  for (uint32_t i = 0; i < out->nfuncs; i++)
-    if (out->funcs[i].is_entry) {
-      out->funcs[i].shared_static = d->shared_size;
-      out->funcs[i].shared_align = d->shared_align;
-    }
   out->arena = units[0]->arena;
   dec_fini(d);
   return 0;
@@ -960,6 +963,7 @@ void wv_irmod_free(wv_vm *vm, wv_irmod *m) {
     free(f->consts);
     free(f->params);
     free(f->rets);
+    free(f->shared_reloc);
   }
   for (uint32_t i = 0; vm && i < m->nvars; i++)
     if (m->vars[i].space != WV_SPACE_SHARED) wv_heap_free(&vm->heap, m->vars[i].addr);

@@ -68,7 +68,9 @@ typedef struct wv_dec {
                                  its module index, WV_DEC_NONE if it is not its own (an .extern,
                                  or a weak definition another unit's replaces) */
   uint32_t *varbase, *funcbase;
-  wv_symtab fnshared;      /* function-scope .shared statement → module var index */
+  wv_symtab fnshared;      /* function-scope .shared declaration (ptx_func.shared) → module var index */
+  struct ptx_arena *store; /* the statements of the body being decoded (reset after each) */
+  uint32_t nshared_seen;   /* .shared declarations of the body met so far */
   /* the function being decoded */
   wv_func *fn;
   const ptx_func *pf;
@@ -83,8 +85,6 @@ typedef struct wv_dec {
   struct { uint32_t insn; const char *label; ptx_loc loc; } *fix;
   uint32_t nfix, capfix;
   uint32_t cc_slot;        /* WV_NOSLOT until a carry instruction needs it */
-  uint32_t shared_size;    /* module shared layout (static) */
-  uint32_t shared_align;
   int in_insn, unsup;       /* decoding an instruction; it was unsupported */
   wv_decl scratch;         /* what wv_dlookup returns for range and module names */
 } wv_dec;
@@ -103,6 +103,9 @@ uint32_t wv_dconst(wv_dec *d, uint64_t v);
 int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in);     /* fills a/imm/space/addrf */
 const wv_decl *wv_dlookup(wv_dec *d, const char *name);
 uint32_t wv_dcc(wv_dec *d);                                     /* the carry-flag slot */
+
+/* the static .shared layout of every kernel (shared.c), once every function has its index */
+int wv_dshared_layout(wv_dec *d);
 
 /* families (decode_ops.c) */
 int wv_decode_insn(wv_dec *d, const ptx_insn *pi, wv_insn *in);

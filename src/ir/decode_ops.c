@@ -267,9 +267,22 @@ static int dec_fpunary(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 static int dec_bits(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   wv_type t = m->nt ? m->t[0] : WV_T_B32;
   in->type = (uint8_t)t;
-  uint32_t n = in->op == WV_OP_BFI || in->op == WV_OP_LOP3 ? 5 : 4;
+  if (in->op == WV_OP_LOP3 && pi->nops == 6) return unsupported(d, pi); /* lop3.BoolOp d|p, a, b, c, immLut, q */
+  uint32_t n = in->op == WV_OP_BFI || in->op == WV_OP_LOP3 ? 5 : in->op == WV_OP_BMSK || in->op == WV_OP_SZEXT ? 3 : 4;
   if (nops(d, pi, n, n)) return -1;
   switch (in->op) {
+  case WV_OP_BMSK:
+  case WV_OP_SZEXT: /* {bmsk,szext}.{clamp,wrap}.type d, a, b */
+    if (m->nt != 1) return need_type(d, pi, m, 1);
+    if (wv_mods_take(m, "clamp")) in->mode = 1;
+    else if (!wv_mods_take(m, "wrap")) return unsupported(d, pi);
+    if (check_size(d, pi, &pi->ops[0], 4) || check_size(d, pi, &pi->ops[1], 4) || check_size(d, pi, &pi->ops[2], 4)) return -1;
+    in->d[0] = wv_ddst(d, &pi->ops[0]);
+    in->a = wv_dsrc(d, &pi->ops[1], t);
+    in->b = wv_dsrc(d, &pi->ops[2], WV_T_U32);
+    if (d->failed) return -1;
+    in->fn = wv_h_bits(in->op, t, in);
+    return no_handler(d, pi, in);
   case WV_OP_PRMT: {
     static const char *const modes[] = {"f4e", "b4e", "rc8", "ecl", "ecr", "rc16", NULL};
     int k = take_one(m, modes);
@@ -379,7 +392,7 @@ static int dec_mov(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     }
     if (dl && dl->kind == K_FPARAM)
       return wv_derr(d, src->loc, "taking the address of parameter '%s' is not supported", src->name);
-    if (dl && dl->kind == K_FUNC) return wv_derr(d, src->loc, "function pointers are not supported ('%s')", src->name);
+    if (dl && dl->kind == K_FUNC) return wv_derr(d, src->loc, "unsupported: the address of function '%s' (function pointers)", src->name);
   }
   in->a = wv_dsrc(d, src, t);
   if (d->failed) return -1;
@@ -418,6 +431,7 @@ static int dec_cvt(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   for (int i = 0; i < m->nw; i++)
     if (!strcmp(m->w[i], "e4m3x2") || !strcmp(m->w[i], "e5m2x2")) return dec_cvt_fp8(d, pi, in, m);
   if (m->nt != 2 && m->nw) return unsupported(d, pi); /* other packed formats: e2m1x2, ue8m0x2, ... */
+  if (pi->nops == 3) return unsupported(d, pi); /* cvt.rn.f16x2.f32 d, a, b and the other two-source packs */
   if (need_type(d, pi, m, 2) || nops(d, pi, 2, 2)) return -1;
   in->type = (uint8_t)m->t[0];
   in->type2 = (uint8_t)m->t[1];
@@ -435,7 +449,9 @@ static int dec_cvta(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   int isp = in->op == WV_OP_ISSPACEP; /* isspacep.space p, a: no type, a is a 64-bit address */
   if ((isp ? (m->nt != 0 ? need_type(d, pi, m, 0) : 0) : need_type(d, pi, m, 1)) || nops(d, pi, 2, 2)) return -1;
   if (m->space < 0) return unsupported(d, pi);
-  in->space = (uint8_t)m->space;
+  /* cvta.param / .param::entry and isspacep.param: the kernel's parameters (PTX ISA "cvta": the
+   * generic address of a kernel parameter, as a __grid_constant__ parameter's address is taken) */
+  in->space = (uint8_t)(m->space == WV_SPACE_FPARAM ? WV_SPACE_KPARAM : m->space);
   in->type = (uint8_t)(isp ? WV_T_U64 : m->t[0]);
   if (in->op == WV_OP_ISSPACEP) {
     int32_t p = wv_dpred(d, &pi->ops[0], NULL);
@@ -569,6 +585,7 @@ static int dec_ld(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 }
 
 static int dec_st(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (has_mod(pi, "async", NULL)) return unsupported(d, pi); /* st.async (remote shared memory of a cluster) */
   in->uni = (uint8_t)has_mod(pi, "release", NULL); /* ordering for the weak memory model */
   if (mem_common(d, pi, in, m) || nops(d, pi, 2, 2)) return -1;
   if (wv_daddr(d, &pi->ops[0], in) || vec_regs(d, &pi->ops[1], in, 0)) return -1;
@@ -578,6 +595,7 @@ static int dec_st(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 }
 
 static int dec_atom(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (has_mod(pi, "async", NULL)) return unsupported(d, pi); /* red.async (a cluster's remote shared memory) */
   static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas", NULL};
   int k = take_one(m, ops);
   if (k < 0) return unsupported(d, pi);
@@ -610,6 +628,33 @@ static int dec_nop(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   /* membar/fence order memory: under the weak model they make the thread's stores visible */
   in->fn = (in->op == WV_OP_MEMBAR || in->op == WV_OP_FENCE) ? wv_h_fence : wv_h_nop;
   return 0;
+}
+
+/* griddepcontrol.{wait,launch_dependents}; setmaxnreg.{inc,dec}.sync.aligned.u32 N; pmevent{.mask} N:
+ * valid PTX with nothing to do here. griddepcontrol.wait waits for the grids this one depends on, and
+ * launches run one after another to completion; launch_dependents only lets a dependent grid start
+ * early. setmaxnreg and pmevent tune or observe hardware warpvm does not model. */
+static int dec_hint(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  static const char *const gdc[] = {"wait", "launch_dependents", NULL}, *const reg[] = {"inc", "dec", NULL};
+  in->fn = wv_h_nop;
+  switch (in->op) {
+  case WV_OP_GRIDDEPCONTROL:
+    if (take_one(m, gdc) < 0 || m->nt || pi->nmods != 1)
+      return wv_derr(d, pi->loc, "griddepcontrol takes exactly one of .wait, .launch_dependents");
+    return nops(d, pi, 0, 0);
+  case WV_OP_SETMAXNREG:
+    if (take_one(m, reg) < 0 || !wv_mods_take(m, "sync") || !wv_mods_take(m, "aligned") || m->nt != 1 || m->t[0] != WV_T_U32)
+      return wv_derr(d, pi->loc, "setmaxnreg is setmaxnreg.{inc,dec}.sync.aligned.u32");
+    if (nops(d, pi, 1, 1)) return -1;
+    if (pi->ops[0].kind != PTX_OPND_INT || pi->ops[0].ival < 24 || pi->ops[0].ival > 256 || pi->ops[0].ival % 8)
+      return wv_derr(d, pi->ops[0].loc, "setmaxnreg needs an immediate register count, a multiple of 8 in 24..256");
+    return 0;
+  default: /* pmevent a; pmevent.mask a */
+    wv_mods_take(m, "mask");
+    if (nops(d, pi, 1, 1)) return -1;
+    if (pi->ops[0].kind != PTX_OPND_INT) return wv_derr(d, pi->ops[0].loc, "pmevent needs an immediate");
+    return 0;
+  }
 }
 
 /* ---------------- asynchronous copies and mbarriers ---------------- */
@@ -816,6 +861,23 @@ static int dec_ret(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 static int dec_bar(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   wv_mods_take(m, "cta");
   wv_mods_take(m, "aligned");
+  if (in->op == WV_OP_BARRIER && wv_mods_take(m, "cluster")) {
+    /* barrier.cluster.arrive{.release,.relaxed} / .wait{.acquire}: a launch is one CTA per cluster, so the
+     * cluster barrier is a CTA barrier of its own (the cluster slot), passed at the wait; the arrive
+     * does nothing (each thread's wait follows its arrive) */
+    wv_mods_take(m, "release");
+    wv_mods_take(m, "relaxed");
+    wv_mods_take(m, "acquire");
+    if (nops(d, pi, 0, 0)) return -1;
+    if (wv_mods_take(m, "arrive")) {
+      in->fn = wv_h_nop;
+      return 0;
+    }
+    if (!wv_mods_take(m, "wait")) return unsupported(d, pi);
+    in->ctl = WV_CTL_BAR;
+    in->mode = WV_BAR_CLUSTER_WAIT;
+    return 0;
+  }
   if (wv_mods_take(m, "warp")) { /* bar.warp.sync membermask */
     if (!wv_mods_take(m, "sync") || nops(d, pi, 1, 1)) return unsupported(d, pi);
     in->ctl = WV_CTL_COLL;
@@ -966,6 +1028,8 @@ static int space_of(const char *w) {
   if (!strcmp(w, "local")) return WV_SPACE_LOCAL;
   if (!strcmp(w, "const")) return WV_SPACE_CONST;
   if (!strcmp(w, "param")) return WV_SPACE_FPARAM; /* refined by the address operand */
+  if (!strcmp(w, "param::entry")) return WV_SPACE_KPARAM;
+  if (!strcmp(w, "param::func")) return WV_SPACE_FPARAM;
   return -1;
 }
 
@@ -973,8 +1037,8 @@ static int space_of(const char *w) {
  * is refused at launch; any other mnemonic is a load error. */
 static const char *const known_unimplemented[] = {
   "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "movmatrix", "tex", "tld4", "txq",
-  "suld", "sust", "sured", "suq", "istypep", "multimem", "tensormap", "griddepcontrol", "setmaxnreg",
-  "getctarank", "mapa", "alloca", "stacksave", "stackrestore", "pmevent", "szext", "bmsk", "brx",
+  "suld", "sust", "sured", "suq", "istypep", "multimem", "tensormap",
+  "getctarank", "mapa", "alloca", "stacksave", "stackrestore", "brx",
   "applypriority", "discard", "createpolicy", "clusterlaunchcontrol", "tcgen05", "vadd", "vsub", "vmad",
   "vmin", "vmax", "vshl", "vshr", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
   "vadd4", "vsub4", "vavrg4", "vmin4", "vmax4", "vset4", "vabsdiff", "ldu", NULL};
@@ -1007,6 +1071,11 @@ int wv_decode_insn(wv_dec *d, const ptx_insn *pi, wv_insn *in) {
   wv_mods m;
   memset(&m, 0, sizeof m);
   m.space = -1;
+  /* PTX types warpvm has no type for: the SIMD halves of add/sub/min/max (sm_90), the scalar 8/6/4-bit floats */
+  static const char *const other_types[] = {"u16x2", "s16x2", "e4m3", "e5m2", "e2m1", "e2m3", "e3m2", "ue8m0", "s2f6x2", NULL};
+  for (uint32_t i = 0; i < pi->nmods; i++)
+    for (int k = 0; other_types[k]; k++)
+      if (!strcmp(pi->mods[i], other_types[k])) return unsupported(d, pi);
   for (uint32_t i = 0; i < pi->nmods; i++) {
     const char *w = pi->mods[i];
     wv_type t = wv_type_parse(w);

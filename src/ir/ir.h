@@ -94,6 +94,7 @@ typedef enum wv_space {
 /* Generic address windows (cvta). Global addresses are used as they are. */
 #define WV_SHARED_WINDOW 0x0000010000000000ull
 #define WV_LOCAL_WINDOW 0x0000020000000000ull
+#define WV_PARAM_WINDOW 0x0000030000000000ull /* the kernel's parameters (cvta.param: __grid_constant__) */
 #define WV_WINDOW_SIZE 0x0000000100000000ull
 /* The first .shared address a CTA's variables get: below it, 1 KiB the GPU reserves for itself (sm_80
  * and later; tests/memprobe/golden/memprobe_info.out). */
@@ -185,7 +186,7 @@ typedef struct wv_func {
   uint32_t ncode;
   uint32_t nregs;         /* register slots */
   uint32_t npreds;        /* predicate registers */
-  uint64_t *consts;       /* nconsts * 32 lanes of immediates */
+  uint64_t *consts;       /* nconsts immediates (a launch repeats them for 32 lanes: wv_frame.consts) */
   uint32_t nconsts;
   uint32_t local_size;    /* bytes of .local per thread for one activation */
   uint32_t local_align;
@@ -194,8 +195,9 @@ typedef struct wv_func {
   uint32_t nparams;
   wv_param *rets;
   uint32_t nrets;
-  uint32_t shared_static; /* entry: bytes of static shared (all reachable .shared vars) */
-  uint32_t shared_align;
+  uint32_t shared_static; /* entry: bytes of static .shared its call graph reaches, laid out as ptxas does (shared.c) */
+  uint32_t shared_dyn;    /* entry: offset of the dynamic (extern .shared) area */
+  uint32_t *shared_reloc; /* entry: this kernel's offset of each relocated .shared variable (wv_irmod.nreloc) */
   uint32_t reqntid[3], maxntid[3];
   const char *file;       /* PTX file name for messages */
   const char *unsupported;/* first "unsupported ..." message of this function, or NULL */
@@ -205,10 +207,12 @@ typedef struct wv_func {
 typedef struct wv_gvar {
   const char *name;
   int space;              /* WV_SPACE_GLOBAL / CONST / SHARED */
-  uint64_t addr;          /* global/const: device address; shared: -1 until laid out per kernel */
+  uint64_t addr;          /* global/const: device address; shared: its offset in every kernel reaching it */
   uint64_t size;
   uint32_t align;
   int is_extern_shared;   /* `extern .shared` (dynamic) */
+  uint32_t slot;          /* shared at different offsets in different kernels: the special slot holding
+                             the running kernel's offset (shared.c); WV_NOSLOT otherwise */
 } wv_gvar;
 
 typedef struct wv_irmod {
@@ -217,6 +221,8 @@ typedef struct wv_irmod {
   uint32_t nfuncs;
   wv_gvar *vars;
   uint32_t nvars;
+  uint32_t nreloc;         /* .shared variables whose offset differs between kernels: warp specials
+                              WV_SP_COUNT.. hold the running kernel's offsets (wv_func.shared_reloc) */
   char target[16];
   uint32_t version_major, version_minor;
   struct ptx_arena *arena; /* the first unit's arena (every unit's AST owns its names and lives with the module) */

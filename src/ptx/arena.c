@@ -61,6 +61,18 @@ void ptx_arena_free(ptx_arena *a) {
   free(a);
 }
 
+void ptx_arena_reset(ptx_arena *a) {
+  if (!a) return;
+  free_chunks(a->head);
+  free_chunks(a->big);
+  free(a->slots);
+  a->head = a->big = NULL;
+  a->slots = NULL;
+  a->nslots = a->nused = 0;
+  a->next_chunk = ARENA_MIN_CHUNK;
+  a->total = sizeof *a;
+}
+
 static arena_chunk *new_chunk(ptx_arena *a, size_t cap) {
   if (cap > SIZE_MAX - sizeof(arena_chunk)) return NULL;
   arena_chunk *c = calloc(1, sizeof(arena_chunk) + cap);

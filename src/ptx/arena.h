@@ -16,6 +16,8 @@ typedef struct ptx_arena ptx_arena;
 ptx_arena *ptx_arena_new(void);
 /* Frees the arena and everything allocated from it (NULL is a no-op). */
 void ptx_arena_free(ptx_arena *a);
+/* Frees everything allocated from the arena and empties its intern table; the arena stays usable. */
+void ptx_arena_reset(ptx_arena *a);
 
 /* `size` zeroed bytes aligned for any type; NULL when out of memory. size 0 returns a valid
  * non-NULL pointer. Never returns memory shared with another allocation. */

@@ -135,8 +135,16 @@ typedef struct ptx_func {
   uint32_t nrets;
   uint32_t maxntid[3], reqntid[3]; /* 0 = not given (missing components are 1 when given) */
   uint32_t minnctapersm, maxnreg, maxnctapersm;
-  ptx_stmt *body;
+  ptx_stmt *body;     /* NULL when parsed with PTX_PARSE_SKIM: ptx_parse_body gives it */
   uint32_t nbody;
+  /* the body's summary, always there: */
+  ptx_var *shared;    /* its .shared declarations, in order */
+  uint32_t nshared;
+  const char **refs;  /* identifiers its instructions name that it does not declare (symbols, not %registers) */
+  uint32_t nrefs;
+  size_t body_off;    /* where its '{' is in the module's text */
+  ptx_loc body_loc;
+  uint32_t body_src_file, body_src_line; /* the `.loc` in force at its '{' */
 } ptx_func;
 
 typedef struct ptx_file_entry {
@@ -156,16 +164,29 @@ typedef struct ptx_module {
   ptx_file_entry *files;    /* .file directives */
   uint32_t nfiles;
   struct ptx_arena *arena;  /* owns everything above */
+  const char *text;         /* the text it was parsed from: the caller's, valid only while the caller keeps it */
+  size_t text_len;
 } ptx_module;
 
 /*
  * Parse PTX text. `text` need not be NUL-terminated and may contain any bytes.
  * On success returns 0 and sets *out. On failure returns -1 and writes one message
  * "FILE:LINE:COL: error: MESSAGE" (no trailing newline) into err.
- * Never crashes or loops forever on any input; limits (nesting, name length, counts) are errors.
+ * Never crashes or loops forever on any input; limits (nesting, counts) are errors (names have none).
  */
 int ptx_parse(const char *text, size_t len, const char *filename, ptx_module **out, char *err,
               size_t errlen);
+/* ptx_parse with flags: PTX_PARSE_SKIM parses and checks every body as ptx_parse does but keeps only
+ * its summary (shared, refs), not its statements, so memory stays near the size of the declarations. */
+enum { PTX_PARSE_SKIM = 1 };
+int ptx_parse_ex(const char *text, size_t len, const char *filename, unsigned flags, ptx_module **out, char *err,
+                 size_t errlen);
+/* The statements of f's body: f->body if it was kept, else the body parsed again from m->text (which
+ * must still be the caller's text), its lists in `store` and its names interned in m's arena (so
+ * they compare with the module's by pointer). 0, or -1 with the message in err. */
+struct ptx_arena;
+int ptx_parse_body(const ptx_module *m, const ptx_func *f, struct ptx_arena *store, ptx_stmt **body, uint32_t *nbody,
+                   char *err, size_t errlen);
 void ptx_module_free(ptx_module *m);
 
 #endif

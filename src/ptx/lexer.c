@@ -339,10 +339,7 @@ int ptx_lex_next(ptx_lexer *lx, ptx_token *t) {
       snprintf(shown, sizeof shown, "%c", c);
     return lex_fail(lx, start, "invalid character '%s'", shown);
   }
-  t->len = lx->pos - start;
+  t->len = lx->pos - start; /* names have no length limit (CUTLASS's mangled kernel names run to ~1,500 bytes) */
   t->end = lx->pos;
-  if ((t->kind == PTX_TOK_IDENT || t->kind == PTX_TOK_REG || t->kind == PTX_TOK_DIRECTIVE) &&
-      t->len > PTX_MAX_NAME)
-    return lex_fail(lx, start, "name too long (limit %s bytes)", "1024");
   return 0;
 }

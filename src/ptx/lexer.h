@@ -22,7 +22,6 @@
 
 #include "ptx/ast.h"
 
-#define PTX_MAX_NAME 1024   /* longest identifier / register / directive, in bytes */
 #define PTX_MAX_STRING 4096 /* longest string literal, in bytes */
 
 typedef enum ptx_tok_kind {
@@ -64,7 +63,8 @@ void ptx_lexer_init(ptx_lexer *lx, const char *text, size_t len, const char *fil
                     size_t errlen);
 
 /* Reads the next token into *t. Returns 0, or -1 after writing "FILE:LINE:COL: error: ..." into
- * the error buffer (invalid character, unterminated comment or string, bad number, name too long).
+ * the error buffer (invalid character, unterminated comment or string, bad number). Names may be of
+ * any length.
  * After END it keeps returning END. */
 int ptx_lex_next(ptx_lexer *lx, ptx_token *t);
 

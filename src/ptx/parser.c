@@ -6,6 +6,12 @@
  * "FILE:LINE:COL: error: MESSAGE", by a longjmp back to ptx_parse, which frees everything.
  * Lists are gathered in growable heap vectors and copied into the module's arena when complete;
  * every list, nesting level and size has a limit that is reported as an error.
+ *
+ * Every function body is parsed (and so checked) in full; besides its statements the parser keeps
+ * a summary the decoder needs before any code: the body's .shared declarations and the names its
+ * instructions refer to. With PTX_PARSE_SKIM the statements themselves are dropped once parsed (they
+ * live in a scratch arena reset after each body), and ptx_parse_body parses one body again from the
+ * text when the decoder gets to it, so a large module never holds all its statements at once.
  */
 #include <setjmp.h>
 #include <stdarg.h>
@@ -37,11 +43,22 @@ typedef struct vec {
   size_t n, cap;
 } vec;
 
+/* Pointers seen in one body (interned names), with flags: an open-addressing set. */
+enum { SEEN_REF = 1, SEEN_DECL = 2 };
+typedef struct pset {
+  const void **keys;
+  uint8_t *flags;
+  size_t cap, n;
+} pset;
+
 typedef struct parser {
   ptx_lexer lx;
   ptx_token tok[2]; /* look-ahead: tok[0] is the current token */
   int ntok;
-  ptx_arena *arena;
+  ptx_arena *arena; /* where lists go: the module's arena, or `store` inside a body */
+  ptx_arena *names; /* the module's arena: interned names and module-level items */
+  ptx_arena *store; /* a body's statements (the module's arena unless skimming) */
+  int skim;         /* PTX_PARSE_SKIM: drop each body's statements once parsed */
   ptx_module *mod;
   const char *filename;
   char *err;
@@ -51,6 +68,8 @@ typedef struct parser {
   uint32_t loc_file, loc_line; /* last .loc */
   vec vars, funcs, files, body, params, rets, inits, text;
   vec scratch[MAX_OPND_DEPTH + 1]; /* operand lists, one per nesting depth */
+  vec shared, refs;                /* the body's summary: .shared declarations, names referred to */
+  pset seen;                       /* the body's names: referred to, declared (labels, variables) */
 } parser;
 
 /* ---------------------------------------------------------------------------------------------
@@ -139,7 +158,7 @@ static void *xalloc(parser *ps, size_t n, size_t elsize) {
 }
 
 static const char *intern(parser *ps, const char *s, size_t len) {
-  const char *r = ptx_arena_intern(ps->arena, s, len);
+  const char *r = ptx_arena_intern(ps->names, s, len);
   if (!r) fail(ps, cur(ps)->loc, "out of memory");
   return r;
 }
@@ -177,6 +196,70 @@ static void *vec_finish(parser *ps, vec *v, size_t elsize, uint32_t *count) {
 
 static void text_append(parser *ps, const char *s, size_t n) {
   for (size_t i = 0; i < n; i++) *(char *)vec_push(ps, &ps->text, 1, MAX_PROTO_TEXT, "characters") = s[i];
+}
+
+/* Adds flag f to name p in the body's set; returns the flags it had. */
+static uint8_t seen_mark(parser *ps, const void *p, uint8_t f) {
+  pset *s = &ps->seen;
+  if ((s->n + 1) * 2 > s->cap) {
+    size_t nc = s->cap ? s->cap * 2 : 256;
+    const void **nk = calloc(nc, sizeof *nk);
+    uint8_t *nf = calloc(nc, 1);
+    if (!nk || !nf) {
+      free(nk);
+      free(nf);
+      fail(ps, cur(ps)->loc, "out of memory");
+    }
+    for (size_t i = 0; i < s->cap; i++) {
+      if (!s->keys[i]) continue;
+      size_t j = ((uintptr_t)s->keys[i] >> 4) & (nc - 1);
+      while (nk[j]) j = (j + 1) & (nc - 1);
+      nk[j] = s->keys[i];
+      nf[j] = s->flags[i];
+    }
+    free(s->keys);
+    free(s->flags);
+    s->keys = nk;
+    s->flags = nf;
+    s->cap = nc;
+  }
+  size_t j = ((uintptr_t)p >> 4) & (s->cap - 1);
+  while (s->keys[j] && s->keys[j] != p) j = (j + 1) & (s->cap - 1);
+  if (!s->keys[j]) {
+    s->keys[j] = p;
+    s->n++;
+  }
+  uint8_t old = s->flags[j];
+  s->flags[j] |= f;
+  return old;
+}
+
+static uint8_t seen_flags(const parser *ps, const void *p) {
+  const pset *s = &ps->seen;
+  if (!s->cap) return 0;
+  size_t j = ((uintptr_t)p >> 4) & (s->cap - 1);
+  while (s->keys[j] && s->keys[j] != p) j = (j + 1) & (s->cap - 1);
+  return s->keys[j] ? s->flags[j] : 0;
+}
+
+static void seen_clear(parser *ps) {
+  if (ps->seen.cap) {
+    memset(ps->seen.keys, 0, ps->seen.cap * sizeof *ps->seen.keys);
+    memset(ps->seen.flags, 0, ps->seen.cap);
+  }
+  ps->seen.n = 0;
+}
+
+/* A name an instruction refers to (a symbol, not a %register): kept in the body's summary unless
+ * the body itself declares it (labels, local variables). */
+static void note_ref(parser *ps, const char *name) {
+  if (name && !(seen_mark(ps, name, SEEN_REF) & SEEN_REF))
+    *(const char **)vec_push(ps, &ps->refs, sizeof name, MAX_STMTS, "names in function body") = name;
+}
+
+static void note_operand_refs(parser *ps, const ptx_operand *o) {
+  if (o->kind == PTX_OPND_SYM || (o->kind == PTX_OPND_ADDR && !o->base_is_reg)) note_ref(ps, o->name);
+  for (uint32_t i = 0; i < o->nelems; i++) note_operand_refs(ps, &o->elems[i]);
 }
 
 /* Interned, unescaped text of a STRING token. */
@@ -458,6 +541,7 @@ static void parse_instruction(parser *ps) {
   if (!is_punct(cur(ps), ';')) fail_expected(ps, "';' after instruction");
   advance(ps);
   in->ops = vec_finish(ps, v, sizeof(ptx_operand), &in->nops);
+  for (uint32_t i = 0; i < in->nops; i++) note_operand_refs(ps, &in->ops[i]);
   in->src_file = ps->loc_file;
   in->src_line = ps->loc_line;
   push_stmt(ps, &st);
@@ -739,6 +823,8 @@ static void parse_var_decl(parser *ps, uint8_t is_extern, uint8_t is_visible, ui
       st.loc = v.loc;
       st.var = v;
       push_stmt(ps, &st);
+      seen_mark(ps, v.name, SEEN_DECL);
+      if (v.space == PTX_SPACE_SHARED) *(ptx_var *)vec_push(ps, &ps->shared, sizeof v, MAX_STMTS, "shared variables") = v;
     } else {
       *(ptx_var *)vec_push(ps, &ps->vars, sizeof v, MAX_ITEMS, "module variables") = v;
     }
@@ -866,6 +952,7 @@ static void parse_label_directive(parser *ps) {
 static void parse_body(parser *ps) {
   advance(ps); /* { */
   ps->in_body = 1;
+  ps->arena = ps->store;
   int depth = 0;
   for (;;) {
     ptx_token *t = cur(ps);
@@ -900,6 +987,7 @@ static void parse_body(parser *ps) {
         st.kind = PTX_STMT_LABEL;
         st.loc = t->loc;
         st.label = intern_tok(ps, t);
+        seen_mark(ps, st.label, SEEN_DECL);
         push_stmt(ps, &st);
         advance(ps);
         advance(ps);
@@ -932,6 +1020,20 @@ static void parse_body(parser *ps) {
     }
   }
   ps->in_body = 0;
+  ps->arena = ps->names;
+}
+
+/* The summary of the body just parsed, in the module's arena: its .shared declarations and the
+ * names it refers to that it does not declare itself. */
+static void finish_summary(parser *ps, ptx_func *f) {
+  f->shared = vec_finish(ps, &ps->shared, sizeof(ptx_var), &f->nshared);
+  size_t k = 0;
+  const char **r = ps->refs.data;
+  for (size_t i = 0; i < ps->refs.n; i++)
+    if (!(seen_flags(ps, r[i]) & SEEN_DECL)) r[k++] = r[i];
+  ps->refs.n = k;
+  f->refs = vec_finish(ps, &ps->refs, sizeof(const char *), &f->nrefs);
+  seen_clear(ps);
 }
 
 /* .maxntid / .reqntid: 1 to 3 integers; missing components are 1. */
@@ -1029,8 +1131,19 @@ static void parse_function(parser *ps, uint8_t is_extern, uint8_t is_visible, ui
     ps->body.n = 0;
   } else if (is_punct(t, '{')) {
     f.has_body = 1;
+    f.body_off = (size_t)(t->p - ps->lx.text);
+    f.body_loc = t->loc;
+    f.body_src_file = ps->loc_file;
+    f.body_src_line = ps->loc_line;
+    ps->shared.n = ps->refs.n = 0;
     parse_body(ps);
-    f.body = vec_finish(ps, &ps->body, sizeof(ptx_stmt), &f.nbody);
+    finish_summary(ps, &f);
+    if (ps->skim) { /* statements dropped: ptx_parse_body parses them again when needed */
+      ps->body.n = 0;
+      ptx_arena_reset(ps->store);
+    } else {
+      f.body = vec_finish(ps, &ps->body, sizeof(ptx_stmt), &f.nbody);
+    }
   } else {
     fail_expected(ps, "'{' or ';' after function header");
   }
@@ -1168,9 +1281,12 @@ static void parse_module(parser *ps) {
 }
 
 static void free_vecs(parser *ps) {
-  vec *all[] = {&ps->vars, &ps->funcs, &ps->files, &ps->body, &ps->params, &ps->rets, &ps->inits, &ps->text};
+  vec *all[] = {&ps->vars, &ps->funcs, &ps->files, &ps->body, &ps->params, &ps->rets, &ps->inits, &ps->text,
+                &ps->shared, &ps->refs};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]->data);
   for (int i = 0; i <= MAX_OPND_DEPTH; i++) free(ps->scratch[i].data);
+  free(ps->seen.keys);
+  free(ps->seen.flags);
 }
 
 /* The setjmp frame: every parse error longjmps back here. `ps` lives on the heap and is never
@@ -1182,8 +1298,8 @@ static int run_parser(parser *ps) {
   return 0;
 }
 
-int ptx_parse(const char *text, size_t len, const char *filename, ptx_module **out, char *err,
-              size_t errlen) {
+int ptx_parse_ex(const char *text, size_t len, const char *filename, unsigned flags, ptx_module **out, char *err,
+                 size_t errlen) {
   if (err && errlen) err[0] = '\0';
   if (out) *out = NULL;
   const char *fname = filename ? filename : "<ptx>";
@@ -1193,29 +1309,87 @@ int ptx_parse(const char *text, size_t len, const char *filename, ptx_module **o
   }
   parser *ps = calloc(1, sizeof *ps);
   ptx_arena *arena = ptx_arena_new();
+  ptx_arena *store = (flags & PTX_PARSE_SKIM) ? ptx_arena_new() : arena;
   ptx_module *m = arena ? ptx_arena_alloc(arena, sizeof *m) : NULL;
-  if (!ps || !m) {
+  if (!ps || !m || !store) {
     free(ps);
+    if (store != arena) ptx_arena_free(store);
     ptx_arena_free(arena);
     ptx_format_error(err, errlen, fname, (ptx_loc){1, 1}, "out of memory");
     return -1;
   }
-  ps->arena = arena;
+  ps->arena = ps->names = arena;
+  ps->store = store;
+  ps->skim = (flags & PTX_PARSE_SKIM) != 0;
   ps->mod = m;
   ps->err = err;
   ps->errlen = errlen;
   ps->filename = fname;
   m->arena = arena;
+  m->text = text ? text : "";
+  m->text_len = text ? len : 0;
   ptx_lexer_init(&ps->lx, text ? text : "", len, fname, err, errlen);
   int rc = run_parser(ps);
   free_vecs(ps);
   free(ps);
+  if (store != arena) ptx_arena_free(store);
   if (rc != 0) {
     ptx_arena_free(arena);
     return -1;
   }
   *out = m;
   return 0;
+}
+
+int ptx_parse(const char *text, size_t len, const char *filename, ptx_module **out, char *err, size_t errlen) {
+  return ptx_parse_ex(text, len, filename, 0, out, err, errlen);
+}
+
+/* The setjmp frame of ptx_parse_body (as run_parser's): the body's statements into `store`. */
+static int run_body(parser *ps, ptx_stmt **body, uint32_t *nbody) {
+  if (setjmp(ps->jb) != 0) return -1;
+  if (!is_punct(cur(ps), '{')) fail_expected(ps, "'{' (function body)");
+  parse_body(ps);
+  ps->arena = ps->store;
+  *body = vec_finish(ps, &ps->body, sizeof(ptx_stmt), nbody);
+  return 0;
+}
+
+int ptx_parse_body(const ptx_module *m, const ptx_func *f, ptx_arena *store, ptx_stmt **body, uint32_t *nbody,
+                   char *err, size_t errlen) {
+  if (err && errlen) err[0] = '\0';
+  *body = NULL;
+  *nbody = 0;
+  if (f->body || !f->has_body) {
+    *body = f->body;
+    *nbody = f->nbody;
+    return 0;
+  }
+  const char *fname = m->filename ? m->filename : "<ptx>";
+  if (!m->text || f->body_off >= m->text_len) {
+    ptx_format_error(err, errlen, fname, f->body_loc, "internal: the text of this body is gone");
+    return -1;
+  }
+  parser *ps = calloc(1, sizeof *ps);
+  if (!ps) {
+    ptx_format_error(err, errlen, fname, f->body_loc, "out of memory");
+    return -1;
+  }
+  ps->names = m->arena;
+  ps->arena = ps->store = store;
+  ps->err = err;
+  ps->errlen = errlen;
+  ps->filename = fname;
+  ptx_lexer_init(&ps->lx, m->text, m->text_len, fname, err, errlen);
+  ps->lx.pos = f->body_off;
+  ps->lx.line = f->body_loc.line;
+  ps->lx.line_start = f->body_off - (f->body_loc.col - 1);
+  ps->loc_file = f->body_src_file;
+  ps->loc_line = f->body_src_line;
+  int rc = run_body(ps, body, nbody);
+  free_vecs(ps);
+  free(ps);
+  return rc;
 }
 
 void ptx_module_free(ptx_module *m) {

@@ -105,7 +105,7 @@ const char *wv_last_error(const wv_vm *vm) { return vm ? vm->err : "no vm"; }
 /* Parses unit u as "NAME" (a single unit) or "NAME(unitU)". */
 static int parse_unit(const char *text, size_t len, const char *name, uint32_t u, uint32_t n, ptx_module **out,
                       char *err, size_t errlen) {
-  if (n == 1) return ptx_parse(text, len, name, out, err, errlen);
+  if (n == 1) return ptx_parse_ex(text, len, name, PTX_PARSE_SKIM, out, err, errlen);
   size_t cap = strlen(name) + 24;
   char *uname = malloc(cap);
   if (!uname) {
@@ -113,7 +113,7 @@ static int parse_unit(const char *text, size_t len, const char *name, uint32_t u
     return -1;
   }
   snprintf(uname, cap, "%s(unit%u)", name, u);
-  int rc = ptx_parse(text, len, uname, out, err, errlen);
+  int rc = ptx_parse_ex(text, len, uname, PTX_PARSE_SKIM, out, err, errlen);
   free(uname);
   return rc;
 }
@@ -142,6 +142,7 @@ wv_status wv_module_load_units(wv_vm *vm, const char *const *texts, const size_t
     const char *what = strstr(err, ": error: "); /* the message, past the unit's name */
     st = what && !strncmp(what + 9, "unsupported", 11) ? WV_ERR_UNSUPPORTED : WV_ERR_PARSE;
   }
+  for (uint32_t u = 0; u < n && mp->units[u]; u++) mp->units[u]->text = NULL; /* the caller's, gone after this */
   if (st == WV_OK && !(m->kernels = calloc(m->ir.nfuncs + 1, sizeof *m->kernels))) {
     wv_irmod_free(vm, &m->ir);
     st = WV_ERR_NOMEM;
@@ -154,7 +155,7 @@ wv_status wv_module_load_units(wv_vm *vm, const char *const *texts, const size_t
   }
   for (uint32_t i = 0; i < m->ir.nfuncs; i++)
     if (m->ir.funcs[i].is_entry && m->ir.funcs[i].defined) m->kernels[m->nkernels++] = (struct wv_kernel){m, &m->ir.funcs[i]};
-  if (n == 1 && (m->text = malloc(lens[0] + 1))) {
+  if (n == 1 && vm->amd && (m->text = malloc(lens[0] + 1))) { /* source lines for `warpvm lower` */
     memcpy(m->text, texts[0], lens[0]);
     m->text[lens[0]] = 0;
     m->text_len = lens[0];
@@ -176,6 +177,10 @@ wv_status wv_module_load_file(wv_vm *vm, const char *path, wv_module **out) {
   if (!f) return wv_seterr(vm, WV_ERR_IO, "%s: cannot open file", path);
   char *buf = NULL;
   size_t n = 0, cap = 0;
+  long size = fseek(f, 0, SEEK_END) == 0 ? ftell(f) : -1; /* a regular file: read it into a buffer of its size */
+  if (size >= 0 && (unsigned long)size < MAX_PTX_FILE && fseek(f, 0, SEEK_SET) == 0) cap = (size_t)size + 1;
+  else rewind(f);
+  if (cap && !(buf = malloc(cap))) { fclose(f); return wv_seterr(vm, WV_ERR_NOMEM, "out of memory"); }
   for (;;) {
     if (n == cap) {
       if (cap >= MAX_PTX_FILE) { fclose(f); free(buf); return wv_seterr(vm, WV_ERR_IO, "%s: file is too large", path); }

@@ -411,6 +411,15 @@ want_rc 1
 want_err 'bad --schedule'
 check "--schedule: an unknown schedule is a usage error"
 
+# ---- names of any length (CUTLASS's mangled kernel names are ~1,500 bytes) ------------------------
+long=_ZN7cutlass6Kernel$(head -c 1500 /dev/zero | tr '\0' 'x')E
+printf '.version 8.0\n.target sm_90\n.address_size 64\n.visible .entry %s(.param .u64 %s_p)\n{\n.reg .b64 %%rd<2>;\nld.param.u64 %%rd1, [%s_p];\nst.global.u32 [%%rd1], 42;\nret;\n}\n' \
+  "$long" "$long" "$long" >"$TMP/long.ptx"
+wv run "$TMP/long.ptx" --kernel "$long" --arg buf:4 --print 0:u32
+want_rc 0
+want_out '^42$'
+check "a kernel with a 1,500-byte name loads and runs by name"
+
 # ---- byte for byte what ptxrun printed on a GPU (ptxrun_cases.sh, ptxrun_golden.txt) -----------
 # One check per case: its stdout and exit status.
 bash "$DIR/ptxrun_cases.sh" "$WV" run >"$TMP/cases" 2>/dev/null

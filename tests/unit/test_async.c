@@ -107,6 +107,76 @@ static void test_groups_and_zero_fill(void **state) {
   assert_int_equal(out[5], 15);
 }
 
+/* cp.async with a src-size of 0 reads nothing (PTX ISA "cp.async": the src-size bytes are copied, the
+ * rest of cp-size is zero-filled), so its source may be any address, even 0: CUB and CUTLASS predicate
+ * their tile loads this way. Each lane copies 16 bytes with src-size lane % 5 * 4 (0, 4, ..., 16);
+ * lanes whose src-size is 0 pass a null source. out[4t .. 4t+3] = the lane's 16 shared bytes after the wait. */
+static const char ZFILL[] = HDR
+    ".visible .entry zfill(.param .u64 g, .param .u64 o)\n{\n"
+    ".reg .b32 %r<12>; .reg .b64 %rd<12>; .reg .pred %p<2>;\n"
+    ".shared .align 16 .b8 s[512];\n"
+    "ld.param.u64 %rd1, [g]; ld.param.u64 %rd2, [o];\n"
+    "mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 4;\n"
+    "mov.u32 %r3, s; add.u32 %r4, %r3, %r2;\n"
+    "st.shared.v4.u32 [%r4], {%r1, %r1, %r1, %r1};\n"   /* stale bytes the zero fill must replace */
+    "rem.u32 %r5, %r1, 5; shl.b32 %r6, %r5, 2;\n"        /* src-size */
+    "cvt.u64.u32 %rd3, %r2; add.s64 %rd4, %rd1, %rd3;\n"
+    "setp.eq.u32 %p1, %r6, 0;\n"
+    "selp.b64 %rd5, 0, %rd4, %p1;\n"                      /* no source at all when nothing is read */
+    "cp.async.cg.shared.global [%r4], [%rd5], 16, %r6;\n"
+    "cp.async.wait_all;\n"
+    "ld.shared.v4.u32 {%r7, %r8, %r9, %r10}, [%r4];\n"
+    "add.s64 %rd6, %rd2, %rd3;\n"
+    "st.global.v4.u32 [%rd6], {%r7, %r8, %r9, %r10};\n"
+    "ret;\n}\n";
+
+static void test_zero_fill_reads_nothing(void **state) {
+  (void)state;
+  for (int memcheck = 0; memcheck < 2; memcheck++) {
+    wv_config cfg = {.checks = memcheck ? WV_CHECK_MEMCHECK : 0};
+    wv_vm *vm = wv_create(&cfg);
+    assert_non_null(vm);
+    const wv_kernel *k = wvt_kernel(vm, ZFILL, "zfill");
+    uint32_t g[128], out[128];
+    for (int i = 0; i < 128; i++) g[i] = 0x1000u + (uint32_t)i;
+    wvt_buf b[2] = {{g, sizeof g}, {out, sizeof out}};
+    wvt_run_ok(vm, k, 1, 32, 2, b);
+    for (uint32_t t = 0; t < 32; t++)
+      for (uint32_t w = 0; w < 4; w++) assert_int_equal(out[4 * t + w], w < t % 5 ? g[4 * t + w] : 0);
+    wv_stats st;
+    wv_get_stats(vm, &st);
+    assert_int_equal(st.invalid_reads, 0);
+    wv_destroy(vm);
+  }
+}
+
+/* A copy whose source is gone when it is delivered (a 2 MiB device-malloc buffer, on pages of its own,
+ * freed between the cp.async and the wait) faults; the report names the cp.async's line and thread,
+ * not the wait's. */
+static const char LATEFAULT[] = HDR
+    ".extern .func (.param .b64 r) malloc(.param .b64 n);\n"
+    ".extern .func free(.param .b64 p);\n"
+    ".visible .entry late()\n{\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<8>;\n"
+    ".shared .align 16 .b8 s[64];\n"
+    "{ .param .b64 n; st.param.b64 [n], 2097152; .param .b64 r; call.uni (r), malloc, (n); ld.param.b64 %rd1, [r]; }\n"
+    "mov.u32 %r1, s;\n"
+    "cp.async.ca.shared.global [%r1], [%rd1], 4; // COPY\n"
+    "{ .param .b64 p; st.param.b64 [p], %rd1; call.uni free, (p); }\n"
+    "cp.async.wait_all; // WAIT\n"
+    "ret;\n}\n";
+
+static void test_late_fault_names_the_copy(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, LATEFAULT, "late");
+  wv_status st = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, NULL);
+  wvt_assert_status(vm, st, WV_ERR_FAULT);
+  char want[64];
+  snprintf(want, sizeof want, "PTX line %u", wvt_line_of(LATEFAULT, "COPY"));
+  wvt_assert_contains(wv_last_error(vm), want);
+  wvt_assert_contains(wv_last_error(vm), "thread (0,0,0)");
+}
+
 /* mbarrier with an expected count of 2: phases, parity waits, the state's pending count, which is
  * the count before that arrival (an H200: tests/kernels/golden/async.mbar_basic.*).
  * out[0] = pending count in the first arrive's state (2), out[1] = test_wait.parity 0 after it (0),
@@ -176,6 +246,8 @@ int main(void) {
   const struct CMUnitTest tests[] = {
     cmocka_unit_test(test_delivery_modes),
     cmocka_unit_test_setup_teardown(test_groups_and_zero_fill, wvt_setup, wvt_teardown),
+    cmocka_unit_test(test_zero_fill_reads_nothing),
+    cmocka_unit_test_setup_teardown(test_late_fault_names_the_copy, wvt_setup, wvt_teardown),
     cmocka_unit_test_setup_teardown(test_mbarrier_phases, wvt_setup, wvt_teardown),
     cmocka_unit_test_setup_teardown(test_try_wait_deadlock, wvt_setup, wvt_teardown),
   };

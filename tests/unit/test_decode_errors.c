@@ -282,6 +282,59 @@ static void test_unsupported_instruction_is_deferred(void **state) {
   assert_int_equal(wv_free(vm, d), WV_OK);
 }
 
+/* griddepcontrol (what CUB's merge sort runs first on sm_90), setmaxnreg and pmevent are valid PTX with
+ * nothing to do here: a kernel using them loads and runs; malformed ones are load errors. */
+static void test_hint_instructions(void **state) {
+  wv_vm *vm = *state;
+  static const char ptx[] = ".version 8.0\n.target sm_90a\n.address_size 64\n" KHEAD
+                            "griddepcontrol.wait;\nld.param.u64 %rd1, [p];\nsetmaxnreg.inc.sync.aligned.u32 240;\n"
+                            "pmevent 3;\npmevent.mask 0x11;\nmov.u32 %r1, %tid.x;\nmul.wide.u32 %rd2, %r1, 4;\n"
+                            "add.s64 %rd1, %rd1, %rd2;\nadd.u32 %r1, %r1, 7;\nst.global.u32 [%rd1], %r1;\n"
+                            "griddepcontrol.launch_dependents;\nret;\n}\n";
+  const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+  static uint32_t out[32];
+  wvt_buf b[1] = {{out, sizeof out}};
+  wvt_run_ok(vm, k, 1, 32, 1, b);
+  for (uint32_t t = 0; t < 32; t++) assert_int_equal(out[t], t + 7);
+  static const char bad1[] = WVT_HDR KHEAD "griddepcontrol.sync; // HERE\nret;\n}\n";
+  expect_load_error(bad1, "HERE", "griddepcontrol");
+  static const char bad2[] = WVT_HDR KHEAD "setmaxnreg.dec.sync.aligned.u32 20; // HERE\nret;\n}\n";
+  expect_load_error(bad2, "HERE", "setmaxnreg");
+  static const char bad3[] = WVT_HDR KHEAD "griddepcontrol.wait %r1; // HERE\nret;\n}\n";
+  expect_load_error(bad3, "HERE", "operand");
+}
+
+/* Valid PTX that warpvm does not run yet makes only the kernels that use it unlaunchable; it is never a load
+ * error (issue 10's sweep found these were): SIMD .u16x2 arithmetic, two-source cvt packs, st.async,
+ * red.async, a function's address taken, lop3 with a predicate result. */
+static void test_valid_forms_are_deferred(void **state) {
+  wv_vm *vm = *state;
+  static const char *const forms[] = {"add.u16x2 %r1, %r2, %r3;", "min.s16x2 %r1, %r2, %r3;",
+                                      "cvt.rn.f16x2.f32 %r1, %f1, %f2;", "cvt.rn.bf16x2.f32 %r1, %f1, %f2;",
+                                      "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];",
+                                      "mov.u64 %rd1, k;", "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p0;",
+                                      "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];"};
+  for (size_t i = 0; i < N(forms); i++) {
+    char ptx[1024];
+    snprintf(ptx, sizeof ptx, ".version 8.0\n.target sm_90\n.address_size 64\n%s.reg .f32 %%f<4>;\n%s // HERE\nret;\n}\n"
+             ".visible .entry ok()\n{\nret;\n}\n", KHEAD, forms[i]);
+    wv_module *m = NULL;
+    wv_status st = wv_module_load_string(vm, ptx, strlen(ptx), "d.ptx", &m);
+    if (st != WV_OK) fail_msg("'%s' does not load: %s", forms[i], wv_last_error(vm));
+    wvt_expect_ok(vm, wv_launch(vm, wvt_get(m, vm, "ok"), wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, NULL));
+    wv_devptr dp;
+    assert_int_equal(wv_malloc(vm, 64, &dp), WV_OK);
+    void *args[1] = {&dp};
+    st = wv_launch(vm, wvt_get(m, vm, "k"), wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
+    wvt_assert_status(vm, st, WV_ERR_UNSUPPORTED);
+    char want[32];
+    snprintf(want, sizeof want, "d.ptx:%u:", wvt_line_of(ptx, "HERE"));
+    wvt_assert_contains(wv_last_error(vm), want);
+    assert_int_equal(wv_free(vm, dp), WV_OK);
+    wv_module_unload(m);
+  }
+}
+
 /* Error state is per call: a good load after a bad one succeeds, and the kernel lookup of a
  * missing name says which. */
 static void test_errors_do_not_stick(void **state) {
@@ -313,6 +366,8 @@ int main(void) {
       cmocka_unit_test(test_mul_without_mode),
       cmocka_unit_test_setup_teardown(test_unsupported_instruction_is_deferred, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_errors_do_not_stick, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_hint_instructions, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_valid_forms_are_deferred, wvt_setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

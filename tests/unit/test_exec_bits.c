@@ -1,7 +1,8 @@
 /*
  * test_exec_bits.c — bit-field and byte instructions through the C API (PTX ISA §9.7.1/§9.7.8):
  * lop3, bfe.u32/.s32, bfi.b32/.b64, prmt (generic form incl. the sign-replicate selector bit 3,
- * and the f4e/b4e/rc8/ecl/ecr/rc16 modes), shf.l/.r with .clamp/.wrap, fns, dp4a, dp2a, sad.
+ * and the f4e/b4e/rc8/ecl/ecr/rc16 modes), shf.l/.r with .clamp/.wrap, bmsk and szext (.clamp/.wrap), fns,
+ * dp4a, dp2a, sad.
  *
  * Each C model below transcribes the ISA pseudocode (bit loops, byte tables written in the ISA's
  * own "d.b3 d.b2 d.b1 d.b0" order); expected values never come from warpvm.
@@ -242,6 +243,65 @@ static void test_shf(void **state) {
   wvt_check_ops(vm, "shf.r.clamp.b32 %d, %a, %b, %c;", 'd', cr, N(cr));
 }
 
+/* ---- bmsk / szext (PTX ISA 7.6, sm_70) -------------------------------------------------------------
+ * Modelled as what the ISA text says they are, bit by bit, not by transcribing the pseudocode: bmsk sets
+ * bits [start, start + width) that lie below 32, with start = a and width = b saturated at 32 (.clamp) or
+ * taken mod 32 (.wrap); szext keeps the low N bits of a (N = b saturated at 32, or mod 32) and fills the
+ * rest with 0 (.u32) or with bit N-1 (.s32); N = 0 gives 0. */
+
+static uint64_t bmsk_model(uint64_t a, uint64_t b, int clamp) {
+  uint32_t start = clamp ? (a > 32 ? 32 : (uint32_t)a) : (uint32_t)a % 32, width = clamp ? (b > 32 ? 32 : (uint32_t)b) : (uint32_t)b % 32;
+  uint32_t d = 0;
+  for (uint32_t i = start; i < 32 && i < start + width; i++) d |= 1u << i;
+  return d;
+}
+static uint64_t m_bmsk_clamp(uint64_t a, uint64_t b, uint64_t c) { (void)c; return bmsk_model((uint32_t)a, (uint32_t)b, 1); }
+static uint64_t m_bmsk_wrap(uint64_t a, uint64_t b, uint64_t c) { (void)c; return bmsk_model((uint32_t)a, (uint32_t)b, 0); }
+
+static uint64_t szext_model(uint64_t a, uint64_t b, int clamp, int sgn) {
+  uint32_t n = clamp ? ((uint32_t)b > 32 ? 32 : (uint32_t)b) : (uint32_t)b % 32, d = 0;
+  for (uint32_t i = 0; i < 32; i++) d |= (uint32_t)(i < n ? bit(a, i) : (sgn && n ? bit(a, n - 1) : 0)) << i;
+  return d;
+}
+static uint64_t m_szext_cu(uint64_t a, uint64_t b, uint64_t c) { (void)c; return szext_model(a, b, 1, 0); }
+static uint64_t m_szext_cs(uint64_t a, uint64_t b, uint64_t c) { (void)c; return szext_model(a, b, 1, 1); }
+static uint64_t m_szext_wu(uint64_t a, uint64_t b, uint64_t c) { (void)c; return szext_model(a, b, 0, 0); }
+static uint64_t m_szext_ws(uint64_t a, uint64_t b, uint64_t c) { (void)c; return szext_model(a, b, 0, 1); }
+
+static void test_bmsk_szext(void **state) {
+  wv_vm *vm = *state;
+  static const uint64_t pos[] = {0, 1, 4, 15, 16, 31, 32, 33, 36, 63, 64, 100, 0x80000001u, 0xffffffffu};
+  wvt_check_cross(vm, "bmsk.clamp.b32 %d, %a, %b;", 'd', pos, N(pos), pos, N(pos), 0, m_bmsk_clamp);
+  wvt_check_cross(vm, "bmsk.wrap.b32 %d, %a, %b;", 'd', pos, N(pos), pos, N(pos), 0, m_bmsk_wrap);
+  /* spelled out: the ISA's example and the edges */
+  wvt_case cw[] = {{1, 2, 0, 0x00000006u},   /* "bmsk.wrap.b32 rd, 1, 2; // Creates a bitmask of 0x00000006" */
+                   {33, 2, 0, 0x00000006u},  /* a mod 32 */
+                   {4, 32, 0, 0},            /* width 32 mod 32 = 0 */
+                   {28, 8, 0, 0xf0000000u},  /* bits past 31 dropped */
+                   {0, 31, 0, 0x7fffffffu}};
+  wvt_check_ops(vm, "bmsk.wrap.b32 %d, %a, %b;", 'd', cw, N(cw));
+  wvt_case cc[] = {{1, 2, 0, 0x00000006u}, {32, 5, 0, 0}, {33, 2, 0, 0}, {4, 32, 0, 0xfffffff0u}, {4, 100, 0, 0xfffffff0u},
+                   {0, 0, 0, 0}, {31, 1, 0, 0x80000000u}};
+  wvt_check_ops(vm, "bmsk.clamp.b32 %d, %a, %b;", 'd', cc, N(cc));
+  wvt_check_ops(vm, "bmsk.clamp.b32 %d, 1, 2;", 'd', (wvt_case[]){{0, 0, 0, 6}}, 1); /* immediates */
+
+  static const uint64_t vals[] = {0, 1, 0x7fu, 0x80u, 0x8000u, 0x12345678u, 0x87654321u, 0xffffffffu, 0x80000000u};
+  wvt_check_cross(vm, "szext.clamp.u32 %d, %a, %b;", 'd', vals, N(vals), pos, N(pos), 0, m_szext_cu);
+  wvt_check_cross(vm, "szext.clamp.s32 %d, %a, %b;", 'd', vals, N(vals), pos, N(pos), 0, m_szext_cs);
+  wvt_check_cross(vm, "szext.wrap.u32 %d, %a, %b;", 'd', vals, N(vals), pos, N(pos), 0, m_szext_wu);
+  wvt_check_cross(vm, "szext.wrap.s32 %d, %a, %b;", 'd', vals, N(vals), pos, N(pos), 0, m_szext_ws);
+  wvt_case sz[] = {{0xffffffffu, 0, 0, 0},            /* "szext.wrap.u32 rd, 0xffffffff, 0; // Result is 0." */
+                   {0x80u, 8, 0, 0xffffff80u},        /* 8-bit -128 */
+                   {0x7fu, 8, 0, 0x7fu},
+                   {0x12345678u, 32, 0, 0}};           /* .wrap: 32 mod 32 = 0 bits */
+  wvt_check_ops(vm, "szext.wrap.s32 %d, %a, %b;", 'd', sz, N(sz));
+  wvt_case szc[] = {{0x87654321u, 32, 0, 0x87654321u}, {0x87654321u, 99, 0, 0x87654321u}, {0x87654321u, 16, 0, 0x00004321u},
+                    {0x0000c321u, 16, 0, 0xffffc321u}};
+  wvt_check_ops(vm, "szext.clamp.s32 %d, %a, %b;", 'd', szc, N(szc));
+  /* the 64-bit register image of .s32 is sign-extended, as every .s32 result */
+  wvt_check_ops(vm, "szext.clamp.s32 %d, %a, %b; cvt.s64.s32 %D, %d;", 'D', (wvt_case[]){{0x80u, 8, 0, ~(uint64_t)0x7f}}, 1);
+}
+
 /* ---- fns -------------------------------------------------------------------------------------- */
 
 static uint64_t m_fns(uint64_t mask, uint64_t base, uint64_t off) {
@@ -367,6 +427,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_prmt_generic, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_prmt_modes, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_shf, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_bmsk_szext, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_fns, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_dp4a_dp2a, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_sad, wvt_setup, wvt_teardown),

@@ -761,6 +761,33 @@ static void cflow_model(uint32_t t, uint32_t in, uint32_t *acc_out, uint32_t *st
 /* nvcc output with loops (break / continue), a switch, a recursive __noinline__ function with a
  * local array on the stack (__local_depot, %SPL), called from divergent code, and a warp-wide
  * __shfl_xor_sync reduction afterwards. */
+/* barrier.cluster.arrive / .wait (sm_90, CUTLASS's kernels): a launch is a cluster of one CTA, so every
+ * thread's wait returns once every live thread of the CTA has arrived. Each thread writes its slot of
+ * shared memory before arriving and reads its neighbour's after waiting; warps reach the barrier at
+ * different times (a data-dependent delay loop). */
+static const char CLUSTER_PTX[] = ".version 8.0\n.target sm_90\n.address_size 64\n"
+    ".visible .entry cl(.param .u64 po)\n{\n"
+    ".shared .align 4 .b8 sm[1024];\n"
+    ".reg .b32 %r<12>; .reg .b64 %rd<6>; .reg .pred %p<2>;\n"
+    "ld.param.u64 %rd1, [po]; mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 2; mov.u32 %r3, sm; add.u32 %r4, %r3, %r2;\n"
+    "shr.u32 %r5, %r1, 5; mul.lo.u32 %r5, %r5, 50; mov.u32 %r6, 0;\n"
+    "DELAY: setp.lt.u32 %p1, %r6, %r5; add.u32 %r6, %r6, 1; @%p1 bra DELAY;\n"
+    "add.u32 %r7, %r1, 1000; st.shared.u32 [%r4], %r7;\n"
+    "barrier.cluster.arrive.release.aligned;\n"
+    "barrier.cluster.wait.acquire.aligned;\n"
+    "add.u32 %r8, %r1, 1; rem.u32 %r8, %r8, 256; shl.b32 %r8, %r8, 2; add.u32 %r9, %r3, %r8; ld.shared.u32 %r10, [%r9];\n"
+    "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r10;\n"
+    "ret;\n}\n";
+
+static void test_cluster_barrier(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, CLUSTER_PTX, "cl");
+  static uint32_t out[256];
+  wvt_buf b[1] = {{out, sizeof out}};
+  wvt_run_ok(vm, k, 2, 256, 1, b);
+  for (uint32_t t = 0; t < 256; t++) assert_int_equal(out[t], (t + 1) % 256 + 1000);
+}
+
 static void test_nvcc_control_flow(void **state) {
   wv_vm *vm = *state;
   const wv_kernel *k = wvt_kernel(vm, CFLOW_PTX, "cflow");
@@ -791,6 +818,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_special_registers_3d, ctl_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_dynamic_smem_size, ctl_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_nvcc_control_flow, ctl_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_cluster_barrier, ctl_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_two_vms_interleaved, NULL, NULL),
       cmocka_unit_test_setup_teardown(test_two_vms_concurrent, NULL, NULL),
   };

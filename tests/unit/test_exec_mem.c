@@ -335,6 +335,58 @@ static void test_module_variables(void **state) {
   }
 }
 
+/* A kernel's store into a .const variable through its generic address, as a .global address, or an atomic
+ * on it, goes through as on an H100 (driver 580.159.04, recorded by hand with ptxrun and a driver-API
+ * program): no fault, also under compute-sanitizer's memcheck, and the constant changes — the host,
+ * generic loads and, in a later launch, ld.const all see the new value. */
+static const char CSTORE_PTX[] = WVT_HDR
+    ".const .align 4 .u32 cv[4] = {7, 8, 9, 10};\n"
+    ".visible .entry cst(.param .u32 how, .param .u64 pout)\n"
+    "{\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .pred %p<4>;\n"
+    "ld.param.u32 %r1, [how];\n"
+    "ld.param.u64 %rd5, [pout];\n"
+    "mov.u64 %rd1, cv;\n"
+    "cvta.const.u64 %rd2, %rd1;\n"
+    "setp.eq.u32 %p1, %r1, 1;\n"
+    "@%p1 st.u32 [%rd2+4], 99;\n"
+    "setp.eq.u32 %p2, %r1, 2;\n"
+    "@%p2 st.global.u32 [%rd2+8], 98;\n"
+    "setp.eq.u32 %p3, %r1, 3;\n"
+    "@%p3 atom.global.add.u32 %r2, [%rd2], 1;\n"
+    "ld.const.u32 %r3, [cv+4];\n"
+    "ld.u32 %r4, [%rd2+8];\n"
+    "st.global.v2.u32 [%rd5], {%r3, %r4};\n"
+    "ret;\n"
+    "}\n";
+
+static void test_const_store_goes_through(void **state) {
+  (void)state;
+  for (int memcheck = 0; memcheck < 2; memcheck++) {
+    wv_config cfg = {.checks = memcheck ? WV_CHECK_MEMCHECK : 0};
+    wv_vm *vm = wv_create(&cfg);
+    assert_non_null(vm);
+    wv_module *m = wvt_load(vm, CSTORE_PTX);
+    const wv_kernel *k = wvt_get(m, vm, "cst");
+    wv_devptr out, cv;
+    size_t sz;
+    assert_int_equal(wv_malloc(vm, 8, &out), WV_OK);
+    assert_int_equal(wv_module_symbol(m, "cv", &cv, &sz), WV_OK);
+    static const uint32_t after[4][4] = {{7, 8, 9, 10}, {7, 99, 9, 10}, {7, 99, 98, 10}, {8, 99, 98, 10}};
+    for (uint32_t how = 1; how <= 3; how++) {
+      void *args[2] = {&how, &out};
+      wvt_expect_ok(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args));
+      uint32_t c[4], o[2];
+      assert_int_equal(wv_memcpy_dtoh(vm, c, cv, 16), WV_OK);
+      assert_memory_equal(c, after[how], sizeof c);
+      assert_int_equal(wv_memcpy_dtoh(vm, o, out, 8), WV_OK);
+      assert_int_equal(o[0], 99);             /* ld.const after the generic store */
+      assert_int_equal(o[1], after[how][2]);  /* a generic load */
+    }
+    wv_destroy(vm);
+  }
+}
+
 /* ---- kernel parameters ------------------------------------------------------------------------ */
 
 static const char PARAM_PTX[] = WVT_HDR
@@ -409,6 +461,81 @@ static void test_params(void **state) {
   /* a missing argument is refused */
   void *missing[7] = {&out, &pb, &ph, &pf, &pd, NULL, &piv};
   assert_int_equal(wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, missing), WV_ERR_INVALID);
+  assert_int_equal(wv_free(vm, out), WV_OK);
+}
+
+/* The generic address of a kernel parameter (cvta.param: nvcc's code for a __grid_constant__ parameter
+ * whose address is taken, passed to a function that reads it through a generic pointer). The read gives
+ * the parameter; isspacep.param says so, and .global too, as on an H100 (tests/kernels isa10.gridconst);
+ * cvta.to.param gives the param-space address back. A generic store into a parameter goes through, as on an
+ * H100: generic loads see it, ld.param does not (it reads the parameter bank). */
+static const char GRIDCONST_PTX[] = WVT_HDR
+    ".func (.param .b32 r) get(.param .b64 p, .param .b32 i)\n"
+    "{ .reg .b32 %r<3>; .reg .b64 %rd<4>; ld.param.u64 %rd1, [p]; ld.param.u32 %r1, [i];\n"
+    "  mul.wide.s32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; ld.u32 %r2, [%rd3]; st.param.b32 [r], %r2; ret; }\n"
+    ".visible .entry gc(.param .align 4 .b8 gp[12], .param .u64 pout, .param .u32 bad)\n"
+    "{\n"
+    ".reg .b32 %r<12>; .reg .b64 %rd<12>; .reg .pred %p<4>;\n"
+    "mov.b64 %rd1, gp;\n"
+    "ld.param.u64 %rd2, [pout];\n"
+    "cvta.to.global.u64 %rd2, %rd2;\n"
+    "mov.u32 %r1, %tid.x;\n"
+    "rem.u32 %r2, %r1, 3;\n"
+    "cvta.param.u64 %rd3, %rd1;\n"
+    "{ .param .b64 a0; st.param.b64 [a0], %rd3; .param .b32 a1; st.param.b32 [a1], %r2; .param .b32 rv;\n"
+    "  call.uni (rv), get, (a0, a1); ld.param.b32 %r3, [rv]; }\n"
+    "isspacep.param %p1, %rd3;\n"
+    "isspacep.global %p2, %rd3;\n"
+    "selp.u32 %r4, 1, 0, %p1;\n"
+    "selp.u32 %r5, 1, 0, %p2;\n"
+    "cvta.to.param.u64 %rd4, %rd3;\n"
+    "sub.s64 %rd5, %rd4, %rd1;\n"
+    "cvt.u32.u64 %r6, %rd5;\n"
+    "ld.u32 %r7, [%rd3+4];\n"
+    "mul.wide.u32 %rd6, %r1, 20;\n"
+    "add.s64 %rd7, %rd2, %rd6;\n"
+    "st.global.u32 [%rd7], %r3;\n"
+    "st.global.u32 [%rd7+4], %r4;\n"
+    "st.global.u32 [%rd7+8], %r5;\n"
+    "st.global.u32 [%rd7+12], %r6;\n"
+    "st.global.u32 [%rd7+16], %r7;\n"
+    "ld.param.u32 %r8, [bad];\n"
+    "setp.eq.u32 %p3, %r8, 0;\n"
+    "@%p3 ret;\n"
+    "bar.sync 0;\n"
+    "st.u32 [%rd3+8], %r1;\n"                 /* a generic store into gp[2] */
+    "bar.sync 0;\n"
+    "ld.u32 %r9, [%rd3+8];\n"
+    "ld.param.u32 %r10, [gp+8];\n"
+    "st.global.u32 [%rd7], %r9;\n"
+    "st.global.u32 [%rd7+4], %r10;\n"
+    "ret;\n"
+    "}\n";
+
+static void test_param_generic_address(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, GRIDCONST_PTX, "gc");
+  wv_devptr out;
+  assert_int_equal(wv_malloc(vm, 32 * 20, &out), WV_OK);
+  uint32_t gp[3] = {0x11111111u, 0x22222222u, 0x33333333u}, bad = 0;
+  void *args[3] = {gp, &out, &bad};
+  wvt_expect_ok(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args));
+  uint32_t o[32 * 5];
+  assert_int_equal(wv_memcpy_dtoh(vm, o, out, sizeof o), WV_OK);
+  for (uint32_t t = 0; t < 32; t++) {
+    assert_int_equal(o[5 * t], gp[t % 3]);   /* read through the generic pointer in a callee */
+    assert_int_equal(o[5 * t + 1], 1);       /* isspacep.param */
+    assert_int_equal(o[5 * t + 2], 1);       /* isspacep.global too: parameters lie in global memory (an H100) */
+    assert_int_equal(o[5 * t + 3], 0);       /* cvta.to.param undoes cvta.param */
+    assert_int_equal(o[5 * t + 4], gp[1]);   /* ld [generic+4] */
+  }
+  bad = 1; /* a generic store into a parameter (an H100 lets it pass: ld.param keeps the value passed) */
+  wvt_expect_ok(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args));
+  assert_int_equal(wv_memcpy_dtoh(vm, o, out, sizeof o), WV_OK);
+  for (uint32_t t = 0; t < 32; t++) {
+    assert_true(o[5 * t] < 32);             /* a generic load: some thread's store */
+    assert_int_equal(o[5 * t + 1], gp[2]);  /* ld.param: the parameter bank, unchanged */
+  }
   assert_int_equal(wv_free(vm, out), WV_OK);
 }
 
@@ -1170,7 +1297,9 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_shared, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_local, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_module_variables, wvt_setup, wvt_teardown),
+      cmocka_unit_test(test_const_store_goes_through),
       cmocka_unit_test_setup_teardown(test_params, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_param_generic_address, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_generic_addressing, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_isspacep, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_atomics_global, wvt_setup, wvt_teardown),
