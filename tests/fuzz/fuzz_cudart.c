@@ -151,8 +151,10 @@ int LLVMFuzzerInitialize(int *argc, char ***argv) {
 
 /* ---- operands ---- */
 
-/* A size: small, a multiple of 64, up to 1 MiB, or one of the sizes that overflow or exceed the device. */
-static size_t size_op(state *s) {
+/* A size: small, a multiple of 64, up to 1 MiB, or one of the sizes that overflow or exceed the device.
+ * For an allocation, a huge size the host could still satisfy (the device's whole memory, 4 GiB) becomes
+ * one no machine has: the harness is not here to exhaust the host. */
+static size_t size_op(state *s, int alloc) {
   uint8_t b = wvf_u8(&s->in);
   switch (b >> 6) {
   case 0: return (size_t)(b & 63) * 4;
@@ -161,7 +163,8 @@ static size_t size_op(state *s) {
   default: {
     const size_t big[] = {0, SIZE_MAX, SIZE_MAX - 4095, SIZE_MAX / 2 + 1, total_mem + 1, (size_t)1 << 62,
                           ((size_t)1 << 32) + 4, total_mem};
-    return big[b & 7];
+    size_t n = big[b & 7];
+    return alloc && n >= ((size_t)1 << 31) && n < ((size_t)1 << 48) ? (size_t)1 << 48 : n;
   }
   }
 }
@@ -186,28 +189,42 @@ static slot *free_slot(state *s, slot *t) {
 }
 
 /* A memory operand: an allocation of the input (live or freed) at an offset near its start or its end,
- * the harness's host buffer at an offset, or NULL. *host_room is how many bytes a host pointer may be
- * used for; SIZE_MAX for memory the runtime knows about or should (device, pinned, managed, a freed
- * device allocation). Pinned and managed pointers stay inside their allocation (past it is host memory
- * the runtime does not know the size of). */
-static void *mem_op(state *s, size_t *host_room) {
+ * the harness's host buffer at an offset, or NULL. For memory in host RAM, room is how many bytes
+ * follow the pointer there (SIZE_MAX for device addresses and NULL), and plain says the runtime does
+ * not know the memory (the harness's buffer outside what it registered is ordinary host memory). Pinned
+ * and managed pointers stay inside their allocation. */
+typedef struct mem {
+  uint8_t *p;
+  size_t room;
+  int plain;
+} mem;
+
+static mem mem_op(state *s) {
   uint8_t b = wvf_u8(&s->in), o = wvf_u8(&s->in);
-  *host_room = SIZE_MAX;
+  mem m = {NULL, SIZE_MAX, 0};
   if ((b & 7) < NBUF) {
     buf *x = &s->bufs[b & 7];
-    if (!x->p) return NULL;
+    if (!x->p) return m;
     size_t k = (o & 0x80) ? (o & 0x7f) : (size_t)o * 4, off = (o & 0x80) ? (k < x->n ? x->n - k : 0) : k;
-    if (x->kind == B_PINNED || x->kind == B_MANAGED) off = x->n ? off % x->n : 0;
-    else if (off > x->n) off = x->n;
-    return (void *)((uintptr_t)x->p + off);
-  }
-  if ((b & 7) == 6) {
+    if (x->kind == B_PINNED || x->kind == B_MANAGED) {
+      off = x->n ? off % x->n : 0;
+      m.room = x->n - off;
+    } else if (off > x->n) {
+      off = x->n;
+    }
+    m.p = (uint8_t *)((uintptr_t)x->p + off);
+  } else if ((b & 7) == 6) {
     size_t off = (size_t)o * 256 + (b >> 3);
     if (off > HOST_BYTES) off = HOST_BYTES;
-    *host_room = HOST_BYTES - off;
-    return host + off;
+    m = (mem){host + off, HOST_BYTES - off, 1};
   }
-  return NULL;
+  return m;
+}
+
+/* Do h rows of w bytes, pitch apart, fit in room? */
+static int rows_fit(size_t room, size_t pitch, size_t w, size_t h) {
+  if (room == SIZE_MAX || h == 0) return 1;
+  return w <= room && (h - 1 == 0 || (pitch && h - 1 <= (room - w) / pitch));
 }
 
 static cudaStream_t stream_op(state *s) { return handle_op(s, s->streams); }
@@ -229,7 +246,7 @@ static void host_fn(void *user) { ++*(unsigned *)user; }
 static void op_malloc(state *s, int kind) {
   buf *x = &s->bufs[wvf_u8(&s->in) % NBUF];
   if (x->live) return;
-  size_t n = size_op(s), pitch = 0, rows;
+  size_t n = size_op(s, 1), pitch = 0, rows;
   void *p = NULL;
   cudaError_t e;
   switch (kind) {
@@ -273,36 +290,35 @@ static void op_register(state *s) {
 }
 
 static void op_copy(state *s, int async) {
-  size_t droom, sroom;
-  uint8_t *dst = mem_op(s, &droom), *src = mem_op(s, &sroom);
-  size_t n = size_op(s);
+  mem dst = mem_op(s), src = mem_op(s);
+  size_t n = size_op(s, 0);
   int kind = wvf_u8(&s->in) % 6; /* 5: an invalid direction */
-  if (n > droom) n = droom;
-  if (n > sroom) n = sroom;
-  if (async) cudaMemcpyAsync(dst, src, n, kind, stream_op(s));
-  else cudaMemcpy(dst, src, n, kind);
+  if (dst.plain && n > dst.room) n = dst.room;
+  if (src.plain && n > src.room) n = src.room;
+  if (async) cudaMemcpyAsync(dst.p, src.p, n, kind, stream_op(s));
+  else cudaMemcpy(dst.p, src.p, n, kind);
 }
 
 static void op_set(state *s, int async) {
-  size_t room;
-  uint8_t *dst = mem_op(s, &room);
-  size_t n = size_op(s);
-  if (room != SIZE_MAX) { dst = NULL; } /* plain host memory is not the runtime's to set */
+  mem dst = mem_op(s);
+  size_t n = size_op(s, 0);
   int v = wvf_u8(&s->in);
-  if (async) cudaMemsetAsync(dst, v, n, stream_op(s));
-  else cudaMemset(dst, v, n);
+  if (dst.plain) dst.p = NULL; /* ordinary host memory is not the runtime's to set */
+  if (async) cudaMemsetAsync(dst.p, v, n, stream_op(s));
+  else cudaMemset(dst.p, v, n);
 }
 
+/* 2-D copies and sets: every row is its own copy, so rows past a pinned or managed allocation would be
+ * ordinary host memory — the harness keeps host rows inside the memory they start in. */
 static void op_2d(state *s) {
-  size_t droom, sroom;
-  uint8_t *dst = mem_op(s, &droom), *src = mem_op(s, &sroom);
-  size_t dp = size_op(s), sp = size_op(s), w = size_op(s), h = wvf_u8(&s->in) & 31;
+  mem dst = mem_op(s), src = mem_op(s);
+  size_t dp = size_op(s, 0), sp = size_op(s, 0), w = size_op(s, 0), h = wvf_u8(&s->in) & 31;
   int kind = wvf_u8(&s->in) % 5;
-  /* host rows must stay inside the host buffer */
-  if (droom != SIZE_MAX && h && (dp > droom / h || w > droom)) return;
-  if (sroom != SIZE_MAX && h && (sp > sroom / h || w > sroom)) return;
-  if (wvf_u8(&s->in) & 1) cudaMemcpy2D(dst, dp, src, sp, w, h, kind);
-  else if (droom == SIZE_MAX) cudaMemset2D(dst, dp, kind, w, h);
+  if (wvf_u8(&s->in) & 1) {
+    if (rows_fit(dst.room, dp, w, h) && rows_fit(src.room, sp, w, h)) cudaMemcpy2D(dst.p, dp, src.p, sp, w, h, kind);
+  } else if (!dst.plain) {
+    cudaMemset2D(dst.p, dp, kind, w, h);
+  }
 }
 
 static void op_launch(state *s) {
@@ -312,8 +328,7 @@ static void op_launch(state *s) {
   dim3 grid = dim_op(s), block = dim_op(s);
   static const size_t shareds[] = {0, 0, 64, 48 * 1024, 48 * 1024 + 1, 227 * 1024, SIZE_MAX, 4096};
   size_t shared = shareds[wvf_u8(&s->in) & 7];
-  size_t room;
-  void *p0 = mem_op(s, &room), *p1 = mem_op(s, &room);
+  void *p0 = mem_op(s).p, *p1 = mem_op(s).p;
   uint32_t v = wvf_u32(&s->in), n = wvf_u8(&s->in);
   void *args[3];
   /* each kernel's parameters: add(ptr, u32, u32), overread(ptr, ptr, u32), hello/fail_assert(u32), else (ptr) */
@@ -387,10 +402,10 @@ static void step(state *s) {
   case 29: op_launch(s); break;
   case 30: cudaLaunchHostFunc(stream_op(s), host_fn, &host_calls); break;
   case 31: cudaDeviceSynchronize(); break;
-  case 32: { struct cudaPointerAttributes a; size_t room; cudaPointerGetAttributes(&a, mem_op(s, &room)); break; }
+  case 32: { struct cudaPointerAttributes a; cudaPointerGetAttributes(&a, mem_op(s).p); break; }
   default: {
     int c[4] = {1, 2, 3, 4};
-    size_t n = size_op(s), off = size_op(s);
+    size_t n = size_op(s, 0), off = size_op(s, 0);
     cudaMemcpyToSymbol(wvf_u8(&s->in) & 1 ? (void *)g_const_shadow : (void *)g_dev_shadow, c, n > 16 ? 16 : n, off, 1);
     break;
   }
