@@ -17,12 +17,14 @@
 #define WVF_BUF_BYTES 8192    /* each pointer argument's buffer */
 
 static FILE *devnull;
+static int verbose; /* WVF_VERBOSE=1: say the configuration and each launch on stderr (to triage an input) */
 
 static void quiet(void *user, const char *text, size_t len) { (void)user, (void)text, (void)len; }
 
 int LLVMFuzzerInitialize(int *argc, char ***argv) {
   (void)argc, (void)argv;
   devnull = fopen("/dev/null", "w");
+  verbose = getenv("WVF_VERBOSE") != NULL;
   return 0;
 }
 
@@ -103,6 +105,12 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
   launch_cfg lc;
   char async[32], sched[32];
   pick(wvf_hash(data, size), &cfg, &lc, async, sched, sizeof async);
+  if (verbose)
+    fprintf(stderr, "fuzz_ptx: --machine %s --warps-per-wave %u --memory-model %s --seed %u --async-delivery %s "
+            "--schedule %s --check %u; grid %u block %ux%ux%u shared %u%s; integer arguments %u\n",
+            cfg.machine ? cfg.machine : "sm_90", cfg.warps_per_wave, cfg.memory_model, cfg.seed,
+            cfg.async_delivery ? cfg.async_delivery : "at-wait", cfg.schedule ? cfg.schedule : "serial", cfg.checks,
+            lc.grid.x, lc.block.x, lc.block.y, lc.block.z, lc.shared, lc.flags ? " cooperative" : "", lc.ival);
   wv_vm *vm = wv_create(&cfg);
   WVF_CHECK(vm != NULL, "wv_create refused a valid configuration (machine %s)", cfg.machine ? cfg.machine : "-");
   wv_module *m = NULL;
@@ -121,7 +129,9 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size) {
     const wv_kernel *k = wv_module_kernel_at(m, i);
     WVF_CHECK(k != NULL && wv_kernel_name(k) != NULL, "kernel %u of %u missing", i, nk);
     if (make_args(vm, k, &lc, args, blob, sizeof blob)) continue;
+    if (verbose) fprintf(stderr, "fuzz_ptx: launching %s\n", wv_kernel_name(k));
     st = wv_launch_ex(vm, k, lc.grid, lc.block, lc.shared, args, lc.flags);
+    if (verbose) fprintf(stderr, "fuzz_ptx: %s: %s %s\n", wv_kernel_name(k), wv_status_name(st), wv_last_error(vm));
     WVF_CHECK(st == WV_OK || wv_last_error(vm)[0], "launch of %s failed (%s) without a message", wv_kernel_name(k),
               wv_status_name(st));
   }
