@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # run.sh — fuzzes warpvm with the libFuzzer harnesses of tests/fuzz (see README.md there).
 #
-#   tests/fuzz/run.sh [--coverage] [--build DIR] [SECONDS] [TARGET...]
+#   tests/fuzz/run.sh [--coverage] [--smoke] [--build DIR] [SECONDS] [TARGET...]
 #
 # Builds the harnesses in DIR (default build-fuzz, clang-14, -DWV_FUZZ=ON) if needed, makes the seeds
 # (make_seeds.sh) and the dictionaries (make_dict.sh), then runs each TARGET (default: all of ptx fatbin
@@ -12,22 +12,26 @@
 # broken promise (WVF_CHECK) fails the run (exit 1) and leaves the reproducer in DIR/artifacts/TARGET/
 # (replay it with `DIR/tests/fuzz/fuzz_TARGET FILE`). Exit 77 when clang-14 or libFuzzer is missing.
 #
+# --smoke     start from the seeds alone, in DIR/corpus-smoke (emptied first), so a short run always
+#             fuzzes for its SECONDS instead of replaying a corpus grown by long runs (scripts/test.sh)
 # --coverage  afterwards, builds DIR-cov (-DWV_FUZZ_COVERAGE=ON: clang's source-based coverage, no
 #             sanitizers), replays every target's corpus and seeds once and prints the line coverage
 #             of src/ per target, then per stage over all targets (llvm-profdata-14, llvm-cov-14); an
 #             HTML report goes to DIR-cov/html. `run.sh --coverage 0` measures the corpus as it is.
 # Environment: CC (default clang-14); FUZZ_ARGS, more libFuzzer flags for every target (e.g.
-# "-jobs=4 -workers=4" for long runs on more cores).
+# "-jobs=4 -workers=4" for long runs on more cores; each job then logs to DIR/logs/fuzz-N.log, and the
+# table shows only the verdict).
 set -uo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 src=$(cd "$here/../.." && pwd)
-coverage=0 build="$src/build-fuzz" secs=30 targets=()
+coverage=0 smoke=0 build="$src/build-fuzz" secs=30 targets=()
 all=(ptx fatbin fatbin_wrapper elf gcn cudart)
 while [ $# -gt 0 ]; do
   case "$1" in
     --coverage) coverage=1 ;;
+    --smoke) smoke=1 ;;
     --build) build=$(realpath -m "$2"); shift ;;
-    -h|--help) sed -n '2,23p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,25p' "$0"; exit 0 ;;
     [0-9]*) secs=$1 ;;
     *) [[ " ${all[*]} " == *" $1 "* ]] || { echo "run.sh: unknown target '$1' (${all[*]})" >&2; exit 2; }
        targets+=("$1") ;;
@@ -67,15 +71,18 @@ export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 field() { grep -o "$1 *[0-9]*" "$2" | tail -1 | grep -o '[0-9]*$'; }
 
 failed=0
-printf '%-15s %6s %11s %8s %6s %7s %14s  %s\n' target seconds executions exec/s cov ft corpus result
-for t in "${targets[@]}"; do
+fuzzed=("${targets[@]}")
+[ "$secs" -gt 0 ] || fuzzed=() # 0 seconds: no fuzzing, only --coverage of the corpus as it is
+[ ${#fuzzed[@]} -eq 0 ] || printf '%-15s %6s %11s %8s %6s %7s %14s  %s\n' target seconds executions exec/s cov ft corpus result
+for t in "${fuzzed[@]}"; do
   bin="$build/tests/fuzz/fuzz_$t" corpus="$build/corpus/$t" art="$build/artifacts/$t" log="$build/logs/$t.log"
+  if [ $smoke -eq 1 ]; then corpus="$build/corpus-smoke/$t"; rm -rf "$corpus"; fi
   mkdir -p "$corpus" "$art" "$build/logs"
   args=(-max_total_time="$secs" -max_len="${max_len[$t]}" -timeout="${timeout[$t]}" -rss_limit_mb=$RSS_MB
         -close_fd_mask=1 -print_final_stats=1 -artifact_prefix="$art/")
   [ -n "${dict[$t]:-}" ] && args+=(-dict="$build/dict/${dict[$t]}")
   # shellcheck disable=SC2086
-  nice -n 10 "$bin" "${args[@]}" ${FUZZ_ARGS:-} "$corpus" "$build/seeds/$t" >"$log" 2>&1
+  (cd "$build/logs" && nice -n 10 "$bin" "${args[@]}" ${FUZZ_ARGS:-} "$corpus" "$build/seeds/$t" >"$log" 2>&1)
   rc=$?
   execs=$(field 'stat::number_of_executed_units:' "$log") rate=$(field 'stat::average_exec_per_sec:' "$log")
   last=$(grep -E '(DONE|NEW|REDUCE|pulse|INITED|RELOAD) +cov:' "$log" | tail -1)
