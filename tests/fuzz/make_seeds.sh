@@ -12,7 +12,8 @@
 #                   pair ab_linked + ab_prelinked as a version-2 wrapper
 #   elf             the ELF files of tests/unit/data/fatbin and, with nvcc, `nvcc -cubin` output and
 #                   host programs (-cudart shared and static)
-#   gcn             tests/gcn/*.s
+#   gcn             tests/gcn/*.s and, with a built warpvm (WARPVM, default SRC/build/warpvm), what
+#                   `warpvm lower` makes of the repo's shuffle/vote/tile kernels for each AMD model
 #   cudart          call programs written below (stream, capture/graph, event, memory sequences)
 set -euo pipefail
 src=$(cd "$1" && pwd) out=$2 max_ptx=${3:-65536}
@@ -88,6 +89,20 @@ for f in "$data"/*.elf "$nv"/*.elf "$nv"/*.cubin; do [ -s "$f" ] && cp "$f" "$ou
 
 # ---- gcn ----
 cp "$src"/tests/gcn/*.s "$out/gcn/"
+# What warpvm lowers cross-lane PTX to on each AMD model (`warpvm lower`, when a build has the CLI), cut
+# at blank lines into pieces of at most 12 KiB, 20 per file and machine.
+warpvm=${WARPVM:-$src/build/warpvm}
+if [ -x "$warpvm" ]; then
+  for f in "$src"/examples/shuffle.ptx "$src"/tests/kernels/ptx/{ref_shfl,vote,tiles}.sm_80.ptx; do
+    for m in gfx90a gfx1100 gfx1100w64; do
+      "$warpvm" lower "$f" --machine "$m" 2>/dev/null |
+        awk -v pre="$out/gcn/lower_$(basename "$f" .ptx)_$m" '
+          { chunk = chunk $0 "\n" }
+          /^$/ && length(chunk) > 8192 { if (n < 20) { printf "%s", chunk > (pre "_" n ".s"); close(pre "_" n ".s") } n++; chunk = "" }
+          END { if (n < 20 && chunk != "") printf "%s", chunk > (pre "_" n ".s") }'
+    done
+  done
+fi
 
 # ---- cudart: programs of calls (fuzz_cudart.c's opcodes: the byte % 34) ----
 seed() { local f=$1; shift; local s=""; for b in "$@"; do s+=$(printf '\\x%02x' "$b"); done; printf "$s" > "$out/cudart/$f"; }
