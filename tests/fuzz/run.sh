@@ -117,10 +117,20 @@ if [ $coverage -eq 1 ]; then
     bin="$cov_dir/tests/fuzz/fuzz_$t"
     objects+=(-object "$bin")
     n=$(find "$build/corpus/$t" "$build/seeds/$t" -type f | wc -l)
-    LLVM_PROFILE_FILE="$cov_dir/prof/$t.%p.profraw" "$bin" -runs=0 -max_len="${max_len[$t]}" -timeout="${timeout[$t]}" \
-      -rss_limit_mb=$RSS_MB -close_fd_mask=1 "$build/corpus/$t" "$build/seeds/$t" >"$cov_dir/prof/$t.log" 2>&1
+    if ! LLVM_PROFILE_FILE="$cov_dir/prof/$t.%p.profraw" "$bin" -runs=0 -max_len="${max_len[$t]}" \
+         -timeout="${timeout[$t]}" -rss_limit_mb=$RSS_MB -close_fd_mask=1 "$build/corpus/$t" "$build/seeds/$t" \
+         >"$cov_dir/prof/$t.log" 2>&1; then
+      # An input crashed, which ends the replay: one process per input instead (crashes counted, not measured).
+      rm -f "$cov_dir"/prof/"$t".*.profraw
+      crashed=0
+      while IFS= read -r f; do
+        LLVM_PROFILE_FILE="$cov_dir/prof/$t.%p.profraw" "$bin" -runs=1 -timeout="${timeout[$t]}" \
+          -rss_limit_mb=$RSS_MB -close_fd_mask=1 "$f" >>"$cov_dir/prof/$t.log" 2>&1 || crashed=$((crashed + 1))
+      done < <(find "$build/corpus/$t" "$build/seeds/$t" -type f)
+      echo "run.sh: $crashed inputs of $t crash (not counted in its coverage)"
+    fi
     llvm-profdata-14 merge -sparse "$cov_dir"/prof/"$t".*.profraw -o "$cov_dir/prof/$t.profdata"
-    total=$(llvm-cov-14 report "$bin" -instr-profile="$cov_dir/prof/$t.profdata" -ignore-filename-regex='tests/|/usr/' |
+    total=$(llvm-cov-14 report "$bin" -instr-profile="$cov_dir/prof/$t.profdata" -ignore-filename-regex='tests/|/usr/' 2>/dev/null |
             awk '$1 == "TOTAL" { printf "%d/%d (%s)", $8 - $9, $8, $10 }')
     printf '%-15s %9s %22s\n' "$t" "$n" "$total"
     echo "$(date -u +%Y-%m-%dT%H:%M:%SZ) coverage $t: $n inputs, lines $total" >> "$build/fuzz-report.txt"
@@ -128,7 +138,7 @@ if [ $coverage -eq 1 ]; then
   llvm-profdata-14 merge -sparse "$cov_dir"/prof/*.profraw -o "$cov_dir/prof/all.profdata"
   echo
   echo "all targets together, lines of src/ by stage:"
-  llvm-cov-14 report "${objects[@]:1}" -instr-profile="$cov_dir/prof/all.profdata" -ignore-filename-regex='tests/|/usr/' |
+  llvm-cov-14 report "${objects[@]:1}" -instr-profile="$cov_dir/prof/all.profdata" -ignore-filename-regex='tests/|/usr/' 2>/dev/null |
     awk '$1 ~ /^src\// || $1 ~ /\/src\// { sub(/.*src\//, "src/", $1); split($1, p, "/"); d = p[1] "/" p[2];
            lines[d] += $8; missed[d] += $9 }
          $1 == "TOTAL" { tl = $8; tm = $9 }
