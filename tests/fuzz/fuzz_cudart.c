@@ -183,7 +183,7 @@ static void *handle_op(state *s, slot *t) {
   }
 }
 
-/* Live handles only: the ones made-up handles would be replaced with where that is not the point. */
+/* The slot a create call stores its handle in (the callers leave a live one alone). */
 static slot *free_slot(state *s, slot *t) {
   return &t[wvf_u8(&s->in) % NSLOT];
 }
@@ -353,9 +353,7 @@ static void op_destroy(state *s, slot *t, cudaError_t (*destroy)(void *)) {
   uint8_t b = wvf_u8(&s->in);
   slot *x = &t[b % NSLOT];
   if (b & 0x80) { destroy(handle_op(s, t)); return; } /* any handle, made-up ones included */
-  if (!x->h) return;
-  destroy(x->h);
-  x->live = 0;
+  if (x->h && destroy(x->h) == cudaSuccess) x->live = 0; /* a refused destroy leaves it for the cleanup */
 }
 
 static cudaError_t d_stream(void *h) { return cudaStreamDestroy(h); }
