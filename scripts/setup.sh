@@ -9,6 +9,11 @@ command -v make >/dev/null 2>&1 || need+=(make)
 [ -f /usr/include/cmocka.h ] || need+=(libcmocka-dev)
 [ -f /usr/include/lz4.h ] || need+=(liblz4-dev)
 [ -f /usr/include/zstd.h ] || need+=(libzstd-dev)
+# The libFuzzer smoke of tests/fuzz (scripts/test.sh; skipped without them): clang-14 and its libFuzzer,
+# llvm-14 for `tests/fuzz/run.sh --coverage` (llvm-profdata-14, llvm-cov-14).
+command -v clang-14 >/dev/null 2>&1 || need+=(clang-14)
+compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null || need+=(libclang-rt-14-dev)
+command -v llvm-cov-14 >/dev/null 2>&1 || need+=(llvm-14)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

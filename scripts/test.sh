@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
-# test.sh — build warpvm twice (normal, and ASan+UBSan) and run the whole CTest suite on both.
+# test.sh — build warpvm twice (normal, and ASan+UBSan) and run the whole CTest suite on both, then
+# fuzz each libFuzzer harness of tests/fuzz for a short while (WV_FUZZ_SECONDS, default 20; 0 skips it;
+# WV_FUZZ_TARGETS picks harnesses, default all; skipped with a message where clang-14 has no libFuzzer).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 bash scripts/setup.sh
@@ -12,3 +14,11 @@ cmake --build build -j"$jobs"
 cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DWV_SANITIZE=ON >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j"$jobs")
+secs="${WV_FUZZ_SECONDS:-20}"
+if [ "$secs" != 0 ]; then
+  rc=0
+  # shellcheck disable=SC2086
+  bash tests/fuzz/run.sh --smoke "$secs" ${WV_FUZZ_TARGETS:-} || rc=$?
+  [ "$rc" -eq 77 ] && echo "test.sh: fuzz smoke skipped"
+  [ "$rc" -eq 0 ] || [ "$rc" -eq 77 ] || exit "$rc"
+fi

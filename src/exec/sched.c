@@ -506,6 +506,7 @@ static int try_collectives(sched *s, wv_warp *w) {
     }
     if ((need & ~have) == 0) {
       ran |= run_collective(s, w, have, mask, 0);
+      if (s->x.fault.status) return ran; /* synccheck's fault: the groups still wait, do not retry them */
       i = (uint32_t)-1; /* groups changed: rescan */
     }
   }
