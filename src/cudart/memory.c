@@ -11,6 +11,7 @@
 #include <string.h>
 
 #include "cudart/cudart.h"
+#include "exec/mem.h"
 
 /* ---- the runtime's allocation table (sorted by base) ---- */
 static int alloc_index(cudart *r, uintptr_t p) { /* last entry with base <= p, or -1 */
@@ -226,7 +227,12 @@ WV_EXPORT cudaError_t cudaStreamAttachMemAsync(cudaStream_t s, void *p, size_t n
 static int in_vm(cudart *r, const void *p, size_t n) {
   wv_devptr base;
   size_t size;
-  if (wv_pointer_query(r->vm, (wv_devptr)(uintptr_t)p, &base, &size) != WV_OK) return 0;
+  if (wv_pointer_query(r->vm, (wv_devptr)(uintptr_t)p, &base, &size) != WV_OK) {
+    /* No live allocation. An address in the vm's device range (which no host memory uses) is a stale or
+     * made-up device pointer, not host memory: invalid. */
+    uintptr_t a = (uintptr_t)p;
+    return a >= WV_GLOBAL_BASE && a < WV_HEAP_END ? -1 : 0;
+  }
   return n <= size - ((uintptr_t)p - base) ? 1 : -1; /* p is inside: p - base < size */
 }
 
