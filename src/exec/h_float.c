@@ -69,6 +69,40 @@ static int h_f64_fma(wv_exec *x, const wv_insn *in, uint32_t m) {
   return 0;
 }
 
+/* An fma contracted from mul + add/sub (contract.c): -(a*b) and -c as FFMA/DFMA's operand negation gives
+ * them. An f64 NaN keeps its sign, as neg and sub leave it (fpmath.h). */
+static inline uint64_t neg64(uint64_t v, int on) {
+  return on && !wv_fp_isnan64(v) ? v ^ 0x8000000000000000ull : v;
+}
+static int h_f32_fma_neg(wv_exec *x, const wv_insn *in, uint32_t m) {
+  HEAD2;
+  const uint64_t *C = WV_R(x, in->c);
+  uint32_t sp = in->mode & WV_FM_NEGP ? 0x80000000u : 0, sc = in->mode & WV_FM_NEGC ? 0x80000000u : 0;
+  WV_FOR_LANES(m, l, { D[l] = wv_fp_fma_f32((uint32_t)A[l] ^ sp, (uint32_t)B[l], (uint32_t)C[l] ^ sc, r, f); });
+  return 0;
+}
+static int h_f64_fma_neg(wv_exec *x, const wv_insn *in, uint32_t m) {
+  HEAD2;
+  const uint64_t *C = WV_R(x, in->c);
+  int np = (in->mode & WV_FM_NEGP) != 0, nc = (in->mode & WV_FM_NEGC) != 0;
+  WV_FOR_LANES(m, l, { D[l] = wv_fp_fma_f64(neg64(A[l], np), B[l], neg64(C[l], nc), r); });
+  return 0;
+}
+
+/* mul that also keeps its sources for the adds it was contracted into (WV_FM_SAVE). */
+static int h_mul_save(wv_exec *x, const wv_insn *in, uint32_t m) {
+  HEAD2;
+  uint64_t *S1 = in->d[1] != WV_NOSLOT ? WV_R(x, in->d[1]) : NULL, *S2 = in->d[2] != WV_NOSLOT ? WV_R(x, in->d[2]) : NULL;
+  int f64 = in->type == WV_T_F64;
+  WV_FOR_LANES(m, l, {
+    uint64_t a = A[l], b = B[l];
+    D[l] = f64 ? wv_fp_mul_f64(a, b, r) : wv_fp_mul_f32((uint32_t)a, (uint32_t)b, r, f);
+    if (S1) S1[l] = a;
+    if (S2) S2[l] = b;
+  });
+  return 0;
+}
+
 static int h_f32_un(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t *D = WV_R(x, in->d[0]);
   const uint64_t *A = WV_R(x, in->a);
@@ -116,6 +150,8 @@ wv_handler wv_h_float(int op, wv_type t, const wv_insn *in) {
   if (op == WV_OP_TESTP) return h_testp; /* its mode is the test, not .approx */
   if ((in->mode & WV_FM_APPROX) || (op == WV_OP_DIV && (in->mode & WV_FM_FULL))) return wv_h_sfu(op, t, in);
   if (t != WV_T_F32 && !f64) return NULL;
+  if (op == WV_OP_MUL && (in->mode & WV_FM_SAVE)) return h_mul_save;
+  if ((op == WV_OP_FMA || op == WV_OP_MAD) && (in->mode & (WV_FM_NEGP | WV_FM_NEGC))) return f64 ? h_f64_fma_neg : h_f32_fma_neg;
   switch (op) {
   case WV_OP_ADD: case WV_OP_SUB: case WV_OP_MUL: case WV_OP_DIV: case WV_OP_MIN: case WV_OP_MAX:
   case WV_OP_COPYSIGN:
