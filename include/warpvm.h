@@ -232,8 +232,8 @@ const char *wv_machine_describe(uint32_t i);
 /* For every cross-lane instruction of the module: the PTX line, then the code it becomes on the vm's
  * machine (AMD GCN assembly that llvm-mc assembles; PTX lines are `;` comments). */
 wv_status wv_module_print_lowering(wv_vm *vm, const wv_module *m, FILE *out);
-/* The FMA contraction decisions (docs/CONTRACTION.md), one line per contractible mul and add/sub:
- * "FILE:LINE: mul fused|kept|partly|dead[: why]", "FILE:LINE: add|sub fma MULLINE" (fused with the mul at
+/* The FMA contraction decisions (docs/CONTRACTION.md), one line per contractible product and add/sub:
+ * "FILE:LINE: mul|div|rcp fused|kept|partly|dead[: why]" (div: div.approx/.full, rcp: rcp.approx), "FILE:LINE: add|sub fma MULLINE" (fused with the mul at
  * MULLINE) or "FILE:LINE: add|sub separate[ (mul MULLINE: why)]". The decisions are made whether or not
  * wv_config.no_contract applies them. */
 wv_status wv_module_print_contractions(wv_vm *vm, const wv_module *m, FILE *out);

@@ -2,7 +2,8 @@
  * h_float.c — floating-point instruction handlers for .f32 and .f64: add sub mul fma/mad div
  * (IEEE with .rn/.rz/.rm/.rp), min/max (.NaN), abs neg copysign, rcp sqrt, testp (PTX ISA
  * §9.7.3). Each lane is one call into fpmath.h, which owns the bit-exact semantics (canonical NaN,
- * .ftz, .sat). The .approx instructions and div.full go to h_sfu.c.
+ * .ftz, .sat). The .approx instructions and div.full go to h_sfu.c. Also the forms FMA contraction
+ * (src/ir/contract.c) makes: fma with negated product or addend, and a mul keeping copies of its sources.
  */
 #include "exec/fpmath.h"
 #include "exec/handlers.h"
@@ -89,18 +90,20 @@ static int h_f64_fma_neg(wv_exec *x, const wv_insn *in, uint32_t m) {
   return 0;
 }
 
-/* mul that also keeps its sources for the adds it was contracted into (WV_FM_SAVE). */
+/* A product whose sources the PTX overwrites before the adds it was contracted into keeps copies
+ * (WV_FM_SAVE): in fresh registers, so before the product itself is written. */
+void wv_h_save_sources(wv_exec *x, const wv_insn *in, uint32_t m) {
+  const uint32_t src[2] = {in->a, in->b};
+  for (int k = 0; k < 2; k++) {
+    if (in->d[1 + k] == WV_NOSLOT) continue;
+    uint64_t *S = WV_R(x, in->d[1 + k]);
+    const uint64_t *A = WV_R(x, src[k]);
+    WV_FOR_LANES(m, l, { S[l] = A[l]; });
+  }
+}
 static int h_mul_save(wv_exec *x, const wv_insn *in, uint32_t m) {
-  HEAD2;
-  uint64_t *S1 = in->d[1] != WV_NOSLOT ? WV_R(x, in->d[1]) : NULL, *S2 = in->d[2] != WV_NOSLOT ? WV_R(x, in->d[2]) : NULL;
-  int f64 = in->type == WV_T_F64;
-  WV_FOR_LANES(m, l, {
-    uint64_t a = A[l], b = B[l];
-    D[l] = f64 ? wv_fp_mul_f64(a, b, r) : wv_fp_mul_f32((uint32_t)a, (uint32_t)b, r, f);
-    if (S1) S1[l] = a;
-    if (S2) S2[l] = b;
-  });
-  return 0;
+  wv_h_save_sources(x, in, m);
+  return in->type == WV_T_F64 ? h_f64_bin(x, in, m) : h_f32_bin(x, in, m);
 }
 
 static int h_f32_un(wv_exec *x, const wv_insn *in, uint32_t m) {

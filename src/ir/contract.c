@@ -6,11 +6,13 @@
  *
  * The rule (measured with ptxas 13.0 at sm_80 and sm_90; experiments and corpus in docs/CONTRACTION.md):
  *  - a product is an unpredicated mul.f32/.f64 without rounding modifier or .sat, not by ±1.0 and not of two
- *    immediates; mov and neg (with the mul's .ftz) pass it on unchanged or negated;
+ *    immediates, or the FMUL that ends ptxas's code for div.approx/div.full.f32 and rcp.approx.f32 (not
+ *    .ftz); mov and neg (with the product's .ftz) pass it on unchanged or negated;
  *  - an add/sub of the same type without rounding modifier and with the mul's .ftz can take it (.sat and a
  *    guard are allowed: FFMA.SAT, @P FFMA);
  *  - only within a block, where blocks joined by an edge that is the only way out of one and into the other
- *    count as one; a conditional branch, a call, membar and fence end a block;
+ *    count as one; a conditional branch, a call, membar and fence end a block, and so do the instructions
+ *    ptxas expands into routines of their own (IEEE div/rcp/sqrt, integer div/rem but .u32, ...);
  *  - a product can be fused only if every use that is not dead code is such an add/sub in its block
  *    reading it once; otherwise the mul stays and no add takes it;
  *  - products used once are fused first, then the adds in order take an eligible product (one none of
@@ -77,10 +79,15 @@ static int const_is(const wv_func *f, uint32_t s, wv_type t, int want_one) {
   return t == WV_T_F32 ? ((uint32_t)v & 0x7fffffffu) == 0x3f800000u : (v & ~(1ull << 63)) == 0x3ff0000000000000ull;
 }
 
+/* A product ptxas may contract: mul.f32/.f64, and the instructions whose code ends in an FMUL (div.approx,
+ * div.full, and rcp.approx without .ftz, which scales its result). */
 static int is_product(const wv_func *f, const wv_insn *in) {
-  if (in->op != WV_OP_MUL || !is_float(in) || in->rnd || in->sat || in->guard >= 0 || in->mode) return 0;
-  if (in->fn != wv_h_float(WV_OP_MUL, (wv_type)in->type, in)) return 0; /* mul by 1.0, decoded as a mov */
+  if (!is_float(in) || in->rnd || in->sat || in->guard >= 0) return 0;
   wv_type t = (wv_type)in->type;
+  if (in->op == WV_OP_DIV) return t == WV_T_F32 && (in->mode == WV_FM_APPROX || in->mode == WV_FM_FULL);
+  if (in->op == WV_OP_RCP) return t == WV_T_F32 && in->mode == WV_FM_APPROX && !in->ftz;
+  if (in->op != WV_OP_MUL || in->mode) return 0;
+  if (in->fn != wv_h_float(WV_OP_MUL, t, in)) return 0;                /* mul by 1.0, decoded as a mov */
   if (const_is(f, in->a, t, 1) || const_is(f, in->b, t, 1)) return 0;   /* ptxas makes ±x of it */
   return !(const_is(f, in->a, t, 0) && const_is(f, in->b, t, 0));
 }
@@ -129,9 +136,24 @@ static int pure(const ctr *c, uint32_t i) {
 
 /* ---- blocks ---- */
 
+/* Instructions that end a block for contraction although nothing branches: calls, fences, and those
+ * ptxas expands into code of their own (its division and square-root routines and slow paths). */
+static int splits(const wv_insn *in) {
+  wv_type t = (wv_type)in->type;
+  switch (in->op) {
+  case WV_OP_MEMBAR: case WV_OP_FENCE: return 1;
+  case WV_OP_DIV: case WV_OP_REM: /* integer: every type but .u32; float: the IEEE-rounded ones */
+    return is_float(in) ? in->rnd != 0 : t != WV_T_U32;
+  case WV_OP_RCP: case WV_OP_SQRT: /* of an immediate: folded */
+    return !(in->mode & WV_FM_APPROX) && WV_SLOT_BANK(in->a) != WV_SLOT_CONST;
+  case WV_OP_RSQRT: return t == WV_T_F64 && !in->ftz;
+  case WV_OP_BFIND: return wv_type_size(t) == 8;
+  default: return in->ctl == WV_CTL_CALL;
+  }
+}
+
 static int ends_block(const wv_insn *in) {
-  return in->ctl == WV_CTL_BRA || in->ctl == WV_CTL_RET || in->ctl == WV_CTL_EXIT || in->ctl == WV_CTL_TRAP ||
-         in->ctl == WV_CTL_CALL || in->op == WV_OP_MEMBAR || in->op == WV_OP_FENCE;
+  return in->ctl == WV_CTL_BRA || in->ctl == WV_CTL_RET || in->ctl == WV_CTL_EXIT || in->ctl == WV_CTL_TRAP || splits(in);
 }
 
 static int build_blocks(ctr *c) {
@@ -172,7 +194,7 @@ static int build_blocks(ctr *c) {
       if (in->guard >= 0) s[0] = fall;
     } else {
       s[0] = fall;
-      c->hard[b] = in->ctl == WV_CTL_CALL || in->op == WV_OP_MEMBAR || in->op == WV_OP_FENCE;
+      c->hard[b] = splits(in);
     }
   }
   /* reachable blocks, their predecessors, and the chains that count as one block */
@@ -426,7 +448,7 @@ static int record(ctr *c) {
   uint32_t cap = 0;
   for (uint32_t i = 0; i < c->n; i++) {
     const wv_insn *in = &f->code[i];
-    wv_fusion r = {.line = in->line};
+    wv_fusion r = {.line = in->line, .op = in->op};
     if (is_product(f, in) && c->pos[i] != NONE && c->dead[i]) {
       r.kind = WV_FU_MUL;
       r.status = WV_FU_DEAD;
@@ -440,7 +462,6 @@ static int record(ctr *c) {
       r.why = m->ok ? (took < m->nuses ? WV_WHY_LOST : 0) : m->why;
     } else if (is_add(in)) {
       r.kind = WV_FU_ADD;
-      r.sub = in->op == WV_OP_SUB;
       uint32_t s = c->pos[i] != NONE ? c->state[i] : NONE, m0 = c->pos[i] != NONE ? c->cand[2 * i] : NONE;
       uint32_t m1 = c->pos[i] != NONE ? c->cand[2 * i + 1] : NONE, mi = s != NONE ? s : m0 != NONE ? m0 : m1;
       r.status = s != NONE ? WV_FU_FMA : WV_FU_SEPARATE;
@@ -484,12 +505,18 @@ static void rewrite(ctr *c) {
     int opnd = c->cand[2 * j] == mi ? 0 : 1, sub = in->op == WV_OP_SUB;
     int negp = c->candneg[2 * j + opnd] ^ (sub && opnd == 1), negc = sub && opnd == 0;
     uint32_t other = opnd == 0 ? in->b : in->a;
-    in->op = WV_OP_FMA;
     in->a = src[0];
     in->b = src[1];
     in->c = other;
     in->mode = (uint8_t)((negp ? WV_FM_NEGP : 0) | (negc ? WV_FM_NEGC : 0));
-    in->fn = wv_h_float(WV_OP_FMA, (wv_type)in->type, in);
+    if (mul->op == WV_OP_MUL) {
+      in->op = WV_OP_FMA;
+      in->fn = wv_h_float(WV_OP_FMA, (wv_type)in->type, in);
+    } else { /* the last FMUL of div.approx/.full or rcp.approx takes the add */
+      in->op = mul->op;
+      in->mode |= (uint8_t)(WV_FM_ADDC | (mul->mode & (WV_FM_APPROX | WV_FM_FULL)));
+      in->fn = wv_h_sfu(mul->op, (wv_type)in->type, in);
+    }
   }
   for (uint32_t k = 0; k < c->nmuls; k++) {
     ctr_mul *m = &c->muls[k];
@@ -498,7 +525,7 @@ static void rewrite(ctr *c) {
     mul->d[1] = m->save[0];
     mul->d[2] = m->save[1];
     mul->mode |= WV_FM_SAVE;
-    mul->fn = wv_h_float(WV_OP_MUL, (wv_type)mul->type, mul);
+    mul->fn = mul->op == WV_OP_MUL ? wv_h_float(WV_OP_MUL, (wv_type)mul->type, mul) : wv_h_sfu(mul->op, (wv_type)mul->type, mul);
   }
 }
 

@@ -190,8 +190,8 @@ enum { WV_WHY_NONE = 0, WV_WHY_USE,  /* the product has a use that is not a cont
 typedef struct wv_fusion {
   uint32_t line;     /* PTX line of the mul or add/sub */
   uint32_t mul_line; /* add: the mul whose product it reads (0: none); fused: the one it took */
+  uint16_t op;       /* its opcode as written: mul (div, rcp: their last multiply), add, sub */
   uint8_t kind, status, why;
-  uint8_t sub;       /* the add is a sub */
 } wv_fusion;
 
 typedef struct wv_func {

@@ -21,10 +21,11 @@ static void print_one(const char *file, const wv_fusion *r, FILE *out) {
   static const char *const mul_status[] = {"", "kept", "fused", "partly", "dead"};
   const char *why = why_text(r->why);
   if (r->kind == WV_FU_MUL) {
-    fprintf(out, "%s:%u: mul %s%s%s\n", file, r->line, mul_status[r->status], why ? ": " : "", why ? why : "");
+    fprintf(out, "%s:%u: %s %s%s%s\n", file, r->line, wv_ops[r->op].mnemonic, mul_status[r->status], why ? ": " : "",
+            why ? why : "");
     return;
   }
-  const char *op = r->sub ? "sub" : "add";
+  const char *op = wv_ops[r->op].mnemonic;
   if (r->status == WV_FU_FMA) fprintf(out, "%s:%u: %s fma %u\n", file, r->line, op, r->mul_line);
   else if (r->mul_line) fprintf(out, "%s:%u: %s separate (mul %u: %s)\n", file, r->line, op, r->mul_line, why ? why : "");
   else fprintf(out, "%s:%u: %s separate\n", file, r->line, op);

@@ -10,6 +10,7 @@
 #   add|sub separate it stays an add: FADD/DADD there, no FFMA/DFMA
 #   mul fused        no float instruction left on the mul's line
 #   mul kept|partly  the mul stays: FMUL/DMUL (or an FADD/DADD for a product by 2) on its line
+# (div.approx/div.full/rcp.approx products are compared through their adds only).
 # A line without any float instruction in the SASS (ptxas deleted or merged it) is counted as gone, not
 # compared. Exit status: 0 all agree, 1 a disagreement, 77 ptxas or nvdisasm missing (CTest: skipped).
 set -u
@@ -74,8 +75,8 @@ for arch in "${archlist[@]}"; do
       {
         split($1, p, ":"); line = p[length(p) - 1]; kind = $2; what = $3
         f = fma[line] + 0; a = add[line] + 0; m = mul[line] + 0
-        if (kind == "mul") {
-          if (what == "dead") next
+        if (what ~ /^(fused|kept|partly|dead)/) {
+          if (what == "dead" || kind != "mul") next   # div/rcp: their own FMULs stay on the line
           muls++
           if (f + a + m == 0 && what != "fused") { gone++; next }
           ok = what == "fused" ? (f + a + m == 0) : (m + a > 0)
