@@ -10,7 +10,8 @@
  *    .ftz); mov and neg (with the product's .ftz) pass it on unchanged or negated;
  *  - an add/sub of the same type without rounding modifier and with the mul's .ftz can take it (.sat and a
  *    guard are allowed: FFMA.SAT, @P FFMA);
- *  - only within a block, where blocks joined by an edge that is the only way out of one and into the other
+ *  - only within a block (unless the product has a constant operand: an immediate, a kernel parameter, a
+ *    .const variable), where blocks joined by an edge that is the only way out of one and into the other
  *    count as one; a conditional branch, a call, membar and fence end a block, and so do the instructions
  *    ptxas expands into routines of their own (IEEE div/rcp/sqrt, integer div/rem but .u32, ...);
  *  - a product can be fused only if every use that is not dead code is such an add/sub in its block
@@ -55,6 +56,9 @@ typedef struct ctr {
   uint32_t *cand;                /* per insn, 2 operands: index into muls of the product it reads, NONE */
   uint8_t *candneg;
   uint32_t *state;               /* per add: the mul it took, NONE */
+  uint32_t *ndefs, *defof;       /* per register: live instructions writing it, the last of them */
+  uint32_t *rstart, *readers;    /* per register: the live instructions reading it */
+  uint32_t *seen, stamp;
 } ctr;
 
 static int grow(void **p, uint32_t *cap, uint32_t need, size_t el) {
@@ -327,7 +331,31 @@ static void reject(ctr_mul *m, uint8_t why) {
   m->ok = 0;
 }
 
-/* Follows mul number mi's product through its region: its uses, and whether it leaves the region. */
+/* What instruction j does with product mi when it reads the tracked values ra (as its a) / rb (as its b):
+ * passes it on (the caller tracks its result), takes it as an add/sub, or is another use. */
+static int use(ctr *c, uint32_t mi, uint32_t j, const ctr_track *ra, const ctr_track *rb) {
+  ctr_mul *m = &c->muls[mi];
+  const wv_insn *in = &c->f->code[j], *mul = &c->f->code[m->insn];
+  if (ra && !rb && passes(in, mul)) return 0;
+  if (!is_add(in) || in->type != mul->type || (!ra && !rb)) {
+    reject(m, WV_WHY_USE);
+    return 0;
+  }
+  if (ra && rb) reject(m, WV_WHY_TWICE);
+  else if (in->ftz != mul->ftz) reject(m, WV_WHY_FTZ);
+  if (grow((void **)&c->uses, &c->capuses, c->nuses + 1, sizeof *c->uses)) return -1;
+  c->uses[c->nuses++] = (ctr_use){j, ra ? 0 : 1, ra ? ra->neg : rb->neg};
+  c->cand[2 * j + (ra ? 0 : 1)] = mi;
+  return 0;
+}
+
+static void operands(const ctr *c, const wv_insn *in, ctr_track *tr, uint32_t nt, ctr_track **ra, ctr_track **rb) {
+  (void)c;
+  *ra = WV_SLOT_BANK(in->a) == WV_SLOT_REG ? find(tr, nt, WV_SLOT_INDEX(in->a)) : NULL;
+  *rb = WV_SLOT_BANK(in->b) == WV_SLOT_REG ? find(tr, nt, WV_SLOT_INDEX(in->b)) : NULL;
+}
+
+/* Follows product mi through its region: its uses, and whether it leaves the region. */
 static int walk(ctr *c, uint32_t mi) {
   ctr_mul *m = &c->muls[mi];
   const wv_insn *mul = &c->f->code[m->insn];
@@ -345,29 +373,18 @@ static int walk(ctr *c, uint32_t mi) {
     for (uint32_t k = c->dus[j]; k < c->dus[j + 1]; k++)
       if (!(c->du[k] & WV_DU_DEF) && find(tr, nt, c->du[k])) reads = 1;
     if (reads) {
-      if (WV_SLOT_BANK(in->a) == WV_SLOT_REG) ra = find(tr, nt, WV_SLOT_INDEX(in->a));
-      if (WV_SLOT_BANK(in->b) == WV_SLOT_REG) rb = find(tr, nt, WV_SLOT_INDEX(in->b));
+      operands(c, in, tr, nt, &ra, &rb);
+      if (use(c, mi, j, ra, rb)) return -1;
     }
-    int pass = reads ? passes(in, mul) : 0;
+    int pass = reads && ra && !rb ? passes(in, mul) : 0;
     uint8_t pneg = ra ? ra->neg : 0;
-    if (!reads) {
-    } else if (pass && ra) {
-    } else if (is_add(in) && in->type == mul->type && (ra || rb)) {
-      if (ra && rb) reject(m, WV_WHY_TWICE);
-      else if (in->ftz != mul->ftz) reject(m, WV_WHY_FTZ);
-      if (grow((void **)&c->uses, &c->capuses, c->nuses + 1, sizeof *c->uses)) return -1;
-      c->uses[c->nuses++] = (ctr_use){j, ra ? 0 : 1, ra ? ra->neg : rb->neg};
-      c->cand[2 * j + (ra ? 0 : 1)] = mi;
-    } else {
-      reject(m, WV_WHY_USE);
-    }
     for (uint32_t k = c->dus[j]; k < c->dus[j + 1]; k++) {
       ctr_track *t;
       if (!(c->du[k] & WV_DU_DEF) || c->du[k] == WV_DU_CC || !(t = find(tr, nt, reg_of(c->du[k])))) continue;
       if (in->guard >= 0) reject(m, WV_WHY_USE); /* the old value may live on */
       *t = tr[--nt];
     }
-    if (pass && ra && WV_SLOT_BANK(in->d[0]) == WV_SLOT_REG) {
+    if (pass && WV_SLOT_BANK(in->d[0]) == WV_SLOT_REG) {
       if (nt == sizeof tr / sizeof *tr) { reject(m, WV_WHY_USE); continue; }
       tr[nt++] = (ctr_track){WV_SLOT_INDEX(in->d[0]), q, (uint8_t)(pneg ^ (pass == 2))};
       uint32_t lr = c->lastread[tr[nt - 1].slot];
@@ -380,6 +397,102 @@ static int walk(ctr *c, uint32_t mi) {
     if (c->lastdef[tr[k].slot] == tr[k].defpos && BIT(&c->liveout[(size_t)lastb * c->words], tr[k].slot))
       reject(m, WV_WHY_BLOCK);
   m->nuses = c->nuses - m->first;
+  return 0;
+}
+
+/* A product by a constant (an immediate, a kernel parameter, a .const variable) is free of the block
+ * rule: ptxas fuses it wherever its value goes. Its register and those of its copies are written only
+ * by it, so every read anywhere is a use. */
+static int walk_free(ctr *c, uint32_t mi) {
+  ctr_mul *m = &c->muls[mi];
+  const wv_insn *mul = &c->f->code[m->insn];
+  ctr_track tr[16];
+  uint32_t nt = 1;
+  tr[0] = (ctr_track){WV_SLOT_INDEX(mul->d[0]), m->pos, 0};
+  m->first = c->nuses;
+  for (uint32_t k = 0; k < nt; k++) /* the copies */
+    for (uint32_t r = c->rstart[tr[k].slot]; r < c->rstart[tr[k].slot + 1]; r++) {
+      const wv_insn *in = &c->f->code[c->readers[r]];
+      int pass = passes(in, mul);
+      if (!pass || WV_SLOT_BANK(in->a) != WV_SLOT_REG || WV_SLOT_INDEX(in->a) != tr[k].slot) continue;
+      if (WV_SLOT_BANK(in->d[0]) != WV_SLOT_REG || c->ndefs[WV_SLOT_INDEX(in->d[0])] != 1 || nt == sizeof tr / sizeof *tr) {
+        reject(m, WV_WHY_USE);
+        continue;
+      }
+      if (!find(tr, nt, WV_SLOT_INDEX(in->d[0])))
+        tr[nt++] = (ctr_track){WV_SLOT_INDEX(in->d[0]), 0, (uint8_t)(tr[k].neg ^ (pass == 2))};
+    }
+  c->stamp++;
+  for (uint32_t k = 0; k < nt; k++) /* the uses */
+    for (uint32_t r = c->rstart[tr[k].slot]; r < c->rstart[tr[k].slot + 1]; r++) {
+      uint32_t j = c->readers[r];
+      if (c->seen[j] == c->stamp) continue;
+      c->seen[j] = c->stamp;
+      ctr_track *ra, *rb;
+      operands(c, &c->f->code[j], tr, nt, &ra, &rb);
+      if (use(c, mi, j, ra, rb)) return -1;
+    }
+  m->nuses = c->nuses - m->first;
+  return 0;
+}
+
+/* The value of register slot s is a constant for ptxas: an immediate, or a register written once by a
+ * mov of one, by ld.param of a kernel parameter or by ld.const of a fixed address (depth: how far the
+ * address may be computed from constants by mov, add, sub). */
+static int constant(const ctr *c, uint32_t s, int depth) {
+  if (WV_SLOT_BANK(s) == WV_SLOT_CONST) return 1;
+  if (WV_SLOT_BANK(s) != WV_SLOT_REG || c->ndefs[WV_SLOT_INDEX(s)] != 1 || depth > 4) return 0;
+  const wv_insn *d = &c->f->code[c->defof[WV_SLOT_INDEX(s)]];
+  if (d->guard >= 0) return 0;
+  switch (d->op) {
+  case WV_OP_MOV: return d->fn == wv_h_mov(WV_MOV_REG, (wv_type)d->type) && constant(c, d->a, depth + 1);
+  case WV_OP_ADD: case WV_OP_SUB: /* address arithmetic */
+    return !wv_type_is_float((wv_type)d->type) && !d->mode && constant(c, d->a, depth + 1) && constant(c, d->b, depth + 1);
+  case WV_OP_LD:
+    if (d->space == WV_SPACE_KPARAM) return d->a == WV_NOSLOT;
+    return d->space == WV_SPACE_CONST && (d->a == WV_NOSLOT || constant(c, d->a, depth + 1));
+  default: return 0;
+  }
+}
+
+static int is_free(const ctr *c, const wv_insn *in) {
+  if (c->ndefs[WV_SLOT_INDEX(in->d[0])] != 1) return 0;
+  if (in->op == WV_OP_MUL) return constant(c, in->a, 0) || constant(c, in->b, 0);
+  return in->op == WV_OP_DIV && constant(c, in->a, 0); /* a * rcp(b) */
+}
+
+/* Every register's writers and readers among the live reachable instructions. */
+static int index_registers(ctr *c) {
+  uint32_t nr = c->nregs, total = 0;
+  c->ndefs = calloc(nr + 1, sizeof *c->ndefs);
+  c->defof = malloc((nr + 1) * sizeof *c->defof);
+  c->rstart = calloc(nr + 2, sizeof *c->rstart);
+  c->seen = calloc(c->n + 1, sizeof *c->seen);
+  if (!c->ndefs || !c->defof || !c->rstart || !c->seen) return -1;
+  for (uint32_t p = 0; p < c->nseq; p++) {
+    uint32_t i = c->seq[p];
+    if (c->dead[i]) continue;
+    for (uint32_t k = c->dus[i]; k < c->dus[i + 1]; k++) {
+      uint32_t e = c->du[k];
+      if (e == WV_DU_CC) continue;
+      if (e & WV_DU_DEF) { c->ndefs[reg_of(e)]++; c->defof[reg_of(e)] = i; }
+      else if (k == c->dus[i] || c->du[k - 1] != e) { c->rstart[e + 1]++; total++; }
+    }
+  }
+  for (uint32_t r = 0; r < nr; r++) c->rstart[r + 1] += c->rstart[r];
+  c->readers = malloc((total + 1) * sizeof *c->readers);
+  uint32_t *fill = malloc((nr + 1) * sizeof *fill);
+  if (!c->readers || !fill) { free(fill); return -1; }
+  memcpy(fill, c->rstart, nr * sizeof *fill);
+  for (uint32_t p = 0; p < c->nseq; p++) {
+    uint32_t i = c->seq[p];
+    if (c->dead[i]) continue;
+    for (uint32_t k = c->dus[i]; k < c->dus[i + 1]; k++) {
+      uint32_t e = c->du[k];
+      if (e != WV_DU_CC && !(e & WV_DU_DEF) && (k == c->dus[i] || c->du[k - 1] != e)) c->readers[fill[e]++] = i;
+    }
+  }
+  free(fill);
   return 0;
 }
 
@@ -403,7 +516,7 @@ static int find_products(ctr *c) {
       if (grow((void **)&c->muls, &c->capmuls, c->nmuls + 1, sizeof *c->muls)) return -1;
       c->mulof[i] = c->nmuls;
       c->muls[c->nmuls] = (ctr_mul){.insn = i, .pos = q, .ok = 1, .save = {WV_NOSLOT, WV_NOSLOT}};
-      if (walk(c, c->nmuls++)) return -1;
+      if ((is_free(c, &c->f->code[i]) ? walk_free : walk)(c, c->nmuls++)) return -1;
     }
     for (uint32_t q = p; q < end; q++) /* reset for the next region */
       for (uint32_t k = c->dus[c->seq[q]]; k < c->dus[c->seq[q] + 1]; k++)
@@ -497,8 +610,9 @@ static void rewrite(ctr *c) {
     ctr_mul *m = &c->muls[mi];
     wv_insn *mul = &f->code[m->insn], *in = &f->code[j];
     uint32_t src[2] = {mul->a, mul->b};
+    int apart = p < m->pos || c->regend[p] != c->regend[m->pos]; /* a free product's add elsewhere */
     for (int k = 0; k < 2; k++) {
-      if (!clobbered(c, src[k], m->pos, p)) continue;
+      if (WV_SLOT_BANK(src[k]) != WV_SLOT_REG || (!apart && !clobbered(c, src[k], m->pos, p))) continue;
       if (m->save[k] == WV_NOSLOT) m->save[k] = WV_SLOT(WV_SLOT_REG, f->nregs++);
       src[k] = m->save[k];
     }
@@ -532,6 +646,7 @@ static void rewrite(ctr *c) {
 static void fini(ctr *c) {
   free(c->bfirst); free(c->succ); free(c->npred); free(c->next); free(c->blk); free(c->reach); free(c->hard);
   free(c->dead); free(c->livein); free(c->liveout); free(c->seq); free(c->pos); free(c->regend);
+  free(c->ndefs); free(c->defof); free(c->rstart); free(c->readers); free(c->seen);
   free(c->lastread); free(c->lastdef); free(c->mulof); free(c->muls); free(c->uses); free(c->cand); free(c->candneg); free(c->state);
 }
 
@@ -558,7 +673,7 @@ int wv_contract(wv_func *f, const uint32_t *du_start, const uint32_t *du, int ap
     memset(c.state, 0xff, n * sizeof *c.state);
     memset(c.lastread, 0xff, ((size_t)c.nregs + 1) * sizeof *c.lastread);
     memset(c.lastdef, 0xff, ((size_t)c.nregs + 1) * sizeof *c.lastdef);
-    if (!build_blocks(&c) && !build_regions(&c) && !live_and_dead(&c) && !find_products(&c)) {
+    if (!build_blocks(&c) && !build_regions(&c) && !live_and_dead(&c) && !index_registers(&c) && !find_products(&c)) {
       for (uint32_t k = 0; k < c.nuses; k++) c.candneg[2 * c.uses[k].add + c.uses[k].opnd] = c.uses[k].neg;
       decide(&c);
       rc = record(&c);
