@@ -3,6 +3,7 @@
 # the FFMA/DFMA ptxas writes, PTX line by PTX line, for each architecture.
 #
 #   tests/contract/check.sh [--warpvm PATH] [--arch sm_80,sm_90] [--verbose] FILE.ptx...
+#   tests/contract/check.sh --observe FILE.ptx > OBSERVED.txt
 #
 # Each file goes through `ptxas -O3 -lineinfo -arch=ARCH` (every ARCH not below its .target) and
 # `nvdisasm -gp`, which names the PTX line of every SASS instruction. warpvm says, per line:
@@ -13,18 +14,23 @@
 # (div.approx/div.full/rcp.approx products are compared through their adds only).
 # A line without any float instruction in the SASS (ptxas deleted or merged it) is counted as gone, not
 # compared. Exit status: 0 all agree, 1 a disagreement, 77 ptxas or nvdisasm missing (CTest: skipped).
+# --observe writes ptxas's side only: a header with the tools and commands, then for every PTX line with a
+# float instruction "LINE ARCH FFMA/DFMA FADD/DADD FMUL/DMUL PTX-TEXT" (tests/contract/cases.ptxas.txt,
+# which tests/unit/test_contract.c compares with warpvm where ptxas is not installed).
 set -u
 here=$(cd "$(dirname "$0")" && pwd)
 warpvm=${WARPVM:-$here/../../build/warpvm}
 archs=sm_80,sm_90
 verbose=0
+observe=0
 files=()
 while [ $# -gt 0 ]; do
   case $1 in
     --warpvm) warpvm=$2; shift 2 ;;
     --arch) archs=$2; shift 2 ;;
     --verbose|-v) verbose=1; shift ;;
-    -h|--help) sed -n '2,16p' "$0"; exit 0 ;;
+    --observe) observe=1; shift ;;
+    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
     *) files+=("$1"); shift ;;
   esac
 done
@@ -41,11 +47,42 @@ if [ ! -x "$ptxas" ] || [ -z "$nvdisasm" ] || [ ! -x "$nvdisasm" ]; then
   echo "check.sh: skipped: needs ptxas (CUDA toolkit) and nvdisasm (CUDA toolkit, or pip install nvidia-cuda-nvdisasm)"
   exit 77
 fi
-[ -x "$warpvm" ] || { echo "check.sh: no warpvm at $warpvm (--warpvm PATH)"; exit 1; }
 [ ${#files[@]} -gt 0 ] || { echo "check.sh: no PTX files given"; exit 1; }
-
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
+
+# sass_lines FILE ARCH > LINES: per PTX line, the FFMA/DFMA, FADD/DADD and FMUL/DMUL ptxas wrote for it
+sass_lines() {
+  "$ptxas" -O3 -lineinfo -arch="$2" "$1" -o "$tmp/a.cubin" 2> "$tmp/ptxas.err" || return 1
+  "$nvdisasm" -gp -c "$tmp/a.cubin" > "$tmp/sass.txt" || return 2
+  awk '/^[[:space:]]*\/\/## File/ { match($0, /line [0-9]+/); line = substr($0, RSTART + 5, RLENGTH - 5); next }
+       /\/\*[0-9a-f]+\*\// && line != "" {
+         s = $0; sub(/^[[:space:]]*\/\*[0-9a-f]+\*\/[[:space:]]*/, "", s); sub(/^@!?U?P[0-9T]+[[:space:]]+/, "", s)
+         split(s, w, /[ .;]/); op = w[1]
+         if (op == "FFMA" || op == "DFMA") fma[line]++
+         else if (op == "FADD" || op == "DADD") add[line]++
+         else if (op == "FMUL" || op == "DMUL") mul[line]++
+         seen[line] = 1 }
+       END { for (l in seen) print l, fma[l] + 0, add[l] + 0, mul[l] + 0 }' "$tmp/sass.txt" | sort -n
+}
+
+if [ $observe = 1 ]; then
+  f=${files[0]}
+  echo "# What ptxas makes of $(basename "$f"), written by tests/contract/check.sh --observe."
+  echo "# ptxas: $("$ptxas" --version | grep -E 'release') ($("$ptxas" --version | tail -1))"
+  echo "# nvdisasm: $("$nvdisasm" --version | grep -E 'release') ($("$nvdisasm" --version | tail -1))"
+  echo "# for ARCH in $archs: ptxas -O3 -lineinfo -arch=ARCH $(basename "$f") -o a.cubin && nvdisasm -gp -c a.cubin"
+  echo "# LINE ARCH FFMA/DFMA FADD/DADD FMUL/DMUL PTX: the SASS instructions of each PTX line that has one of them"
+  IFS=, read -r -a archlist <<< "$archs"
+  for arch in "${archlist[@]}"; do
+    sass_lines "$f" "$arch" > "$tmp/lines" || { echo "check.sh: ptxas or nvdisasm failed on $f" >&2; exit 1; }
+    awk -v arch="$arch" 'NR == FNR { text[FNR] = $0; next }
+      $2 + $3 + $4 > 0 { t = text[$1]; gsub(/^[[:space:]]+|[[:space:]]+$/, "", t); gsub(/[[:space:]]+/, " ", t); print $1, arch, $2, $3, $4, t }' "$f" "$tmp/lines"
+  done
+  exit 0
+fi
+
+[ -x "$warpvm" ] || { echo "check.sh: no warpvm at $warpvm (--warpvm PATH)"; exit 1; }
 echo "check.sh: $("$ptxas" --version | tail -1 | sed 's/^Build //'), nvdisasm $("$nvdisasm" --version | tail -1 | sed 's/^Build //')"
 status=0
 IFS=, read -r -a archlist <<< "$archs"
@@ -54,22 +91,14 @@ for arch in "${archlist[@]}"; do
   for f in "${files[@]}"; do
     target=$(grep -m1 -o '^\.target[[:space:]]*sm_[0-9]*' "$f" | grep -o '[0-9]*$')
     [ -n "$target" ] && [ "$target" -gt "${arch#sm_}" ] && continue
-    if ! "$ptxas" -O3 -lineinfo -arch="$arch" "$f" -o "$tmp/a.cubin" 2> "$tmp/ptxas.err"; then
-      echo "check.sh: $f: ptxas -arch=$arch failed: $(head -1 "$tmp/ptxas.err")"; status=1; continue
-    fi
-    "$nvdisasm" -gp -c "$tmp/a.cubin" > "$tmp/sass.txt" || { echo "check.sh: $f: nvdisasm failed"; status=1; continue; }
+    sass_lines "$f" "$arch" > "$tmp/sass.lines"
+    case $? in
+      0) ;;
+      1) echo "check.sh: $f: ptxas -arch=$arch failed: $(head -1 "$tmp/ptxas.err")"; status=1; continue ;;
+      *) echo "check.sh: $f: nvdisasm failed"; status=1; continue ;;
+    esac
     "$warpvm" contractions "$f" > "$tmp/wv.txt" || { echo "check.sh: $f: warpvm contractions failed"; status=1; continue; }
     tot_files=$((tot_files + 1))
-    # per PTX line: FFMA/DFMA, FADD/DADD and FMUL/DMUL instructions ptxas wrote for it
-    awk '/^[[:space:]]*\/\/## File/ { match($0, /line [0-9]+/); line = substr($0, RSTART + 5, RLENGTH - 5); next }
-         /\/\*[0-9a-f]+\*\// && line != "" {
-           s = $0; sub(/^[[:space:]]*\/\*[0-9a-f]+\*\/[[:space:]]*/, "", s); sub(/^@!?U?P[0-9T]+[[:space:]]+/, "", s)
-           split(s, w, /[ .;]/); op = w[1]
-           if (op == "FFMA" || op == "DFMA") fma[line]++
-           else if (op == "FADD" || op == "DADD") add[line]++
-           else if (op == "FMUL" || op == "DMUL") mul[line]++
-           seen[line] = 1 }
-         END { for (l in seen) print l, fma[l] + 0, add[l] + 0, mul[l] + 0 }' "$tmp/sass.txt" > "$tmp/sass.lines"
     awk -v file="$f" -v arch="$arch" -v verbose=$verbose '
       NR == FNR { fma[$1] = $2; add[$1] = $3; mul[$1] = $4; next }
       {
