@@ -391,11 +391,22 @@ static int walk(ctr *c, uint32_t mi) {
       if (lr != NONE && lr > last) last = lr;
     }
   }
-  /* still holding the product where the region ends, and read after it: a use in another block */
+  /* still holding the product where the region ends, and read after it: a use in another block (the
+   * adds there that read the register are noted for the report only) */
   uint32_t lastb = c->blk[c->seq[end - 1]];
-  for (uint32_t k = 0; k < nt; k++)
-    if (c->lastdef[tr[k].slot] == tr[k].defpos && BIT(&c->liveout[(size_t)lastb * c->words], tr[k].slot))
-      reject(m, WV_WHY_BLOCK);
+  for (uint32_t k = 0; k < nt; k++) {
+    if (c->lastdef[tr[k].slot] != tr[k].defpos || !BIT(&c->liveout[(size_t)lastb * c->words], tr[k].slot)) continue;
+    reject(m, WV_WHY_BLOCK);
+    for (uint32_t r = c->rstart[tr[k].slot]; r < c->rstart[tr[k].slot + 1]; r++) {
+      uint32_t j = c->readers[r];
+      const wv_insn *in = &c->f->code[j];
+      if (c->regend[c->pos[j]] == end || !is_add(in) || in->type != mul->type) continue;
+      for (int o = 0; o < 2; o++) {
+        uint32_t s = o ? in->b : in->a;
+        if (WV_SLOT_BANK(s) == WV_SLOT_REG && WV_SLOT_INDEX(s) == tr[k].slot && c->cand[2 * j + o] == NONE) c->cand[2 * j + o] = mi;
+      }
+    }
+  }
   m->nuses = c->nuses - m->first;
   return 0;
 }

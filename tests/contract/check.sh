@@ -3,6 +3,8 @@
 # the FFMA/DFMA ptxas writes, PTX line by PTX line, for each architecture.
 #
 #   tests/contract/check.sh [--warpvm PATH] [--arch sm_80,sm_90] [--verbose] FILE.ptx...
+#   tests/contract/check.sh [--warpvm PATH] --corpus   (cases.ptx, tests/contract/ptx, tests/kernels/ptx,
+#                                                       examples: what CTest's contract.ptxas runs)
 #   tests/contract/check.sh --observe FILE.ptx > OBSERVED.txt
 #
 # Each file goes through `ptxas -O3 -lineinfo -arch=ARCH` (every ARCH not below its .target) and
@@ -30,16 +32,17 @@ while [ $# -gt 0 ]; do
     --arch) archs=$2; shift 2 ;;
     --verbose|-v) verbose=1; shift ;;
     --observe) observe=1; shift ;;
-    -h|--help) sed -n '2,20p' "$0"; exit 0 ;;
+    --corpus) files+=("$here/cases.ptx" "$here"/ptx/*.ptx "$here"/../kernels/ptx/*.ptx "$here"/../../examples/*.ptx); shift ;;
+    -h|--help) sed -n '2,22p' "$0"; exit 0 ;;
     *) files+=("$1"); shift ;;
   esac
 done
 
 ptxas=${PTXAS:-$(command -v ptxas || echo /usr/local/cuda/bin/ptxas)}
 nvdisasm=${NVDISASM:-$(command -v nvdisasm || true)}
-if [ -z "$nvdisasm" ]; then
-  for c in /usr/local/cuda/bin/nvdisasm $(python3 -c 'import nvidia, os; print(os.path.dirname(nvidia.__path__[0]))' 2>/dev/null)/nvidia/cu13/bin/nvdisasm \
-           /root/.pyenv/versions/*/lib/python3*/site-packages/nvidia/cu1*/bin/nvdisasm; do
+if [ -z "$nvdisasm" ]; then # the CUDA toolkit's, else PyPI's nvidia-cuda-nvdisasm (scripts/setup.sh)
+  for c in /usr/local/cuda/bin/nvdisasm $(python3 -c 'import nvidia, glob
+for p in nvidia.__path__: print(*glob.glob(p + "/*/bin/nvdisasm"))' 2>/dev/null); do
     [ -x "$c" ] && { nvdisasm=$c; break; }
   done
 fi
