@@ -3,8 +3,9 @@
 # ptxas, from tests/contract/src/*.cu, and record the commands and nvcc version in ptx/BUILD.txt.
 #
 #   every source:            nvcc -arch=sm_80 -ptx -O3 src/NAME.cu -o ptx/NAME.sm_80.ptx
-#   the numeric ones also:   -use_fast_math (NAME_fast), -ftz=true -prec-div=false -prec-sqrt=false
+#   some also:               -use_fast_math (NAME_fast), -ftz=true -prec-div=false -prec-sqrt=false
 #                            (NAME_ftz), and -arch=sm_90
+#   drift.cu's two (drift, drift_fast) are also the runs of runs.txt, recorded on a GPU (golden/).
 #
 # Usage: tests/contract/build_ptx.sh [--all DIR]
 #   --all DIR  instead, every source with every variant into DIR (not committed: Thrust/CUB make large
@@ -32,7 +33,7 @@ nv() {
   "$NVCC" -arch="$arch" -ptx -O3 "$@" "src/$name.cu" -o "$OUT/$name$suffix.$arch.ptx" -diag-suppress 1444
 }
 
-numeric="stencil solvers nbody softmax numeric physics ml loops"
+numeric="stencil solvers nbody softmax numeric physics ml loops drift"
 if [ $ALL = 1 ]; then
   for n in $numeric cccl complex; do
     nv "$n" sm_80 ""
@@ -43,6 +44,6 @@ if [ $ALL = 1 ]; then
   exit 0
 fi
 for n in $numeric cccl complex; do nv "$n" sm_80 ""; done
-for n in softmax nbody ml physics numeric; do nv "$n" sm_80 _fast -use_fast_math; done
+for n in softmax nbody ml physics numeric drift; do nv "$n" sm_80 _fast -use_fast_math; done
 for n in stencil solvers; do nv "$n" sm_80 _ftz -ftz=true -prec-div=false -prec-sqrt=false; done
 for n in ml numeric; do nv "$n" sm_90 ""; done
