@@ -33,6 +33,8 @@ while read -r id ptx args; do
   if cmp -s "$TMP" "golden/$id.out"; then pass=$((pass + 1)); echo "ok   $id"
   else fail=$((fail + 1)); echo "DIFF $id: $(diff "$TMP" "golden/$id.out" | grep -c '^<') lines differ from the GPU"; fi
 done <runs.txt
-echo "replay.sh${EXTRA:+ $EXTRA}: $pass of $((pass + fail)) runs print what the GPU printed${missing:+, $missing without golden}"
+more=""
+[ $missing -gt 0 ] && more=", $missing without golden"
+echo "replay.sh${EXTRA:+ $EXTRA}: $pass of $((pass + fail)) runs print what the GPU printed$more"
 [ -n "$EXTRA" ] && exit 0
 [ $fail -eq 0 ]
