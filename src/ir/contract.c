@@ -349,8 +349,8 @@ static int use(ctr *c, uint32_t mi, uint32_t j, const ctr_track *ra, const ctr_t
   return 0;
 }
 
-static void operands(const ctr *c, const wv_insn *in, ctr_track *tr, uint32_t nt, ctr_track **ra, ctr_track **rb) {
-  (void)c;
+/* The tracked values instruction in reads as its a and its b. */
+static void operands(const wv_insn *in, ctr_track *tr, uint32_t nt, ctr_track **ra, ctr_track **rb) {
   *ra = WV_SLOT_BANK(in->a) == WV_SLOT_REG ? find(tr, nt, WV_SLOT_INDEX(in->a)) : NULL;
   *rb = WV_SLOT_BANK(in->b) == WV_SLOT_REG ? find(tr, nt, WV_SLOT_INDEX(in->b)) : NULL;
 }
@@ -373,7 +373,7 @@ static int walk(ctr *c, uint32_t mi) {
     for (uint32_t k = c->dus[j]; k < c->dus[j + 1]; k++)
       if (!(c->du[k] & WV_DU_DEF) && find(tr, nt, c->du[k])) reads = 1;
     if (reads) {
-      operands(c, in, tr, nt, &ra, &rb);
+      operands(in, tr, nt, &ra, &rb);
       if (use(c, mi, j, ra, rb)) return -1;
     }
     int pass = reads && ra && !rb ? passes(in, mul) : 0;
@@ -440,7 +440,7 @@ static int walk_free(ctr *c, uint32_t mi) {
       if (c->seen[j] == c->stamp) continue;
       c->seen[j] = c->stamp;
       ctr_track *ra, *rb;
-      operands(c, &c->f->code[j], tr, nt, &ra, &rb);
+      operands(&c->f->code[j], tr, nt, &ra, &rb);
       if (use(c, mi, j, ra, rb)) return -1;
     }
   m->nuses = c->nuses - m->first;
