@@ -469,7 +469,7 @@ static int constant(const ctr *c, uint32_t s, int depth) {
 static int is_free(const ctr *c, const wv_insn *in) {
   if (c->ndefs[WV_SLOT_INDEX(in->d[0])] != 1) return 0;
   if (in->op == WV_OP_MUL) return constant(c, in->a, 0) || constant(c, in->b, 0);
-  return in->op == WV_OP_DIV && constant(c, in->a, 0); /* a * rcp(b) */
+  return in->op == WV_OP_DIV && (constant(c, in->a, 0) || constant(c, in->b, 0)); /* a * rcp(b): rcp of a constant is one */
 }
 
 /* Every register's writers and readers among the live reachable instructions. */
