@@ -87,6 +87,10 @@ typedef struct wv_config {
   /* Checks that stop a program at a bug a GPU lets pass (WV_CHECK_*; 0 = run it as the GPU does and
    * only count what was seen, see wv_diag_count). wv_checks_parse reads "memcheck,synccheck". */
   uint32_t checks;
+  /* 0 (default): fuse a mul.f32/.f64 and an add/sub without rounding modifiers into one fma, rounded once,
+   * wherever ptxas does (docs/CONTRACTION.md), as the GPU runs them; nonzero: run every PTX instruction
+   * as written, each rounded (ptxas --fmad=false). */
+  int no_contract;
 } wv_config;
 
 #define WV_CHECK_MEMCHECK 1u  /* the first invalid read (wv_diag_kind WV_DIAG_INVALID_READ) is a device fault */
@@ -228,6 +232,11 @@ const char *wv_machine_describe(uint32_t i);
 /* For every cross-lane instruction of the module: the PTX line, then the code it becomes on the vm's
  * machine (AMD GCN assembly that llvm-mc assembles; PTX lines are `;` comments). */
 wv_status wv_module_print_lowering(wv_vm *vm, const wv_module *m, FILE *out);
+/* The FMA contraction decisions (docs/CONTRACTION.md), one line per contractible product and add/sub:
+ * "FILE:LINE: mul|div|rcp fused|kept|partly|dead[: why]" (div: div.approx/.full, rcp: rcp.approx), "FILE:LINE: add|sub fma MULLINE" (fused with the mul at
+ * MULLINE) or "FILE:LINE: add|sub separate[ (mul MULLINE: why)]". The decisions are made whether or not
+ * wv_config.no_contract applies them. */
+wv_status wv_module_print_contractions(wv_vm *vm, const wv_module *m, FILE *out);
 
 /*
  * Diagnostics: things a GPU lets pass but that are bugs, by kind. The vm counts every occurrence

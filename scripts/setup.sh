@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# setup.sh — install what building and testing warpvm needs, from Debian packages only.
+# setup.sh — install what building and testing warpvm needs, from Debian packages only; and, optionally,
+# NVIDIA's disassembler from PyPI for tests/contract/check.sh (skipped without it).
 # Safe to run again: it installs only what is missing. Needs root (or sudo) when something is.
 set -euo pipefail
 need=()
@@ -19,4 +20,13 @@ if [ ${#need[@]} -gt 0 ]; then
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"
   $SUDO apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq "${need[@]}" >/dev/null
+fi
+
+# tests/contract/check.sh compares warpvm's FMA contraction with ptxas's SASS: where the CUDA toolkit's ptxas
+# is here but nvdisasm is not, try NVIDIA's PyPI package. Optional: a failure only leaves that test skipped.
+if { command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ]; } && ! command -v nvdisasm >/dev/null 2>&1 &&
+   [ ! -x /usr/local/cuda/bin/nvdisasm ] && command -v python3 >/dev/null 2>&1 &&
+   ! python3 -c 'import nvidia, os, sys; sys.exit(not any(os.path.exists(os.path.join(p, "cu13/bin/nvdisasm")) for p in nvidia.__path__))' 2>/dev/null; then
+  echo "setup: pip install nvidia-cuda-nvdisasm (for tests/contract/check.sh; optional)"
+  python3 -m pip install -q nvidia-cuda-nvdisasm >/dev/null 2>&1 || echo "setup: could not install nvidia-cuda-nvdisasm; contract.ptxas will be skipped"
 fi

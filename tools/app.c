@@ -141,6 +141,7 @@ int wv_cli_run_app(const wv_vm_opts *o, int argc, char **argv) {
   if (o->schedule) bad |= setenv("WARPVM_SCHEDULE", o->schedule, 1);
   if (o->has_seed) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->seed); bad |= setenv("WARPVM_SEED", num, 1); }
   if (o->checks) bad |= setenv("WARPVM_CHECK", o->checks, 1);
+  if (o->no_contract) bad |= setenv("WARPVM_NO_CONTRACT", "1", 1);
   if (o->stats) bad |= setenv("WARPVM_STATS", "1", 1);
   if (o->verbose) bad |= setenv("WARPVM_VERBOSE", "1", 1);
   if (bad) {

@@ -13,6 +13,7 @@ typedef struct wv_vm_opts {
   uint64_t wpw, seed, max_steps, timeout, stack;
   int has_seed, has_max_steps, has_timeout;
   int stats, verbose;
+  int no_contract;           /* --no-contract */
   const char *checks;        /* --check LIST (validated: wv_checks_parse) */
   const char *preload_first; /* ./app in sanitizer builds: their runtime must be loaded before ours */
 } wv_vm_opts;

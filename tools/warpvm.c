@@ -36,13 +36,15 @@ static const char USAGE[] =
     "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N] [--timeout S]\n"
     "                  [--machine NAME] [--warps-per-wave 1|2] [--async-delivery at-wait|eager|random:SEED]\n"
     "                  [--memory-model sc|weak] [--seed N] [--schedule serial|interleave|random:SEED]\n"
-    "                  [--stack BYTES] [--check memcheck,synccheck]\n"
+    "                  [--stack BYTES] [--check memcheck,synccheck] [--no-contract]\n"
     "       warpvm list FILE.ptx\n"
+    "       warpvm contractions FILE.ptx\n"
     "       warpvm machines\n"
     "       warpvm lower FILE.ptx --machine NAME\n"
     "       warpvm gcn FILE.s [--wave 64|32|8] [--rdna] [--set vN=A,B,...]... [--exec MASK]   (see gcn --help)\n"
     "       warpvm [--machine NAME] [--warps-per-wave 1|2] [--max-steps N] [--timeout S] [--async-delivery D]\n"
-    "              [--memory-model sc|weak] [--seed N] [--schedule S] [--check LIST] [--stats] [--verbose]\n"
+    "              [--memory-model sc|weak] [--seed N] [--schedule S] [--check LIST] [--no-contract] [--stats]\n"
+    "              [--verbose]\n"
     "              ./app [ARGS...]\n"
     "       warpvm --help | -h | --version\n";
 
@@ -84,9 +86,17 @@ static const char HELP[] =
     "  --check LIST         stop at bugs a GPU lets pass, LIST comma-separated: memcheck (a load outside every\n"
     "                       allocation is a device fault; without it such loads read what the GPU would read\n"
     "                       and are reported at exit), synccheck (undefined use of a warp collective)\n"
+    "  --no-contract        run each mul and add as written, each rounded (as ptxas --fmad=false would); by\n"
+    "                       default a mul.f32/.f64 and an add/sub without rounding modifier run as one fma,\n"
+    "                       rounded once, wherever ptxas fuses them (docs/CONTRACTION.md), as on the GPU\n"
     "  Kernel printf output goes to stdout before the --print blocks.\n"
     "\n"
     "list    print each kernel of FILE.ptx with its parameters (name, type, size, align, offset)\n"
+    "\n"
+    "contractions  every product (mul.f32/.f64; div.approx/.full, rcp.approx) and add/sub ptxas may fuse,\n"
+    "        and what it does with them (FILE:LINE: mul|div|rcp fused|kept|partly|dead[: why],\n"
+    "        add|sub fma MULLINE, add|sub separate (mul MULLINE: why));\n"
+    "        tests/contract/check.sh compares this with ptxas's own code\n"
     "\n"
     "machines  the machines --machine accepts, with their warp/wave size, LDS and cross-lane instructions\n"
     "\n"
@@ -284,7 +294,8 @@ static int parse_vm_opt(int argc, char **argv, int *i, wv_vm_opts *o) {
     uint32_t c;
     if (wv_checks_parse(argv[++*i], &c) != WV_OK) return -usage_error("bad --check (memcheck, synccheck, comma-separated)");
     o->checks = argv[*i];
-  } else if (!strcmp(a, "--warps-per-wave") && more) {
+  } else if (!strcmp(a, "--no-contract")) o->no_contract = 1;
+  else if (!strcmp(a, "--warps-per-wave") && more) {
     if (!parse_count(argv[++*i], &o->wpw) || o->wpw < 1 || o->wpw > 2) return -usage_error("bad --warps-per-wave (1 or 2)");
   } else return 0;
   return 1;
@@ -537,7 +548,7 @@ static int cmd_run(int argc, char **argv) {
   wv_config cfg = {.max_steps = o.vm.max_steps, .timeout_seconds = wv_cli_timeout(&o.vm), .stack_bytes = (uint32_t)o.vm.stack, .printf_out = printf_to_stdout, .printf_user = NULL,
                    .machine = o.vm.machine, .warps_per_wave = (uint32_t)o.vm.wpw,
                    .async_delivery = o.vm.async_delivery, .memory_model = o.vm.memory_model, .schedule = o.vm.schedule,
-                   .seed = (uint32_t)o.vm.seed};
+                   .seed = (uint32_t)o.vm.seed, .no_contract = o.vm.no_contract};
   if (o.vm.checks) wv_checks_parse(o.vm.checks, &cfg.checks);
   wv_vm *vm = create_vm(&cfg);
   run_arg *args = calloc((size_t)o.nspec + 1, sizeof *args);
@@ -579,6 +590,22 @@ static int cmd_list(int argc, char **argv) {
   for (uint32_t i = 0, n = rc ? 0 : wv_module_kernel_count(mod); i < n; i++) {
     if (i) putchar('\n');
     list_kernel(wv_module_kernel_at(mod, i));
+  }
+  wv_destroy(vm);
+  return rc;
+}
+
+/* `warpvm contractions FILE.ptx`: the FMA contraction decisions (docs/CONTRACTION.md). */
+static int cmd_contractions(int argc, char **argv) {
+  if (argc == 1 && (!strcmp(argv[0], "--help") || !strcmp(argv[0], "-h"))) { fputs(USAGE, stdout); return 0; }
+  if (argc != 1 || argv[0][0] == '-') return usage_error("contractions takes one FILE.ptx");
+  wv_vm *vm = create_vm(NULL);
+  if (!vm) return EXIT_DEVICE;
+  wv_module *mod;
+  int rc = load_module(vm, argv[0], &mod);
+  if (!rc) {
+    wv_status st = wv_module_print_contractions(vm, mod, stdout);
+    if (st) rc = vm_error(vm, st);
   }
   wv_destroy(vm);
   return rc;
@@ -714,6 +741,7 @@ int main(int argc, char **argv) {
   if (!cmd) return usage_error("missing command");
   if (!strcmp(cmd, "run")) return cmd_run(argc - 2, argv + 2);
   if (!strcmp(cmd, "list")) return cmd_list(argc - 2, argv + 2);
+  if (!strcmp(cmd, "contractions")) return cmd_contractions(argc - 2, argv + 2);
   if (!strcmp(cmd, "gcn")) return cmd_gcn(argc - 2, argv + 2);
   if (!strcmp(cmd, "machines")) return cmd_machines(argc - 2, argv + 2);
   if (!strcmp(cmd, "lower")) return cmd_lower(argc - 2, argv + 2);

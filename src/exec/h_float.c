@@ -2,7 +2,8 @@
  * h_float.c — floating-point instruction handlers for .f32 and .f64: add sub mul fma/mad div
  * (IEEE with .rn/.rz/.rm/.rp), min/max (.NaN), abs neg copysign, rcp sqrt, testp (PTX ISA
  * §9.7.3). Each lane is one call into fpmath.h, which owns the bit-exact semantics (canonical NaN,
- * .ftz, .sat). The .approx instructions and div.full go to h_sfu.c.
+ * .ftz, .sat). The .approx instructions and div.full go to h_sfu.c. Also the forms FMA contraction
+ * (src/ir/contract.c) makes: fma with negated product or addend, and a mul keeping copies of its sources.
  */
 #include "exec/fpmath.h"
 #include "exec/handlers.h"
@@ -69,6 +70,42 @@ static int h_f64_fma(wv_exec *x, const wv_insn *in, uint32_t m) {
   return 0;
 }
 
+/* An fma contracted from mul + add/sub (contract.c): -(a*b) and -c as FFMA/DFMA's operand negation gives
+ * them. An f64 NaN keeps its sign, as neg and sub leave it (fpmath.h). */
+static inline uint64_t neg64(uint64_t v, int on) {
+  return on && !wv_fp_isnan64(v) ? v ^ 0x8000000000000000ull : v;
+}
+static int h_f32_fma_neg(wv_exec *x, const wv_insn *in, uint32_t m) {
+  HEAD2;
+  const uint64_t *C = WV_R(x, in->c);
+  uint32_t sp = in->mode & WV_FM_NEGP ? 0x80000000u : 0, sc = in->mode & WV_FM_NEGC ? 0x80000000u : 0;
+  WV_FOR_LANES(m, l, { D[l] = wv_fp_fma_f32((uint32_t)A[l] ^ sp, (uint32_t)B[l], (uint32_t)C[l] ^ sc, r, f); });
+  return 0;
+}
+static int h_f64_fma_neg(wv_exec *x, const wv_insn *in, uint32_t m) {
+  HEAD2;
+  const uint64_t *C = WV_R(x, in->c);
+  int np = (in->mode & WV_FM_NEGP) != 0, nc = (in->mode & WV_FM_NEGC) != 0;
+  WV_FOR_LANES(m, l, { D[l] = wv_fp_fma_f64(neg64(A[l], np), B[l], neg64(C[l], nc), r); });
+  return 0;
+}
+
+/* A product whose sources the PTX overwrites before the adds it was contracted into keeps copies
+ * (WV_FM_SAVE): in fresh registers, so before the product itself is written. */
+void wv_h_save_sources(wv_exec *x, const wv_insn *in, uint32_t m) {
+  const uint32_t src[2] = {in->a, in->b};
+  for (int k = 0; k < 2; k++) {
+    if (in->d[1 + k] == WV_NOSLOT) continue;
+    uint64_t *S = WV_R(x, in->d[1 + k]);
+    const uint64_t *A = WV_R(x, src[k]);
+    WV_FOR_LANES(m, l, { S[l] = A[l]; });
+  }
+}
+static int h_mul_save(wv_exec *x, const wv_insn *in, uint32_t m) {
+  wv_h_save_sources(x, in, m);
+  return in->type == WV_T_F64 ? h_f64_bin(x, in, m) : h_f32_bin(x, in, m);
+}
+
 static int h_f32_un(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t *D = WV_R(x, in->d[0]);
   const uint64_t *A = WV_R(x, in->a);
@@ -116,6 +153,8 @@ wv_handler wv_h_float(int op, wv_type t, const wv_insn *in) {
   if (op == WV_OP_TESTP) return h_testp; /* its mode is the test, not .approx */
   if ((in->mode & WV_FM_APPROX) || (op == WV_OP_DIV && (in->mode & WV_FM_FULL))) return wv_h_sfu(op, t, in);
   if (t != WV_T_F32 && !f64) return NULL;
+  if (op == WV_OP_MUL && (in->mode & WV_FM_SAVE)) return h_mul_save;
+  if ((op == WV_OP_FMA || op == WV_OP_MAD) && (in->mode & (WV_FM_NEGP | WV_FM_NEGC))) return f64 ? h_f64_fma_neg : h_f32_fma_neg;
   switch (op) {
   case WV_OP_ADD: case WV_OP_SUB: case WV_OP_MUL: case WV_OP_DIV: case WV_OP_MIN: case WV_OP_MAX:
   case WV_OP_COPYSIGN:

@@ -3,8 +3,10 @@
  * cos lg2 ex2 tanh (.f32, and the f16/bf16/x2 forms of ex2 and tanh), rcp/rsqrt .f64 (PTX ISA
  * §9.7.3.x, §9.7.4.x). Each lane is one call into sfu.h, the bit-exact model of sm_90's MUFU unit and
  * of the code ptxas emits around it; the recorded tables it reads belong to the vm and are loaded
- * on first use (sfu.c).
+ * on first use (sfu.c). The last multiply of div.approx, div.full and rcp.approx is an FMUL that ptxas
+ * contracts with a following add/sub like a mul.f32's (src/ir/contract.c): those fused forms are here too.
  */
+#include "exec/fpmath.h"
 #include "exec/handlers.h"
 #include "exec/sfu.h"
 #include "rt/vm_internal.h"
@@ -47,6 +49,7 @@ static uint32_t need_of(int op, wv_type t) {
   const uint64_t *A = WV_R(x, in->a)
 
 static int h_sfu_f32(wv_exec *x, const wv_insn *in, uint32_t m) {
+  if (in->mode & WV_FM_SAVE) wv_h_save_sources(x, in, m);
   SFU_HEAD;
   int ftz = in->ftz;
 #define L1(expr) WV_FOR_LANES(m, l, { uint32_t a = (uint32_t)A[l]; D[l] = (expr); })
@@ -65,10 +68,50 @@ static int h_sfu_f32(wv_exec *x, const wv_insn *in, uint32_t m) {
 }
 
 static int h_sfu_div(wv_exec *x, const wv_insn *in, uint32_t m) {
+  if (in->mode & WV_FM_SAVE) wv_h_save_sources(x, in, m);
   SFU_HEAD;
   const uint64_t *B = WV_R(x, in->b);
   if (in->mode & WV_FM_APPROX) WV_FOR_LANES(m, l, { D[l] = wv_sfu_div_approx(T, (uint32_t)A[l], (uint32_t)B[l], in->ftz); });
   else WV_FOR_LANES(m, l, { D[l] = wv_sfu_div_full(T, (uint32_t)A[l], (uint32_t)B[l], in->ftz); });
+  return 0;
+}
+
+/* ptxas's division and reciprocal sequences with their last FMUL x*y an FFMA x*y + c (WV_FM_ADDC),
+ * -(x*y) and -c under WV_FM_NEGP / WV_FM_NEGC, .sat from the add. */
+static uint32_t fma_tail(uint32_t x, uint32_t y, uint32_t c, const wv_insn *in) {
+  unsigned fl = (in->ftz ? WV_FP_FTZ : 0) | (in->sat ? WV_FP_SAT : 0);
+  return wv_fp_fma_f32(x ^ (in->mode & WV_FM_NEGP ? 0x80000000u : 0), y, c ^ (in->mode & WV_FM_NEGC ? 0x80000000u : 0),
+                       WV_FP_RN, fl);
+}
+static uint32_t div_fma(const wv_sfu *T, uint32_t a, uint32_t b, uint32_t c, const wv_insn *in) {
+  int ftz = in->ftz, big = wv_sfu_huge(b), small = !ftz && wv_sfu_tiny(b);
+  if (in->mode & WV_FM_APPROX) {
+    if (ftz) return fma_tail(a, wv_sfu_rcp(T, b), c, in);
+    big = 0;
+  }
+  if (big) {
+    b = ftz ? wv_sfu_fmul_ftz(b, 0x3e800000u) : wv_sfu_fmul(b, 0x3e800000u);
+    a = ftz ? wv_sfu_fmul_ftz(a, 0x3e800000u) : wv_sfu_fmul(a, 0x3e800000u);
+  }
+  if (small) {
+    b = wv_sfu_fmul(b, 0x4b800000u);
+    a = wv_sfu_fmul(a, 0x4b800000u);
+  }
+  return fma_tail(wv_sfu_rcp(T, b), a, c, in);
+}
+static int h_sfu_div_fma(wv_exec *x, const wv_insn *in, uint32_t m) {
+  SFU_HEAD;
+  const uint64_t *B = WV_R(x, in->b), *C = WV_R(x, in->c);
+  WV_FOR_LANES(m, l, { D[l] = div_fma(T, (uint32_t)A[l], (uint32_t)B[l], (uint32_t)C[l], in); });
+  return 0;
+}
+static int h_sfu_rcp_fma(wv_exec *x, const wv_insn *in, uint32_t m) { /* rcp.approx.f32 (not .ftz) */
+  SFU_HEAD;
+  const uint64_t *C = WV_R(x, in->c);
+  WV_FOR_LANES(m, l, {
+    uint32_t a = (uint32_t)A[l], sc = wv_sfu_huge(a) ? 0x3e800000u : wv_sfu_tiny(a) ? 0x4b800000u : 0x3f800000u;
+    D[l] = fma_tail(sc, wv_sfu_rcp(T, wv_sfu_fmul(a, sc)), (uint32_t)C[l], in);
+  });
   return 0;
 }
 
@@ -93,7 +136,9 @@ static int h_sfu_h16(wv_exec *x, const wv_insn *in, uint32_t m) {
 /* The handler of an .approx/.full instruction, or NULL if it is not one warpvm runs. */
 wv_handler wv_h_sfu(int op, wv_type t, const wv_insn *in) {
   int approx = in->mode & WV_FM_APPROX;
+  if (op == WV_OP_DIV && (in->mode & WV_FM_ADDC)) return t == WV_T_F32 ? h_sfu_div_fma : NULL;
   if (op == WV_OP_DIV) return t == WV_T_F32 && (in->mode & (WV_FM_APPROX | WV_FM_FULL)) ? h_sfu_div : NULL;
+  if (op == WV_OP_RCP && (in->mode & WV_FM_ADDC)) return t == WV_T_F32 && approx && !in->ftz ? h_sfu_rcp_fma : NULL;
   if (!approx || !need_of(op, t)) return NULL;
   if (t == WV_T_F32) return h_sfu_f32;
   if (t == WV_T_F64) return op == WV_OP_RCP || op == WV_OP_RSQRT ? h_sfu_f64 : NULL;

@@ -29,8 +29,13 @@ wv_handler wv_h_special(int which);                           /* %clock etc. */
 
 enum { WV_MOV_REG = 0, WV_MOV_PRED, WV_MOV_PACK, WV_MOV_UNPACK, WV_MOV_PRED_FROM_REG };
 enum { WV_DYN_CLOCK = 0, WV_DYN_CLOCK64, WV_DYN_GLOBALTIMER };
-/* float instruction modes (in->mode) */
-enum { WV_FM_APPROX = 1, WV_FM_FULL = 2, WV_FM_NAN = 4 };
+/* float instruction modes (in->mode). NEGP/NEGC: an fma contracted from mul and add/sub (contract.c) takes
+ * -(a*b) / -c; SAVE: a product (mul, div.approx/.full, rcp.approx) that also copies its sources a, b to d[1],
+ * d[2] (unless WV_NOSLOT) for the adds it was contracted into, when the PTX overwrites them in between. */
+enum { WV_FM_APPROX = 1, WV_FM_FULL = 2, WV_FM_NAN = 4, WV_FM_NEGP = 8, WV_FM_NEGC = 16, WV_FM_SAVE = 32,
+       WV_FM_ADDC = 64 /* div.approx/div.full/rcp.approx whose last multiply takes + c: the fused add (h_sfu.c) */ };
+/* WV_FM_SAVE: copy the lanes' sources a, b to d[1], d[2] (h_float.c). */
+void wv_h_save_sources(wv_exec *x, const wv_insn *in, uint32_t m);
 /* address flags (in->addrf): ADDR32 the base register is 32 bits wide (zero-extended); LOCALBASE add
  * the frame's local base; WRAP32 the state space's addresses are 32 bits wide (.shared, .local, .param),
  * so register + offset wraps modulo 2^32 as on the GPU (PTX ISA §6.4.1: addresses are zero-extended,

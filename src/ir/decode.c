@@ -109,8 +109,17 @@ uint32_t wv_dconst(wv_dec *d, uint64_t v) {
   return WV_SLOT(WV_SLOT_CONST, d->nconsts++);
 }
 
+/* Logs a register the instruction being decoded reads or writes (for contract.c); out of memory fails
+ * the module. */
+void wv_dlog(wv_dec *d, uint32_t entry) {
+  if (!d->in_insn) return;
+  if (wv_dgrow((void **)&d->du, &d->capdu, d->ndu + 1, sizeof *d->du)) { d->failed = 1; return; }
+  d->du[d->ndu++] = entry;
+}
+
 uint32_t wv_dcc(wv_dec *d) {
   if (d->cc_slot == WV_NOSLOT) d->cc_slot = WV_SLOT(WV_SLOT_REG, d->fn->nregs++);
+  wv_dlog(d, WV_DU_CC);
   return d->cc_slot;
 }
 
@@ -201,7 +210,10 @@ uint32_t wv_dsrc(wv_dec *d, const ptx_operand *o, wv_type t) {
         wv_derr(d, o->loc, "use of undeclared %s '%s'", o->kind == PTX_OPND_REG ? "register" : "identifier", o->name);
       return WV_NOSLOT;
     }
-    if (dl->kind == K_REG) return WV_SLOT(WV_SLOT_REG, dl->base);
+    if (dl->kind == K_REG) {
+      wv_dlog(d, dl->base);
+      return WV_SLOT(WV_SLOT_REG, dl->base);
+    }
     if (dl->kind == K_PRED) { wv_derr(d, o->loc, "predicate '%s' used where a value is expected", o->name); return WV_NOSLOT; }
     uint64_t v;
     if (shared_slot(d, dl) != WV_NOSLOT) return shared_slot(d, dl);
@@ -223,6 +235,7 @@ uint32_t wv_ddst(wv_dec *d, const ptx_operand *o) {
   const wv_decl *dl = wv_dlookup(d, o->name);
   if (!dl) { wv_derr(d, o->loc, "use of undeclared register '%s'", o->name); return WV_NOSLOT; }
   if (dl->kind != K_REG) { wv_derr(d, o->loc, "'%s' is not a writable value register", o->name); return WV_NOSLOT; }
+  wv_dlog(d, dl->base | WV_DU_DEF);
   return WV_SLOT(WV_SLOT_REG, dl->base);
 }
 
@@ -246,6 +259,7 @@ static int daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
   switch (dl->kind) {
   case K_REG: {
     in->a = WV_SLOT(WV_SLOT_REG, dl->base);
+    wv_dlog(d, dl->base);
     if (wv_type_size(dl->type) == 4) in->addrf |= WV_AF_ADDR32;
     /* ld.param [%rd] in a kernel: %rd holds a kernel parameter's address (mov %rd, param). */
     if (in->space == WV_SPACE_FPARAM && d->fn->is_entry) in->space = WV_SPACE_KPARAM;
@@ -690,10 +704,15 @@ static int emit(wv_dec *d, const ptx_insn *pi) {
     if (in->guard < 0) return -1;
     in->guard_neg = pi->guard_neg;
   }
+  uint32_t du0 = d->ndu;
+  if (wv_dgrow((void **)&d->dus, &d->capdus, d->ncode + 2, sizeof *d->dus)) return wv_derr(d, pi->loc, "out of memory");
   d->in_insn = 1;
   d->unsup = 0;
   int rc = wv_decode_insn(d, pi, in);
   d->in_insn = 0;
+  if (rc) d->ndu = du0; /* a placeholder reads and writes nothing */
+  d->dus[d->ncode] = du0;
+  d->dus[d->ncode + 1] = d->ndu;
   if (rc) free_callinfo(in); /* a failed instruction keeps nothing */
   if (rc && d->unsup && !d->failed) { /* placeholder: never executed, the launch is refused */
     memset(in, 0, sizeof *in);
@@ -763,7 +782,7 @@ static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
   d->fn = f;
   d->pf = pf;
   d->ndecls = 0;
-  d->ncode = d->nconsts = d->nfix = 0;
+  d->ncode = d->nconsts = d->nfix = d->ndu = 0;
   d->code = NULL;
   d->capcode = 0;
   d->consts = NULL;
@@ -799,6 +818,8 @@ static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
   if (!f->consts) return wv_derr(d, pf->loc, "out of memory");
   d->consts = NULL;
   if (f->nregs == 0) f->nregs = 1;
+  if (d->ncode && wv_contract(f, d->dus, d->du, !(d->vm && d->vm->cfg.no_contract)))
+    return wv_derr(d, pf->loc, "out of memory");
   char cerr[512];
   if (wv_cfg_reconvergence(f, cerr, sizeof cerr)) return wv_derr(d, pf->loc, "%s", cerr);
   return 0;
@@ -822,6 +843,8 @@ static void dec_fini(wv_dec *d) {
   wv_symtab_fini(&d->labels);
   free(d->decls);
   free(d->fix);
+  free(d->du);
+  free(d->dus);
   free(d->code);
   free(d->consts);
   memset(d, 0, sizeof *d);
@@ -964,6 +987,7 @@ void wv_irmod_free(wv_vm *vm, wv_irmod *m) {
     free(f->params);
     free(f->rets);
     free(f->shared_reloc);
+    free(f->fusions);
   }
   for (uint32_t i = 0; vm && i < m->nvars; i++)
     if (m->vars[i].space != WV_SPACE_SHARED) wv_heap_free(&vm->heap, m->vars[i].addr);

@@ -86,6 +86,8 @@ typedef struct wv_dec {
   uint32_t nfix, capfix;
   uint32_t cc_slot;        /* WV_NOSLOT until a carry instruction needs it */
   int in_insn, unsup;       /* decoding an instruction; it was unsupported */
+  uint32_t *du, ndu, capdu; /* the value registers each instruction reads and writes (contract.c) */
+  uint32_t *dus, capdus;    /* instruction → its first entry in du */
   wv_decl scratch;         /* what wv_dlookup returns for range and module names */
 } wv_dec;
 
@@ -103,6 +105,7 @@ uint32_t wv_dconst(wv_dec *d, uint64_t v);
 int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in);     /* fills a/imm/space/addrf */
 const wv_decl *wv_dlookup(wv_dec *d, const char *name);
 uint32_t wv_dcc(wv_dec *d);                                     /* the carry-flag slot */
+void wv_dlog(wv_dec *d, uint32_t entry);                        /* register | WV_DU_DEF, or WV_DU_CC */
 
 /* the static .shared layout of every kernel (shared.c), once every function has its index */
 int wv_dshared_layout(wv_dec *d);

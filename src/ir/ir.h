@@ -177,6 +177,23 @@ typedef struct wv_param {
   uint32_t size, align, offset;
 } wv_param;
 
+/* FMA contraction (contract.c, docs/CONTRACTION.md): what became of a contractible mul, and of an add or
+ * sub that could take a product, as ptxas decides it. One record per such instruction, in code order. */
+enum { WV_FU_MUL = 1, WV_FU_ADD };
+enum { WV_FU_KEPT = 1, WV_FU_FUSED, WV_FU_PARTLY, WV_FU_DEAD, /* muls */
+       WV_FU_FMA, WV_FU_SEPARATE };                         /* adds */
+enum { WV_WHY_NONE = 0, WV_WHY_USE,  /* the product has a use that is not a contractible add */
+       WV_WHY_BLOCK,                 /* ... or a use in another block */
+       WV_WHY_LOST,                  /* an add took the other operand's product */
+       WV_WHY_FTZ,                   /* the add's .ftz differs from the mul's */
+       WV_WHY_TWICE };               /* the add reads the product twice */
+typedef struct wv_fusion {
+  uint32_t line;     /* PTX line of the mul or add/sub */
+  uint32_t mul_line; /* add: the mul whose product it reads (0: none); fused: the one it took */
+  uint16_t op;       /* its opcode as written: mul (div, rcp: their last multiply), add, sub */
+  uint8_t kind, status, why;
+} wv_fusion;
+
 typedef struct wv_func {
   const char *name;
   int is_entry;
@@ -201,6 +218,8 @@ typedef struct wv_func {
   uint32_t reqntid[3], maxntid[3];
   const char *file;       /* PTX file name for messages */
   const char *unsupported;/* first "unsupported ..." message of this function, or NULL */
+  wv_fusion *fusions;     /* contract.c's decisions (also when contraction is off) */
+  uint32_t nfusions;
 } wv_func;
 
 /* A module-scope variable placed in device memory (.global/.const) or the shared layout. */
@@ -230,5 +249,13 @@ typedef struct wv_irmod {
 
 /* cfg.c: fill every conditional branch's rpc with its immediate post-dominator. */
 int wv_cfg_reconvergence(wv_func *f, char *err, size_t errlen);
+
+/* contract.c: ptxas's FMA contraction of f. du_start[i] .. du_start[i+1] index du, the value registers
+ * instruction i reads (register index) and writes (| WV_DU_DEF); WV_DU_CC marks one that uses the carry
+ * flag. Records every decision in f->fusions; with apply, rewrites the fused adds into fma and lets a mul
+ * keep copies of sources overwritten before its adds (new registers). -1 only when out of memory. */
+#define WV_DU_DEF 0x80000000u
+#define WV_DU_CC 0x7fffffffu
+int wv_contract(wv_func *f, const uint32_t *du_start, const uint32_t *du, int apply);
 
 #endif

@@ -73,6 +73,8 @@ usage_case "unknown --check" run "$K" --kernel scale2 --check racecheck
 usage_case "bad --check list" run "$K" --kernel scale2 --check memcheck,
 usage_case "list without file" list
 usage_case "list with two files" list "$K" "$K"
+usage_case "contractions without file" contractions
+usage_case "contractions with an option" contractions --no-contract "$K"
 
 # ---- numbers: whole, and within their type (warpvm is stricter than ptxrun here) -------------------
 # Each malformed or out-of-range number is a usage error whose message names the argument.
@@ -164,6 +166,8 @@ for h in --help -h; do
   want_rc 0
   want_out '^usage: warpvm run '
   want_out 'warpvm list '
+  want_out 'warpvm contractions '
+  want_out -- '--no-contract'
   want_out -- '--max-steps'
   check "help: $h"
 done
@@ -205,6 +209,26 @@ want_out 'scale2_param_0.*u64.*size 8.*align 8.*offset 0'
 want_out 'scale2_param_1.*u64.*size 8.*align 8.*offset 8'
 want_out 'scale2_param_2.*u32.*size 4.*align 4.*offset 16'
 check "list shows kernels and parameters"
+
+# ---- contractions: what ptxas fuses (tests/contract/cases.ptx: 'single' is a*b + c) -----------------
+C=$SRC/tests/contract/cases.ptx
+mline=$(marker_line "$C" 'mul.f32 %t1, %a, %b;')
+wv contractions "$C"
+want_rc 0
+want_out "cases.ptx:$mline: mul fused\$"
+want_out "cases.ptx:$((mline + 1)): add fma $mline\$"
+want_out 'mul kept: the product has a use other than a contractible add/sub'
+check "contractions: a*b + c is fused, a product that is also stored is not"
+# run: fused by default, rounded twice with --no-contract ((1 + 2^-12)^2 - (1 + 2^-11) is 2^-24 or 0)
+printf '\x00\x08\x80\x3f\x00\x08\x80\x3f\x00\x10\x80\xbf' > "$TMP/in.bin"
+wv run "$C" --kernel single --arg buf:128:@"$TMP/in.bin" --arg f32:0 --print 0:x32
+want_rc 0
+[ "$(sed -n 18p "$TMP/out")" = 0x33800000 ] || why "a*b + c is not 2^-24 (0x33800000): $(sed -n 18p "$TMP/out")"
+check "run: a*b + c rounded once"
+wv run "$C" --kernel single --arg buf:128:@"$TMP/in.bin" --arg f32:0 --print 0:x32 --no-contract
+want_rc 0
+[ "$(sed -n 18p "$TMP/out")" = 0x00000000 ] || why "a*b + c with --no-contract is not 0: $(sed -n 18p "$TMP/out")"
+check "run --no-contract: a*b + c rounded twice"
 
 # ---- malformed PTX: exit 1, "FILE:LINE:COL: error: ..." at the line that is wrong ---------------
 # The expected line is the one marked "ERROR HERE", else the file's last line (truncated file,
