@@ -79,7 +79,7 @@ static int is_float(const wv_insn *in) { return in->type == WV_T_F32 || in->type
 static int const_is(const wv_func *f, uint32_t s, wv_type t, int want_one) {
   if (WV_SLOT_BANK(s) != WV_SLOT_CONST) return 0;
   if (!want_one) return 1;
-  uint64_t v = f->consts[WV_SLOT_INDEX(s)];
+  uint64_t v = f->consts[WV_SLOT_INDEX(s)]; /* one value per constant (the launch repeats it for 32 lanes) */
   return t == WV_T_F32 ? ((uint32_t)v & 0x7fffffffu) == 0x3f800000u : (v & ~(1ull << 63)) == 0x3ff0000000000000ull;
 }
 
