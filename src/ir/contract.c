@@ -304,8 +304,13 @@ static uint32_t sweep(ctr *c, uint64_t *tmp) {
   return found;
 }
 
+/* Liveness costs a bit per register per block: past 4 Mi words (a huge generated function) it is skipped,
+ * and then no code counts as dead and every product that leaves its block counts as used there. */
+#define LIVE_BUDGET (1u << 22)
+
 static int live_and_dead(ctr *c) {
   c->words = (c->nregs + 63) / 64;
+  if ((uint64_t)c->nb * c->words > LIVE_BUDGET) return 0;
   c->livein = calloc((size_t)c->nb * c->words + 1, 8);
   c->liveout = calloc((size_t)c->nb * c->words + 1, 8);
   uint64_t *tmp = calloc(c->words + 1, 8);
@@ -395,7 +400,8 @@ static int walk(ctr *c, uint32_t mi) {
    * adds there that read the register are noted for the report only) */
   uint32_t lastb = c->blk[c->seq[end - 1]];
   for (uint32_t k = 0; k < nt; k++) {
-    if (c->lastdef[tr[k].slot] != tr[k].defpos || !BIT(&c->liveout[(size_t)lastb * c->words], tr[k].slot)) continue;
+    if (c->lastdef[tr[k].slot] != tr[k].defpos || (c->liveout && !BIT(&c->liveout[(size_t)lastb * c->words], tr[k].slot)))
+      continue;
     reject(m, WV_WHY_BLOCK);
     for (uint32_t r = c->rstart[tr[k].slot]; r < c->rstart[tr[k].slot + 1]; r++) {
       uint32_t j = c->readers[r];
