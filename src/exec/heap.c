@@ -8,21 +8,32 @@
  */
 #include "exec/mem.h"
 
+#include <stddef.h>
 #include <stdlib.h>
 #include <string.h>
 
 static uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); } /* a: a power of two */
 
-/* ---- the mapped ranges (mem.h: the GPU's memory map) ---- */
-
-static int span_find(const wv_heap *h, uint64_t addr) { /* last span with base <= addr */
-  uint32_t lo = 0, hi = h->nmaps;
+/* The index of the last of n records (each `stride` bytes, sorted by a uint64_t `base` as their first member)
+ * whose base is <= addr, or -1: the lookup of allocations, spans and chunks. */
+static int last_le(const void *v, size_t stride, uint32_t n, uint64_t addr) {
+  uint32_t lo = 0, hi = n;
   while (lo < hi) {
     uint32_t mid = (lo + hi) / 2;
-    if (h->maps[mid].base <= addr) lo = mid + 1;
+    uint64_t base;
+    memcpy(&base, (const char *)v + (size_t)mid * stride, sizeof base);
+    if (base <= addr) lo = mid + 1;
     else hi = mid;
   }
   return (int)lo - 1;
+}
+_Static_assert(offsetof(wv_alloc, base) == 0 && offsetof(wv_span, base) == 0 && offsetof(wv_chunk, base) == 0,
+               "last_le reads base as the first member");
+
+/* ---- the mapped ranges (mem.h: the GPU's memory map) ---- */
+
+static int span_find(const wv_heap *h, uint64_t addr) { /* last span with base <= addr */
+  return last_le(h->maps, sizeof *h->maps, h->nmaps, addr);
 }
 
 /* Maps [base, base+len) (the caller checked that it meets no other span). */
@@ -67,14 +78,8 @@ void wv_heap_fini(wv_heap *h) {
   memset(h, 0, sizeof *h);
 }
 
-static int find(const wv_heap *h, uint64_t addr) {
-  uint32_t lo = 0, hi = h->n;
-  while (lo < hi) { /* last allocation with base <= addr */
-    uint32_t mid = (lo + hi) / 2;
-    if (h->v[mid].base <= addr) lo = mid + 1;
-    else hi = mid;
-  }
-  return (int)lo - 1;
+static int find(const wv_heap *h, uint64_t addr) { /* last allocation with base <= addr */
+  return last_le(h->v, sizeof *h->v, h->n, addr);
 }
 
 /* Insert a at its sorted position (the caller checked that it overlaps no live allocation). Freed entries
@@ -129,13 +134,7 @@ static uint64_t pages_fit(const wv_heap *h, uint64_t len, uint64_t align) {
 }
 
 static int chunk_find(const wv_heap *h, uint64_t addr) { /* last chunk with base <= addr */
-  uint32_t lo = 0, hi = h->nchunks;
-  while (lo < hi) {
-    uint32_t mid = (lo + hi) / 2;
-    if (h->chunks[mid].base <= addr) lo = mid + 1;
-    else hi = mid;
-  }
-  return (int)lo - 1;
+  return last_le(h->chunks, sizeof *h->chunks, h->nchunks, addr);
 }
 
 static int bit(const wv_chunk *c, uint32_t g) { return (int)(c->used[g / 64] >> (g % 64) & 1); }
