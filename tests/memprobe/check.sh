@@ -10,10 +10,9 @@ set -uo pipefail
 if [ $# -ne 3 ]; then echo "usage: $0 WARPVM SRCDIR BUILDDIR" >&2; exit 2; fi
 WV=$1 SRC=$(cd "$2" && pwd) BUILD=$3
 case $WV in /*) ;; *) WV=$PWD/$WV ;; esac
-NVCC=""
-for c in "${NVCC_BIN:-}" "$(command -v nvcc 2>/dev/null)" /usr/local/cuda/bin/nvcc; do
-  if [ -n "$c" ] && [ -x "$c" ]; then NVCC=$c; break; fi
-done
+# shellcheck source=../lib/nvcc.sh
+source "$(dirname "${BASH_SOURCE[0]}")/../lib/nvcc.sh"
+NVCC=$(find_nvcc) || NVCC=""
 [ -n "$NVCC" ] || { echo "memprobe: no nvcc: skipped"; exit 77; }
 GOLD=$SRC/golden/memprobe.out
 if [ ! -f "$GOLD" ]; then

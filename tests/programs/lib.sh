@@ -11,17 +11,9 @@ SUITE_DIR=$(cd "${WV_SUITE:-$PROGRAMS_DIR}" && pwd) || return 1
 # SUITE_REL: the suite's folder relative to the repository root (for messages and PROVENANCE.md)
 SUITE_REL=$(realpath --relative-to="$PROGRAMS_DIR/../.." "$SUITE_DIR")
 
-# find_nvcc: prints the nvcc to use ($NVCC, nvcc on PATH, /usr/local/cuda/bin/nvcc); returns 1 if none.
-find_nvcc() {
-  local c
-  for c in "${NVCC:-}" "$(command -v nvcc 2>/dev/null)" /usr/local/cuda/bin/nvcc; do
-    if [ -n "$c" ] && [ -x "$c" ]; then
-      echo "$c"
-      return 0
-    fi
-  done
-  return 1
-}
+# find_nvcc (tests/lib/nvcc.sh)
+# shellcheck source=../lib/nvcc.sh
+source "$PROGRAMS_DIR/../lib/nvcc.sh"
 
 # program_entries: every program line of programs.txt, comments and blank lines removed.
 program_entries() {
