@@ -168,8 +168,10 @@ static int run_case(runner *r, const bs_case *c) {
 }
 
 static void write_header(FILE *f, const opts *o, const runner *r) {
-  fprintf(f, "# threads=%u\n# reps=%u\n# warpvm_threads=%d\n# pocl_device=%s\n", o->threads, o->reps,
-          bs_vm_threads_supported(), r->ocl ? bs_ocl_device(r->ocl) : "none");
+  fprintf(f, "# threads=%u\n# reps=%u\n# warpvm_threads=%d\n# pocl_device=%s\n# pocl_version=%s\n", o->threads,
+          o->reps, bs_vm_threads_supported(), r->ocl ? bs_ocl_device(r->ocl) : "none",
+          r->ocl ? bs_ocl_version(r->ocl) : "none");
+  for (uint32_t i = 0; i < BS_NCASES; i++) fprintf(f, "# case=%s:%s\n", BS_CASES[i].name, BS_CASES[i].what);
   fprintf(f, "section,kernel,impl,threads,rep,wall_s,cpu_s,thread_instructions\n");
 }
 

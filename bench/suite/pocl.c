@@ -22,6 +22,7 @@ bs_ocl *bs_ocl_open(uint32_t threads, char *err, size_t errlen) {
 }
 void bs_ocl_close(bs_ocl *o) { (void)o; }
 const char *bs_ocl_device(const bs_ocl *o) { return (void)o, "none"; }
+const char *bs_ocl_version(const bs_ocl *o) { return (void)o, "none"; }
 int bs_ocl_prepare(bs_ocl *o, const bs_case *c, const char *dir, const bs_host *h, char *err, size_t errlen) {
   (void)o, (void)c, (void)dir, (void)h, (void)err, (void)errlen;
   return -1;
@@ -42,7 +43,7 @@ struct bs_ocl {
   cl_device_id dev;
   cl_context ctx;
   cl_command_queue q;
-  char device[256];
+  char device[256], version[256];
   const bs_case *c;
   cl_program prog;
   cl_kernel k;
@@ -65,6 +66,7 @@ static cl_int find_pocl(bs_ocl *o) {
     if (!strstr(name, "Portable Computing Language") && !strstr(name, "PoCL")) continue;
     if (clGetDeviceIDs(pf[i], CL_DEVICE_TYPE_CPU, 1, &o->dev, NULL)) continue;
     clGetDeviceInfo(o->dev, CL_DEVICE_NAME, sizeof o->device, o->device, NULL);
+    clGetPlatformInfo(pf[i], CL_PLATFORM_VERSION, sizeof o->version, o->version, NULL);
     return CL_SUCCESS;
   }
   return e ? e : CL_DEVICE_NOT_FOUND;
@@ -96,6 +98,7 @@ void bs_ocl_close(bs_ocl *o) {
 }
 
 const char *bs_ocl_device(const bs_ocl *o) { return o->device; }
+const char *bs_ocl_version(const bs_ocl *o) { return o->version; }
 
 static char *read_file(const char *path, size_t *len) {
   FILE *f = fopen(path, "rb");

@@ -101,6 +101,7 @@ typedef struct bs_ocl bs_ocl;
 bs_ocl *bs_ocl_open(uint32_t threads, char *err, size_t errlen);
 void bs_ocl_close(bs_ocl *o);
 const char *bs_ocl_device(const bs_ocl *o);
+const char *bs_ocl_version(const bs_ocl *o); /* the platform's CL_PLATFORM_VERSION */
 int bs_ocl_prepare(bs_ocl *o, const bs_case *c, const char *dir, const bs_host *h, char *err, size_t errlen);
 int bs_ocl_clear(bs_ocl *o, char *err, size_t errlen);
 int bs_ocl_run(bs_ocl *o, char *err, size_t errlen);
