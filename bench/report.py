@@ -169,7 +169,7 @@ def chart(path, order, one, all_, micro, n_all, title):
     fig.savefig(path, dpi=110)
 
 
-def readme_block(order, one, all_, n_all, meta, note):
+def readme_block(order, one, all_, n_all, micro, meta, note):
     lines = [BEGIN,
              f"Taken with `bash bench/run.sh` at commit `{meta.get('commit', '?')}` on {meta.get('date', '?')}, "
              f"{meta.get('machine', '?')}; medians of {meta.get('reps', '?')} repetitions, CPU time with one "
@@ -183,6 +183,10 @@ def readme_block(order, one, all_, n_all, meta, note):
         a, b = one[k], all_.get(k, {})
         lines.append(f"| `{k}` | {mtips(a['tips_cpu'])} | {num(a.get('x_c_cpu'))} | {num(a.get('x_pocl_cpu'))} | "
                      f"{mtips(b.get('tips_wall'))} | {num(b.get('x_c_wall'))} | {num(b.get('x_pocl_wall'))} |")
+    if micro:
+        lines += ["", "Nanoseconds per thread-instruction on one thread, by instruction class:", "",
+                  "| " + " | ".join(f"`{c}`" for c in micro) + " |", "|" + " --- |" * len(micro),
+                  "| " + " | ".join(f"{m['ns']:.2f}" for m in micro.values()) + " |"]
     lines.append(END)
     return "\n".join(lines)
 
@@ -259,7 +263,7 @@ def main():
     if args.png:
         chart(args.png, order, one, all_, micro, n_all, title)
     if args.readme:
-        update_readme(args.readme, readme_block(order, one, all_, n_all, meta, note))
+        update_readme(args.readme, readme_block(order, one, all_, n_all, micro, meta, note))
     if not (args.md or args.png or args.readme):
         print("\n".join(md))
 

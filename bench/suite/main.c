@@ -77,6 +77,10 @@ static int parse_opts(int argc, char **argv, opts *o) {
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) return fputs(USAGE, stdout), -1;
     if (!strcmp(a, "--no-pocl")) { o->pocl = 0; continue; }
     if (!strcmp(a, "--no-micro")) { o->micro = 0; continue; }
+    static const char *const VALUED[] = {"--threads", "--reps", "--filter", "--out", "--kernels", "--print-micro"};
+    int known = 0;
+    for (size_t k = 0; k < sizeof VALUED / sizeof VALUED[0]; k++) known |= !strcmp(a, VALUED[k]);
+    if (!known) return fprintf(stderr, "wv_suite: unknown option %s\n%s", a, USAGE), 1;
     if (!v) return fprintf(stderr, "wv_suite: %s: missing value\n%s", a, USAGE), 1;
     i++;
     if (!strcmp(a, "--threads") && !strcmp(v, "all")) {
@@ -88,7 +92,7 @@ static int parse_opts(int argc, char **argv, opts *o) {
     else if (!strcmp(a, "--out")) o->out = v;
     else if (!strcmp(a, "--kernels")) o->dir = v;
     else if (!strcmp(a, "--print-micro")) o->print_micro = v;
-    else return fprintf(stderr, "wv_suite: bad option %s %s\n%s", a, v, USAGE), 1;
+    else return fprintf(stderr, "wv_suite: bad value %s %s\n%s", a, v, USAGE), 1;
   }
   return 0;
 }
