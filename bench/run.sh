@@ -3,7 +3,7 @@
 # as a Release build, runs it with one thread and with all (each kernel on warpvm, in C and under PoCL,
 # checked bit for bit; then the instruction classes), and writes docs/bench.md, docs/bench.png and the
 # README's performance table (bench/report.py), with the machine, commit and date. bench/README.md says
-# what is measured. About 3 minutes on a 2-core machine; --quick: 2 repetitions, about 1 minute.
+# what is measured. About 1.5 minutes on a busy 2-core machine; --quick: 2 repetitions, 40 s.
 #
 #   bash bench/run.sh [--quick] [--reps N] [--no-readme]
 #
