@@ -174,10 +174,17 @@ static void ld_copy(const region *r, const uint64_t *addr, uint32_t m, unsigned 
 }
 
 #define ST_LOOP(T)                                                                                      \
-  WV_FOR_LANES(m, l, {                                                                                  \
-    uint8_t *p_ = LANE_P(hb, stride, addr, l);                                                          \
-    for (unsigned i = 0; i < n; i++) { T v_ = (T)S[i][l]; memcpy(p_ + i * sizeof v_, &v_, sizeof v_); } \
-  })
+  do {                                                                                                  \
+    if (n == 1) {                                                                                       \
+      const uint64_t *S0 = S[0];                                                                        \
+      WV_FOR_LANES(m, l, { T v_ = (T)S0[l]; memcpy(LANE_P(hb, stride, addr, l), &v_, sizeof v_); });    \
+    } else {                                                                                            \
+      WV_FOR_LANES(m, l, {                                                                              \
+        uint8_t *p_ = LANE_P(hb, stride, addr, l);                                                      \
+        for (unsigned i = 0; i < n; i++) { T v_ = (T)S[i][l]; memcpy(p_ + i * sizeof v_, &v_, sizeof v_); } \
+      });                                                                                               \
+    }                                                                                                   \
+  } while (0)
 
 static inline __attribute__((always_inline)) void st_loops(uintptr_t hb, size_t stride, const uint64_t *addr, uint32_t m,
                                                            unsigned size, unsigned n, const uint64_t *const *S) {
