@@ -61,7 +61,8 @@ static void warp_addrs(wv_exec *x, const wv_insn *in, uint32_t m, uint64_t *addr
                        uint64_t *bits) {
   const uint64_t *A = in->a != WV_NOSLOT ? WV_R(x, in->a) : NULL;
   uint64_t off = (uint64_t)in->imm + ((in->addrf & WV_AF_LOCALBASE) ? x->frame->local_base : 0);
-  uint64_t bmask = (in->addrf & WV_AF_ADDR32) ? 0xffffffffu : ~0ull, wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
+  uint64_t bmask = (in->addrf & WV_AF_ADDR32) ? 0xffffffffu : ~0ull;
+  uint64_t wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
   uint64_t l_ = ~0ull, h_ = 0, o_ = 0;
   if (A) {
     WV_FOR_LANES(m, l, {
@@ -82,7 +83,8 @@ static void warp_addrs(wv_exec *x, const wv_insn *in, uint32_t m, uint64_t *addr
 /* 1 when every active lane's access of `bytes` bytes (its alignment too) lies inside one region the program
  * owns and nothing else concerns it — no weak memory model on global memory, no undelivered cp.async on the
  * bytes a shared load reads — with the region in r; 0 when in any doubt: the exact per-lane path decides. */
-static int warp_region(wv_exec *x, const wv_insn *in, uint32_t m, uint32_t bytes, int store, uint64_t *addr, region *r) {
+static int warp_region(wv_exec *x, const wv_insn *in, uint32_t m, uint32_t bytes, int store, uint64_t *addr,
+                       region *r) {
   uint64_t lo, hi, bits, delta = 0;
   warp_addrs(x, in, m, addr, &lo, &hi, &bits);
   if (bits & (bytes - 1)) return 0; /* a window's base is aligned: a space address has the same low bits */
@@ -154,8 +156,10 @@ static int warp_region(wv_exec *x, const wv_insn *in, uint32_t m, uint32_t bytes
     }                                                                                                  \
   } while (0)
 
-static inline __attribute__((always_inline)) void ld_loops(uintptr_t hb, size_t stride, const uint64_t *addr, uint32_t m,
-                                                           unsigned size, int sgn, unsigned n, uint64_t *const *D) {
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+ALWAYS_INLINE void ld_loops(uintptr_t hb, size_t stride, const uint64_t *addr, uint32_t m, unsigned size, int sgn,
+                           unsigned n, uint64_t *const *D) {
   switch (size * 2 + (sgn != 0)) {
   case 2: LD_LOOP(uint8_t); break;
   case 3: LD_LOOP(int8_t); break;
@@ -167,7 +171,8 @@ static inline __attribute__((always_inline)) void ld_loops(uintptr_t hb, size_t 
   }
 }
 
-static void ld_copy(const region *r, const uint64_t *addr, uint32_t m, unsigned size, int sgn, unsigned n, uint64_t *const *D) {
+static void ld_copy(const region *r, const uint64_t *addr, uint32_t m, unsigned size, int sgn, unsigned n,
+                    uint64_t *const *D) {
   uintptr_t hb = (uintptr_t)r->host - (uintptr_t)r->abase;
   if (r->stride) ld_loops(hb, r->stride, addr, m, size, sgn, n, D);
   else ld_loops(hb, 0, addr, m, size, sgn, n, D);
@@ -186,8 +191,8 @@ static void ld_copy(const region *r, const uint64_t *addr, uint32_t m, unsigned 
     }                                                                                                   \
   } while (0)
 
-static inline __attribute__((always_inline)) void st_loops(uintptr_t hb, size_t stride, const uint64_t *addr, uint32_t m,
-                                                           unsigned size, unsigned n, const uint64_t *const *S) {
+ALWAYS_INLINE void st_loops(uintptr_t hb, size_t stride, const uint64_t *addr, uint32_t m, unsigned size, unsigned n,
+                           const uint64_t *const *S) {
   switch (size) {
   case 1: ST_LOOP(uint8_t); break;
   case 2: ST_LOOP(uint16_t); break;
@@ -196,7 +201,8 @@ static inline __attribute__((always_inline)) void st_loops(uintptr_t hb, size_t 
   }
 }
 
-static void st_copy(const region *r, const uint64_t *addr, uint32_t m, unsigned size, unsigned n, const uint64_t *const *S) {
+static void st_copy(const region *r, const uint64_t *addr, uint32_t m, unsigned size, unsigned n,
+                    const uint64_t *const *S) {
   uintptr_t hb = (uintptr_t)r->host - (uintptr_t)r->abase;
   if (r->stride) st_loops(hb, r->stride, addr, m, size, n, S);
   else st_loops(hb, 0, addr, m, size, n, S);

@@ -169,7 +169,8 @@ static void *hammer_run(void *arg) {
   wv_devptr w = (wv_devptr)(uintptr_t)h->words;
   uint32_t iters = H_ITERS;
   void *args[2] = {&w, &iters};
-  for (int i = 0; i < H_LAUNCHES && !h->st; i++) h->st = wv_launch(vm, k, wvt_dim(H_GRID, 1, 1), wvt_dim(H_BLOCK, 1, 1), 0, args);
+  for (int i = 0; i < H_LAUNCHES && !h->st; i++)
+    h->st = wv_launch(vm, k, wvt_dim(H_GRID, 1, 1), wvt_dim(H_BLOCK, 1, 1), 0, args);
   if (h->st && vm) snprintf(h->err, sizeof h->err, "%s", wv_last_error(vm));
   wv_destroy(vm);
   return NULL;
