@@ -140,8 +140,7 @@ static wv_aidx *aidx_get(wv_exec *x) {
 
 int wv_async_pending_in(const wv_exec *x, uint64_t lo, uint64_t hi) {
   const wv_aidx *a = x->cta->aidx;
-  if (!x->cta->async_pending || hi <= lo) return 0;
-  if (!a) return 1;
+  if (!a || !x->cta->async_pending || hi <= lo) return 0; /* (no index: the CTA never issued a copy) */
   uint64_t g0 = lo >> GRAN_SHIFT, g1 = (hi - 1) >> GRAN_SHIFT;
   if (g1 >= a->ngran) g1 = a->ngran - 1; /* (an over-read past the CTA's memory: no copy writes there) */
   if (g0 > g1) return 0;
