@@ -284,13 +284,21 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
   switch (in->mode) {
   case WV_CP_COPY: {
     const uint64_t *S = in->c != WV_NOSLOT ? WV_R(x, in->c) : NULL;
+    uint32_t size = in->target, whole = 1;
+    if (S) WV_FOR_LANES(m, l, { whole &= S[l] >= size; });
+    /* both ends checked for the whole warp at once; else lane by lane, where a bad copy is reported */
+    uint64_t dsts[WV_WARP], srcs[WV_WARP];
+    wv_region r;
+    int checked = whole && wv_warp_region(x, WV_SPACE_SHARED, in->a, in->imm, in->addrf, m, size, 1, dsts, &r) &&
+                  wv_warp_region(x, WV_SPACE_GLOBAL, in->b, in->imm2, in->type2, m, size, 0, srcs, &r);
     WV_FOR_LANES(m, l, {
-      uint64_t dst = addr_of(x, in->a, in->imm, in->addrf, l), src = addr_of(x, in->b, in->imm2, in->type2, l);
-      uint32_t size = in->target, srcsize = S ? (uint32_t)S[l] : size;
+      uint64_t dst = checked ? dsts[l] : addr_of(x, in->a, in->imm, in->addrf, l);
+      uint64_t src = checked ? srcs[l] : addr_of(x, in->b, in->imm2, in->type2, l);
+      uint32_t srcsize = S ? (uint32_t)S[l] : size;
       if (srcsize > size) srcsize = size;
       /* check both ends now, so a bad copy is reported at its own line */
-      if (!wv_mem_xlate(x, WV_SPACE_SHARED, dst, size, size, l, WV_MEM_STORE)) return 1;
-      if (srcsize && !wv_mem_xlate(x, WV_SPACE_GLOBAL, src, srcsize, size, l, WV_MEM_LOAD)) return 1;
+      if (!checked && !wv_mem_xlate(x, WV_SPACE_SHARED, dst, size, size, l, WV_MEM_STORE)) return 1;
+      if (!checked && srcsize && !wv_mem_xlate(x, WV_SPACE_GLOBAL, src, srcsize, size, l, WV_MEM_LOAD)) return 1;
       x->n_async++;
       if (enqueue(x, l, (wv_aent){.size = (uint8_t)size, .srcsize = (uint8_t)srcsize, .dst = dst, .src = src})) return 1;
     });

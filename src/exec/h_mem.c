@@ -1,7 +1,7 @@
 /*
  * h_mem.c — memory instructions: ld/ldu/st (every state space, .v2/.v4), atom/red (global and
  * shared; add inc dec min max and or xor exch cas on 32/64-bit ints, add on f32/f64), cvta and
- * isspacep (PTX ISA §9.7.9). A warp's ld/st is checked once (warp_region: every active lane inside
+ * isspacep (PTX ISA §9.7.9). A warp's ld/st/atom is checked once (wv_warp_region: every active lane inside
  * one region the program owns, aligned, nothing else to watch) and then copied in one loop per element
  * size; any doubt sends it to the exact path, where every lane's access goes through wv_mem_xlate,
  * which checks bounds and alignment and records a fault naming the address (or, for a load the GPU
@@ -44,25 +44,17 @@ static int is_global(int space, uint64_t addr) {
 
 /* ---- the warp-wide check ---- */
 
-/* Where a warp's access lies when warp_region accepts it: lane l's bytes are at
- * host + l * stride + (addr[l] - abase) (stride: each lane's own local frames or .param area), in space sp. */
-typedef struct region {
-  uint8_t *host;
-  uint64_t abase;
-  size_t stride;
-  int sp;
-} region;
-
 /* Lane l's host pointer: hb is host - abase as an integer (no pointer leaves its object). */
 #define LANE_P(hb, stride, addr, l) ((uint8_t *)(uintptr_t)((hb) + (addr)[l] + (size_t)(l) * (stride)))
 
-/* Every active lane's address (wv_lane_addr), their lowest and highest, and the OR of all (alignment). */
-static void warp_addrs(wv_exec *x, const wv_insn *in, uint32_t m, uint64_t *addr, uint64_t *lo, uint64_t *hi,
-                       uint64_t *bits) {
-  const uint64_t *A = in->a != WV_NOSLOT ? WV_R(x, in->a) : NULL;
-  uint64_t off = (uint64_t)in->imm + ((in->addrf & WV_AF_LOCALBASE) ? x->frame->local_base : 0);
-  uint64_t bmask = (in->addrf & WV_AF_ADDR32) ? 0xffffffffu : ~0ull;
-  uint64_t wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
+/* Every active lane's address (wv_lane_addr of slot + off with flags), their lowest and highest, and the OR of
+ * all (alignment). */
+static void warp_addrs(wv_exec *x, uint32_t slot, int64_t off_, uint8_t flags, uint32_t m, uint64_t *addr,
+                       uint64_t *lo, uint64_t *hi, uint64_t *bits) {
+  const uint64_t *A = slot != WV_NOSLOT ? WV_R(x, slot) : NULL;
+  uint64_t off = (uint64_t)off_ + ((flags & WV_AF_LOCALBASE) ? x->frame->local_base : 0);
+  uint64_t bmask = (flags & WV_AF_ADDR32) ? 0xffffffffu : ~0ull;
+  uint64_t wmask = (flags & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
   uint64_t l_ = ~0ull, h_ = 0, o_ = 0;
   if (A) {
     WV_FOR_LANES(m, l, {
@@ -80,15 +72,13 @@ static void warp_addrs(wv_exec *x, const wv_insn *in, uint32_t m, uint64_t *addr
   *lo = l_, *hi = h_, *bits = o_;
 }
 
-/* 1 when every active lane's access of `bytes` bytes (its alignment too) lies inside one region the program
- * owns and nothing else concerns it — no weak memory model on global memory, no undelivered cp.async on the
- * bytes a shared load reads — with the region in r; 0 when in any doubt: the exact per-lane path decides. */
-static int warp_region(wv_exec *x, const wv_insn *in, uint32_t m, uint32_t bytes, int store, uint64_t *addr,
-                       region *r) {
+/* (handlers.h) */
+int wv_warp_region(wv_exec *x, int space, uint32_t slot, int64_t off, uint8_t flags, uint32_t m, uint32_t bytes,
+                   int store, uint64_t *addr, wv_region *r) {
   uint64_t lo, hi, bits, delta = 0;
-  warp_addrs(x, in, m, addr, &lo, &hi, &bits);
+  warp_addrs(x, slot, off, flags, m, addr, &lo, &hi, &bits);
   if (bits & (bytes - 1)) return 0; /* a window's base is aligned: a space address has the same low bits */
-  int sp = in->space;
+  int sp = space;
   if (sp == WV_SPACE_GENERIC) { /* one space for all lanes: both ends in one window, or in one allocation */
     uint64_t s;
     sp = wv_mem_classify(lo, &s);
@@ -125,7 +115,7 @@ static int warp_region(wv_exec *x, const wv_insn *in, uint32_t m, uint32_t bytes
   }
   case WV_SPACE_KPARAM: /* ld.param reads the parameter buffer; a generic access their copy in memory */
     if (shi > x->kparam_size || bytes > x->kparam_size - shi) return 0;
-    if (in->space == WV_SPACE_GENERIC) r->host = x->kparams_mem;
+    if (space == WV_SPACE_GENERIC) r->host = x->kparams_mem;
     else if (store) return 0;
     else r->host = (uint8_t *)x->kparams;
     return 1;
@@ -171,7 +161,7 @@ ALWAYS_INLINE void ld_loops(uintptr_t hb, size_t stride, const uint64_t *addr, u
   }
 }
 
-static void ld_copy(const region *r, const uint64_t *addr, uint32_t m, unsigned size, int sgn, unsigned n,
+static void ld_copy(const wv_region *r, const uint64_t *addr, uint32_t m, unsigned size, int sgn, unsigned n,
                     uint64_t *const *D) {
   uintptr_t hb = (uintptr_t)r->host - (uintptr_t)r->abase;
   if (r->stride) ld_loops(hb, r->stride, addr, m, size, sgn, n, D);
@@ -201,7 +191,7 @@ ALWAYS_INLINE void st_loops(uintptr_t hb, size_t stride, const uint64_t *addr, u
   }
 }
 
-static void st_copy(const region *r, const uint64_t *addr, uint32_t m, unsigned size, unsigned n,
+static void st_copy(const wv_region *r, const uint64_t *addr, uint32_t m, unsigned size, unsigned n,
                     const uint64_t *const *S) {
   uintptr_t hb = (uintptr_t)r->host - (uintptr_t)r->abase;
   if (r->stride) st_loops(hb, r->stride, addr, m, size, n, S);
@@ -215,8 +205,8 @@ static int h_ld(wv_exec *x, const wv_insn *in, uint32_t m) {
   int sgn = wv_type_is_signed((wv_type)in->type);
   count(x, in->space, 0);
   uint64_t addr[WV_WARP], sink[WV_WARP];
-  region r;
-  if (warp_region(x, in, m, size * n, 0, addr, &r)) {
+  wv_region r;
+  if (wv_warp_region(x, in->space, in->a, in->imm, in->addrf, m, size * n, 0, addr, &r)) {
     uint64_t *D[4];
     for (unsigned i = 0; i < n; i++) D[i] = in->d[i] != WV_NOSLOT ? WV_R(x, in->d[i]) : sink;
     ld_copy(&r, addr, m, size, sgn, n, D);
@@ -247,8 +237,8 @@ static int h_st(wv_exec *x, const wv_insn *in, uint32_t m) {
   for (unsigned i = 0; i < n; i++) S[i] = WV_R(x, in->d[i]);
   count(x, in->space, 1);
   uint64_t addr[WV_WARP];
-  region r;
-  if (warp_region(x, in, m, size * n, 1, addr, &r)) {
+  wv_region r;
+  if (wv_warp_region(x, in->space, in->a, in->imm, in->addrf, m, size * n, 1, addr, &r)) {
     st_copy(&r, addr, m, size, n, S);
     return 0;
   }
@@ -337,8 +327,8 @@ static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
   int sgn = wv_type_is_signed((wv_type)in->type);
   x->n_atom++;
   uint64_t addr[WV_WARP];
-  region r;
-  if (warp_region(x, in, m, size, 1, addr, &r)) { /* lanes one after another, in lane order */
+  wv_region r;
+  if (wv_warp_region(x, in->space, in->a, in->imm, in->addrf, m, size, 1, addr, &r)) { /* lane after lane, in order */
     uintptr_t hb = (uintptr_t)r.host - (uintptr_t)r.abase;
     WV_FOR_LANES(m, l, {
       uint64_t old = atom_one(in, LANE_P(hb, r.stride, addr, l), size, r.sp == WV_SPACE_GLOBAL, B[l], C ? C[l] : 0);
