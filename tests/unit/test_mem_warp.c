@@ -2,7 +2,7 @@
  * test_mem_warp.c — a warp's memory access as a whole: lanes whose addresses lie in several allocations or
  * state spaces, or some of which are bad, must behave exactly as if each lane accessed memory on its own
  * (PTX ISA §9.7.9.8 ld, §9.7.9.9 st, §9.7.13.5 atom: per-thread semantics); a fault names the first bad lane
- * in lane order, as a one-lane access would. Global atomics stay atomic when two host threads (two vms
+ * in lane order, as a one-lane access would (a cp.async's too, when it is issued). Global atomics stay atomic when two host threads (two vms
  * sharing identity-mapped host memory) run kernels on the same words at once.
  */
 #include <pthread.h>
@@ -121,6 +121,44 @@ static void test_first_bad_lane_faults(void **state) {
   assert_int_equal(wv_free(vm, buf), WV_OK);
 }
 
+/* cp.async: 32 lanes copy 16 bytes each; lane `oob` reads 1 TiB further (outside every mapping). The copy is
+ * checked when issued: the fault is that lane's, at the cp.async. */
+static const char BADCP_PTX[] = WVT_HDR
+    ".visible .entry badcp(.param .u64 pbuf, .param .u32 oob)\n"
+    "{\n"
+    ".shared .align 16 .b8 s[512];\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .pred %p<2>;\n"
+    "ld.param.u64 %rd1, [pbuf];\n ld.param.u32 %r2, [oob];\n"
+    "mov.u32 %r1, %tid.x;\n shl.b32 %r3, %r1, 4;\n mov.u32 %r4, s;\n add.u32 %r5, %r4, %r3;\n"
+    "cvt.u64.u32 %rd2, %r3;\n add.s64 %rd3, %rd1, %rd2;\n"
+    "setp.eq.u32 %p1, %r1, %r2;\n @%p1 add.s64 %rd3, %rd3, 0x10000000000;\n"
+    "cp.async.cg.shared.global [%r5], [%rd3], 16; // BAD_CP\n"
+    "cp.async.wait_all;\n"
+    "ld.shared.u32 %r6, [%r5];\n"
+    "st.global.u32 [%rd3], %r6;\n"
+    "ret;\n"
+    "}\n";
+
+static void test_first_bad_copy_faults(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, BADCP_PTX, "badcp");
+  wv_devptr buf;
+  assert_int_equal(wv_malloc(vm, 512, &buf), WV_OK);
+  uint32_t oob = 21;
+  void *args[2] = {&buf, &oob};
+  wvt_assert_status(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args), WV_ERR_FAULT);
+  const char *e = wv_last_error(vm);
+  char want[128];
+  wvt_assert_contains(e, "thread (21,0,0)");
+  snprintf(want, sizeof want, "0x%llx", (unsigned long long)(buf + 21 * 16 + (1ull << 40)));
+  wvt_assert_contains(e, want);
+  snprintf(want, sizeof want, "PTX line %u", wvt_line_of(BADCP_PTX, "BAD_CP"));
+  wvt_assert_contains(e, want);
+  oob = 99;
+  wvt_expect_ok(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args));
+  assert_int_equal(wv_free(vm, buf), WV_OK);
+}
+
 /* ---- global atomics from two host threads ----------------------------------------------------------- */
 
 /* Every thread, `iters` times: atom.add.u32 1 on w[0], atom.add.f32 1.0 on w[1], atom.inc.u32 (bound
@@ -205,6 +243,7 @@ int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_lanes_in_several_spaces, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_first_bad_lane_faults, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_first_bad_copy_faults, wvt_setup, wvt_teardown),
       cmocka_unit_test(test_global_atomics_across_threads),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
