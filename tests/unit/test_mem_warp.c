@@ -2,8 +2,8 @@
  * test_mem_warp.c — a warp's memory access as a whole: lanes whose addresses lie in several allocations or
  * state spaces, or some of which are bad, must behave exactly as if each lane accessed memory on its own
  * (PTX ISA §9.7.9.8 ld, §9.7.9.9 st, §9.7.13.5 atom: per-thread semantics); a fault names the first bad lane
- * in lane order, as a one-lane access would (a cp.async's too, when it is issued). Global atomics stay atomic when two host threads (two vms
- * sharing identity-mapped host memory) run kernels on the same words at once.
+ * in lane order, as a one-lane access would (a cp.async's too, when it is issued). Global atomics stay atomic
+ * when two host threads (two vms sharing identity-mapped host memory) run kernels on the same words at once.
  */
 #include <pthread.h>
 #include <stdlib.h>
