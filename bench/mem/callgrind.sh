@@ -22,3 +22,10 @@ acc atomg 4 "--arg buf:4096"
 acc cpa 8 "--arg buf:495616:rand32:7 --arg buf:1024" "--async-delivery at-wait"
 acc cpa 8 "--arg buf:495616:rand32:7 --arg buf:1024" "--async-delivery eager"
 acc cpae 9 "--arg buf:495616:rand32:7 --arg buf:1024" "--async-delivery at-wait"
+# Whole kernels (matmul.ptx, n = 128): host instructions per simulated thread-instruction, start-up included.
+for k in mm_tiled mm_naive; do
+  set -- --kernel $k --grid 8,8 --block 16,16 --arg buf:65536:rand32:5 --arg buf:65536:rand32:6 --arg buf:65536 --arg u32:128
+  t=$("$B/warpvm" run "$D/matmul.ptx" "$@" --stats 2>&1 | sed -n 's/^thread_instructions: //p')
+  i=$(valgrind --tool=callgrind --callgrind-out-file=/dev/null "$B/warpvm" run "$D/matmul.ptx" "$@" 2>&1 | sed -n 's/.*Collected : *//p')
+  echo "$k $i $t" | awk '{ printf "%-8s %8.1f instr/thread-instruction  (%s Ir, %s thread-instructions)\n", $1, $2/$3, $2, $3 }'
+done
