@@ -8,6 +8,8 @@
  * mbarrier wait on a barrier its arrive-marker targets; `eager` at issue; `random` after a random
  * number of later cp.async operations of the same lane, and at the latest when waited for. A shared
  * load of bytes an undelivered copy will write is counted (async_early_reads): it sees the old data.
+ * The CTA's index of those bytes (wv_aidx: a count of undelivered copies per 16-byte granule) lets a
+ * load that meets none of them skip the exact scan of every lane's queue.
  *
  * mbarrier: the 64-bit object holds the pending arrival count (bits 19:0), the expected count
  * (39:20), the pending transaction count (60:40) and the phase parity (63). A phase completes when
@@ -84,6 +86,81 @@ static uint64_t mb_update(wv_exec *x, uint8_t *p, uint32_t arrivals, int64_t tx_
   return state;
 }
 
+/* ---------------- which shared bytes undelivered copies will write ---------------- */
+
+#define GRAN_SHIFT 4 /* 16-byte granules: cp.async writes 4, 8 or 16 aligned bytes, cp.async.bulk multiples of 16 */
+
+/* Per CTA: how many undelivered copies write into each granule of shared memory, and a bit per granule whose
+ * count is not 0 (a range test reads 64 granules a word). Counts go up at enqueue, down at delivery; entries
+ * dropped undelivered (a CTA restarted in reused buffers) leave counts behind, so when the CTA has nothing
+ * pending its next copy clears the granules touched since the last clearing, [dlo, dhi). */
+typedef struct wv_aidx {
+  uint32_t ngran;
+  uint32_t dlo, dhi;
+  uint32_t *cnt;
+  uint64_t *bits;
+} wv_aidx;
+
+static void aidx_count(wv_aidx *a, uint64_t dst, uint32_t size, int up) {
+  uint32_t g0 = (uint32_t)(dst >> GRAN_SHIFT), g1 = (uint32_t)((dst + size - 1) >> GRAN_SHIFT);
+  for (uint32_t g = g0; g <= g1; g++) {
+    if (up) {
+      if (a->cnt[g]++ == 0) a->bits[g / 64] |= 1ull << (g % 64);
+    } else if (--a->cnt[g] == 0) {
+      a->bits[g / 64] &= ~(1ull << (g % 64));
+    }
+  }
+  if (up && g0 < a->dlo) a->dlo = g0;
+  if (up && g1 + 1 > a->dhi) a->dhi = g1 + 1;
+}
+
+/* The CTA's index, clean when nothing is pending, covering its shared memory; NULL: out of host memory. */
+static wv_aidx *aidx_get(wv_exec *x) {
+  wv_cta *cta = x->cta;
+  uint32_t ngran = (cta->shared_size >> GRAN_SHIFT) + 1;
+  wv_aidx *a = cta->aidx;
+  if (a && a->ngran < ngran) wv_async_cta_free(cta), a = NULL;
+  if (!a) {
+    if (!(a = calloc(1, sizeof *a))) return NULL;
+    a->ngran = ngran;
+    a->cnt = calloc(ngran, sizeof *a->cnt);
+    a->bits = calloc((ngran + 63) / 64, sizeof *a->bits);
+    a->dlo = ngran;
+    cta->aidx = a;
+    if (!a->cnt || !a->bits) { wv_async_cta_free(cta); return NULL; }
+  }
+  if (!cta->async_pending && a->dlo < a->dhi) { /* clean again: forget what dropped entries left */
+    memset(a->cnt + a->dlo, 0, (size_t)(a->dhi - a->dlo) * sizeof *a->cnt);
+    memset(a->bits + a->dlo / 64, 0, (size_t)((a->dhi + 63) / 64 - a->dlo / 64) * sizeof *a->bits);
+    a->dlo = ngran;
+    a->dhi = 0;
+  }
+  return a;
+}
+
+int wv_async_pending_in(const wv_exec *x, uint64_t lo, uint64_t hi) {
+  const wv_aidx *a = x->cta->aidx;
+  if (!a || !x->cta->async_pending || hi <= lo) return 0; /* (no index: the CTA never issued a copy) */
+  uint64_t g0 = lo >> GRAN_SHIFT, g1 = (hi - 1) >> GRAN_SHIFT;
+  if (g1 >= a->ngran) g1 = a->ngran - 1; /* (an over-read past the CTA's memory: no copy writes there) */
+  if (g0 > g1) return 0;
+  for (uint64_t w = g0 / 64; w <= g1 / 64; w++) {
+    uint64_t bits = a->bits[w];
+    if (w == g0 / 64) bits &= ~0ull << (g0 % 64);
+    if (w == g1 / 64) bits &= ~0ull >> (63 - g1 % 64);
+    if (bits) return 1;
+  }
+  return 0;
+}
+
+void wv_async_cta_free(wv_cta *cta) {
+  if (!cta->aidx) return;
+  free(cta->aidx->cnt);
+  free(cta->aidx->bits);
+  free(cta->aidx);
+  cta->aidx = NULL;
+}
+
 /* ---------------- delivery ---------------- */
 
 static wv_aq *lane_q(wv_exec *x, wv_warp *w, int lane) {
@@ -110,6 +187,7 @@ static int deliver_one(wv_exec *x, wv_warp *w, int lane, wv_aq *q) {
   int first = x->fault.status == WV_OK;
   q->head++;
   x->cta->async_pending--;
+  if (!e->marker) aidx_count(x->cta->aidx, e->dst, e->size, 0);
   if (e->marker) {
     wv_warp *saved = x->warp;
     x->warp = w;
@@ -177,11 +255,14 @@ static int enqueue(wv_exec *x, int lane, wv_aent e) {
     q->v = nv;
     q->cap = nc;
   }
+  wv_aidx *a = e.marker ? NULL : aidx_get(x);
+  if (!e.marker && !a) return wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory for cp.async");
   e.group = q->group;
   e.fn = x->fn;
   e.pc = x->cur_pc;
   q->v[q->n++] = e;
   x->cta->async_pending++;
+  if (a) aidx_count(a, e.dst, e.size, 1);
   if (x->async_mode == WV_ASYNC_EAGER) return deliver_while(x, x->warp, lane, keep_all, NULL);
   if (x->async_mode == WV_ASYNC_RANDOM) { /* a random prefix of the lane's queue lands now */
     x->rng ^= x->rng << 13;
@@ -203,13 +284,21 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
   switch (in->mode) {
   case WV_CP_COPY: {
     const uint64_t *S = in->c != WV_NOSLOT ? WV_R(x, in->c) : NULL;
+    uint32_t size = in->target, whole = 1;
+    if (S) WV_FOR_LANES(m, l, { whole &= S[l] >= size; });
+    /* both ends checked for the whole warp at once; else lane by lane, where a bad copy is reported */
+    uint64_t dsts[WV_WARP], srcs[WV_WARP];
+    wv_region r;
+    int checked = whole && wv_warp_region(x, WV_SPACE_SHARED, in->a, in->imm, in->addrf, m, size, 1, dsts, &r) &&
+                  wv_warp_region(x, WV_SPACE_GLOBAL, in->b, in->imm2, in->type2, m, size, 0, srcs, &r);
     WV_FOR_LANES(m, l, {
-      uint64_t dst = addr_of(x, in->a, in->imm, in->addrf, l), src = addr_of(x, in->b, in->imm2, in->type2, l);
-      uint32_t size = in->target, srcsize = S ? (uint32_t)S[l] : size;
+      uint64_t dst = checked ? dsts[l] : addr_of(x, in->a, in->imm, in->addrf, l);
+      uint64_t src = checked ? srcs[l] : addr_of(x, in->b, in->imm2, in->type2, l);
+      uint32_t srcsize = S ? (uint32_t)S[l] : size;
       if (srcsize > size) srcsize = size;
       /* check both ends now, so a bad copy is reported at its own line */
-      if (!wv_mem_xlate(x, WV_SPACE_SHARED, dst, size, size, l, WV_MEM_STORE)) return 1;
-      if (srcsize && !wv_mem_xlate(x, WV_SPACE_GLOBAL, src, srcsize, size, l, WV_MEM_LOAD)) return 1;
+      if (!checked && !wv_mem_xlate(x, WV_SPACE_SHARED, dst, size, size, l, WV_MEM_STORE)) return 1;
+      if (!checked && srcsize && !wv_mem_xlate(x, WV_SPACE_GLOBAL, src, srcsize, size, l, WV_MEM_LOAD)) return 1;
       x->n_async++;
       if (enqueue(x, l, (wv_aent){.size = (uint8_t)size, .srcsize = (uint8_t)srcsize, .dst = dst, .src = src})) return 1;
     });
@@ -328,6 +417,7 @@ int wv_mbar_wait(wv_exec *x, const wv_insn *in, uint32_t m) {
 }
 
 void wv_async_check_read(wv_exec *x, uint64_t off, uint32_t size) {
+  if (!wv_async_pending_in(x, off, off + size)) return; /* no undelivered copy writes there */
   for (uint32_t wi = 0; wi < x->cta->nwarps; wi++) {
     wv_warp *w = &x->cta->warps[wi];
     if (!w->aq) continue;

@@ -115,6 +115,7 @@ typedef struct wv_cta {
   uint32_t shared_size;
   wv_ctabar bars[WV_MAX_BARRIERS + 1]; /* the named barriers and the cluster barrier */
   uint32_t async_pending;   /* cp.async operations issued and not yet delivered */
+  struct wv_aidx *aidx;     /* the shared bytes undelivered copies will write (async.c), NULL before a cp.async */
   uint64_t linear;          /* x + y*gx + z*gx*gy */
   uint64_t clk_bias;        /* warp instructions of other CTAs while this one was resident (cooperative) */
   uint64_t clk_out;         /* launch's warp instructions when its last turn ended */
@@ -205,6 +206,9 @@ enum { WV_SCHED_SERIAL = 0, WV_SCHED_INTERLEAVE, WV_SCHED_RANDOM };
 int wv_mbar_wait(wv_exec *x, const wv_insn *in, uint32_t m);
 /* A shared-memory load: counts it if it reads bytes an undelivered cp.async will write. */
 void wv_async_check_read(wv_exec *x, uint64_t shared_off, uint32_t size);
+/* May an undelivered cp.async of the CTA write a byte of shared memory [lo, hi)? 0 only when none does. */
+int wv_async_pending_in(const wv_exec *x, uint64_t lo, uint64_t hi);
+void wv_async_cta_free(wv_cta *cta);
 void wv_async_warp_reset(wv_warp *w);
 void wv_async_warp_free(wv_warp *w);
 

@@ -1,9 +1,11 @@
 /*
  * h_mem.c — memory instructions: ld/ldu/st (every state space, .v2/.v4), atom/red (global and
  * shared; add inc dec min max and or xor exch cas on 32/64-bit ints, add on f32/f64), cvta and
- * isspacep (PTX ISA §9.7.9). Every lane's access goes through wv_mem_xlate, which checks
- * bounds and alignment and records a fault naming the address (or, for a load the GPU lets pass,
- * an invalid read).
+ * isspacep (PTX ISA §9.7.9). A warp's ld/st/atom is checked once (wv_warp_region: every active lane inside
+ * one region the program owns, aligned, nothing else to watch) and then copied in one loop per element
+ * size; any doubt sends it to the exact path, where every lane's access goes through wv_mem_xlate,
+ * which checks bounds and alignment and records a fault naming the address (or, for a load the GPU
+ * lets pass, an invalid read). Atomics on global memory are atomic across host threads.
  */
 #include "exec/fpmath.h"
 #include "exec/handlers.h"
@@ -40,13 +42,179 @@ static int is_global(int space, uint64_t addr) {
   return space == WV_SPACE_GLOBAL || (space == WV_SPACE_GENERIC && wv_mem_classify(addr, &sa) == WV_SPACE_GLOBAL);
 }
 
+/* ---- the warp-wide check ---- */
+
+/* Lane l's host pointer: hb is host - abase as an integer (no pointer leaves its object). */
+#define LANE_P(hb, stride, addr, l) ((uint8_t *)(uintptr_t)((hb) + (addr)[l] + (size_t)(l) * (stride)))
+
+/* Every active lane's address (wv_lane_addr of slot + off with flags), their lowest and highest, and the OR of
+ * all (alignment). */
+static void warp_addrs(wv_exec *x, uint32_t slot, int64_t off_, uint8_t flags, uint32_t m, uint64_t *addr,
+                       uint64_t *lo, uint64_t *hi, uint64_t *bits) {
+  const uint64_t *A = slot != WV_NOSLOT ? WV_R(x, slot) : NULL;
+  uint64_t off = (uint64_t)off_ + ((flags & WV_AF_LOCALBASE) ? x->frame->local_base : 0);
+  uint64_t bmask = (flags & WV_AF_ADDR32) ? 0xffffffffu : ~0ull;
+  uint64_t wmask = (flags & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
+  uint64_t l_ = ~0ull, h_ = 0, o_ = 0;
+  if (A) {
+    WV_FOR_LANES(m, l, {
+      uint64_t a = ((A[l] & bmask) + off) & wmask;
+      addr[l] = a;
+      l_ = a < l_ ? a : l_;
+      h_ = a > h_ ? a : h_;
+      o_ |= a;
+    });
+  } else {
+    uint64_t a = off & wmask;
+    WV_FOR_LANES(m, l, { addr[l] = a; });
+    l_ = h_ = o_ = a;
+  }
+  *lo = l_, *hi = h_, *bits = o_;
+}
+
+/* (handlers.h) */
+int wv_warp_region(wv_exec *x, int space, uint32_t slot, int64_t off, uint8_t flags, uint32_t m, uint32_t bytes,
+                   int store, uint64_t *addr, wv_region *r) {
+  uint64_t lo, hi, bits, delta = 0;
+  warp_addrs(x, slot, off, flags, m, addr, &lo, &hi, &bits);
+  if (bits & (bytes - 1)) return 0; /* a window's base is aligned: a space address has the same low bits */
+  int sp = space;
+  if (sp == WV_SPACE_GENERIC) { /* one space for all lanes: both ends in one window, or in one allocation */
+    uint64_t s;
+    sp = wv_mem_classify(lo, &s);
+    delta = lo - s; /* the window's base (0 for global) */
+    if (wv_mem_classify(hi, &s) != sp) return 0;
+  }
+  uint64_t slo = lo - delta, shi = hi - delta;
+  r->stride = 0;
+  r->abase = delta;
+  r->sp = sp;
+  switch (sp) {
+  case WV_SPACE_GLOBAL:
+  case WV_SPACE_CONST:
+    if (x->mm && sp == WV_SPACE_GLOBAL) return 0; /* the weak model sees every global access */
+    if (store && sp == WV_SPACE_CONST) return 0;
+    if (hi - lo > ((uint64_t)1 << 40)) return 0; /* (no allocation is larger) */
+    r->abase = lo;
+    return (r->host = wv_heap_lookup(&x->vm->heap, lo, hi - lo + bytes)) != NULL;
+  case WV_SPACE_SHARED: {
+    uint32_t have = x->cta->shared_size;
+    if (slo < WV_SHARED_BASE || shi > have || bytes > have - shi) return 0;
+    if (!store && x->cta->async_pending && wv_async_pending_in(x, slo, shi + bytes)) return 0;
+    r->host = x->cta->shared;
+    return 1;
+  }
+  case WV_SPACE_LOCAL: { /* the frames in use, [local_low, the stack's top), each lane's own */
+    const wv_warp *w = x->warp;
+    uint64_t top = WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED;
+    if (slo < w->local_low || shi > top || bytes > top - shi) return 0;
+    r->host = w->local;
+    r->stride = w->local_cap;
+    r->abase = delta + (WV_GPU_LOCAL_TOP - (uint64_t)w->local_cap);
+    return 1;
+  }
+  case WV_SPACE_KPARAM: /* ld.param reads the parameter buffer; a generic access their copy in memory */
+    if (shi > x->kparam_size || bytes > x->kparam_size - shi) return 0;
+    if (space == WV_SPACE_GENERIC) r->host = x->kparams_mem;
+    else if (store) return 0;
+    else r->host = (uint8_t *)x->kparams;
+    return 1;
+  case WV_SPACE_FPARAM: {
+    uint32_t ps = x->fn->param_size;
+    if (shi > ps || bytes > ps - shi) return 0;
+    r->host = x->frame->params;
+    r->stride = ps;
+    return 1;
+  }
+  default:
+    return 0;
+  }
+}
+
+/* The copies, one loop per element type (T: its width and signedness; sign- or zero-extended to 64 bits), the
+ * lane stride a constant where it is 0 (always inlined into the callers below). */
+#define LD_LOOP(T)                                                                                     \
+  do {                                                                                                 \
+    if (n == 1) {                                                                                      \
+      uint64_t *D0 = D[0];                                                                             \
+      WV_FOR_LANES(m, l, { T v_; memcpy(&v_, LANE_P(hb, stride, addr, l), sizeof v_); D0[l] = (uint64_t)v_; }); \
+    } else {                                                                                           \
+      WV_FOR_LANES(m, l, {                                                                             \
+        const uint8_t *p_ = LANE_P(hb, stride, addr, l);                                               \
+        for (unsigned i = 0; i < n; i++) { T v_; memcpy(&v_, p_ + i * sizeof v_, sizeof v_); D[i][l] = (uint64_t)v_; } \
+      });                                                                                              \
+    }                                                                                                  \
+  } while (0)
+
+#define ALWAYS_INLINE static inline __attribute__((always_inline))
+
+ALWAYS_INLINE void ld_loops(uintptr_t hb, size_t stride, const uint64_t *addr, uint32_t m, unsigned size, int sgn,
+                           unsigned n, uint64_t *const *D) {
+  switch (size * 2 + (sgn != 0)) {
+  case 2: LD_LOOP(uint8_t); break;
+  case 3: LD_LOOP(int8_t); break;
+  case 4: LD_LOOP(uint16_t); break;
+  case 5: LD_LOOP(int16_t); break;
+  case 8: LD_LOOP(uint32_t); break;
+  case 9: LD_LOOP(int32_t); break;
+  default: LD_LOOP(uint64_t); break;
+  }
+}
+
+static void ld_copy(const wv_region *r, const uint64_t *addr, uint32_t m, unsigned size, int sgn, unsigned n,
+                    uint64_t *const *D) {
+  uintptr_t hb = (uintptr_t)r->host - (uintptr_t)r->abase;
+  if (r->stride) ld_loops(hb, r->stride, addr, m, size, sgn, n, D);
+  else ld_loops(hb, 0, addr, m, size, sgn, n, D);
+}
+
+#define ST_LOOP(T)                                                                                      \
+  do {                                                                                                  \
+    if (n == 1) {                                                                                       \
+      const uint64_t *S0 = S[0];                                                                        \
+      WV_FOR_LANES(m, l, { T v_ = (T)S0[l]; memcpy(LANE_P(hb, stride, addr, l), &v_, sizeof v_); });    \
+    } else {                                                                                            \
+      WV_FOR_LANES(m, l, {                                                                              \
+        uint8_t *p_ = LANE_P(hb, stride, addr, l);                                                      \
+        for (unsigned i = 0; i < n; i++) { T v_ = (T)S[i][l]; memcpy(p_ + i * sizeof v_, &v_, sizeof v_); } \
+      });                                                                                               \
+    }                                                                                                   \
+  } while (0)
+
+ALWAYS_INLINE void st_loops(uintptr_t hb, size_t stride, const uint64_t *addr, uint32_t m, unsigned size, unsigned n,
+                           const uint64_t *const *S) {
+  switch (size) {
+  case 1: ST_LOOP(uint8_t); break;
+  case 2: ST_LOOP(uint16_t); break;
+  case 4: ST_LOOP(uint32_t); break;
+  default: ST_LOOP(uint64_t); break;
+  }
+}
+
+static void st_copy(const wv_region *r, const uint64_t *addr, uint32_t m, unsigned size, unsigned n,
+                    const uint64_t *const *S) {
+  uintptr_t hb = (uintptr_t)r->host - (uintptr_t)r->abase;
+  if (r->stride) st_loops(hb, r->stride, addr, m, size, n, S);
+  else st_loops(hb, 0, addr, m, size, n, S);
+}
+
+/* ---- ld / st ---- */
+
 static int h_ld(wv_exec *x, const wv_insn *in, uint32_t m) {
-  const uint64_t *A = in->a != WV_NOSLOT ? WV_R(x, in->a) : NULL;
   unsigned size = wv_type_size((wv_type)in->type), n = in->vec;
   int sgn = wv_type_is_signed((wv_type)in->type);
+  count(x, in->space, 0);
+  uint64_t addr[WV_WARP], sink[WV_WARP];
+  wv_region r;
+  if (wv_warp_region(x, in->space, in->a, in->imm, in->addrf, m, size * n, 0, addr, &r)) {
+    uint64_t *D[4];
+    for (unsigned i = 0; i < n; i++) D[i] = in->d[i] != WV_NOSLOT ? WV_R(x, in->d[i]) : sink;
+    ld_copy(&r, addr, m, size, sgn, n, D);
+    return 0;
+  }
+  const uint64_t *A = in->a != WV_NOSLOT ? WV_R(x, in->a) : NULL;
   uint64_t *D[4];
   for (unsigned i = 0; i < n; i++) D[i] = in->d[i] != WV_NOSLOT ? WV_R(x, in->d[i]) : NULL;
-  count(x, in->space, 0);
   WV_FOR_LANES(m, l, {
     uint64_t addr = lane_addr(x, in, A, l);
     if (x->mm && is_global(in->space, addr)) wv_mm_before_load(x, l, addr, size * n); /* my own, my CTA's ordered */
@@ -64,11 +232,17 @@ static int h_ld(wv_exec *x, const wv_insn *in, uint32_t m) {
 }
 
 static int h_st(wv_exec *x, const wv_insn *in, uint32_t m) {
-  const uint64_t *A = in->a != WV_NOSLOT ? WV_R(x, in->a) : NULL;
   unsigned size = wv_type_size((wv_type)in->type), n = in->vec;
   const uint64_t *S[4];
   for (unsigned i = 0; i < n; i++) S[i] = WV_R(x, in->d[i]);
   count(x, in->space, 1);
+  uint64_t addr[WV_WARP];
+  wv_region r;
+  if (wv_warp_region(x, in->space, in->a, in->imm, in->addrf, m, size * n, 1, addr, &r)) {
+    st_copy(&r, addr, m, size, n, S);
+    return 0;
+  }
+  const uint64_t *A = in->a != WV_NOSLOT ? WV_R(x, in->a) : NULL;
   WV_FOR_LANES(m, l, {
     uint64_t addr = lane_addr(x, in, A, l);
     uint8_t *p = wv_mem_xlate(x, in->space, addr, size * n, size * n, l, WV_MEM_STORE);
@@ -118,6 +292,33 @@ static uint64_t atom_apply(const wv_insn *in, uint64_t old, uint64_t b, uint64_t
   }
 }
 
+/* A global atomic: atomic against other host threads running CTAs of the launch. The new value is atom_apply's,
+ * stored by compare-and-swap, retried while another thread changed the word in between; returns the old value.
+ * (Alignment was checked: device and host addresses of an allocation agree modulo 16.) */
+#define ATOM_CAS(T)                                                                                      \
+  do {                                                                                                   \
+    T *q_ = (T *)(void *)p, o_ = __atomic_load_n(q_, __ATOMIC_RELAXED), n_;                            \
+    do n_ = (T)atom_apply(in, o_, b, c, 1);                                                              \
+    while (!__atomic_compare_exchange_n(q_, &o_, n_, 1, __ATOMIC_SEQ_CST, __ATOMIC_RELAXED));            \
+    return o_;                                                                                           \
+  } while (0)
+
+static uint64_t atom_global(const wv_insn *in, uint8_t *p, unsigned size, uint64_t b, uint64_t c) {
+  switch (size) {
+  case 2: ATOM_CAS(uint16_t);
+  case 4: ATOM_CAS(uint32_t);
+  default: ATOM_CAS(uint64_t);
+  }
+}
+
+/* One lane's atomic at host pointer p: its old value. */
+static uint64_t atom_one(const wv_insn *in, uint8_t *p, unsigned size, int global, uint64_t b, uint64_t c) {
+  if (global) return atom_global(in, p, size, b, c);
+  uint64_t old = load_elem(p, size, 0), nv = atom_apply(in, old, b, c, 0); /* shared memory (or a generic */
+  memcpy(p, &nv, size); /* address of local memory or the parameters): only this CTA's threads, on this host thread */
+  return old;
+}
+
 static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
   const uint64_t *A = in->a != WV_NOSLOT ? WV_R(x, in->a) : NULL;
   const uint64_t *B = WV_R(x, in->b), *C = in->c != WV_NOSLOT ? WV_R(x, in->c) : NULL;
@@ -125,6 +326,16 @@ static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
   unsigned size = wv_type_size((wv_type)in->type);
   int sgn = wv_type_is_signed((wv_type)in->type);
   x->n_atom++;
+  uint64_t addr[WV_WARP];
+  wv_region r;
+  if (wv_warp_region(x, in->space, in->a, in->imm, in->addrf, m, size, 1, addr, &r)) { /* lane after lane, in order */
+    uintptr_t hb = (uintptr_t)r.host - (uintptr_t)r.abase;
+    WV_FOR_LANES(m, l, {
+      uint64_t old = atom_one(in, LANE_P(hb, r.stride, addr, l), size, r.sp == WV_SPACE_GLOBAL, B[l], C ? C[l] : 0);
+      if (D) D[l] = sgn && size == 4 ? (uint64_t)(int64_t)(int32_t)old : old;
+    });
+    return 0;
+  }
   WV_FOR_LANES(m, l, {
     uint64_t addr = lane_addr(x, in, A, l), sa;
     uint8_t *p = wv_mem_xlate(x, in->space, addr, size, size, l, WV_MEM_STORE);
@@ -134,9 +345,7 @@ static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
       if (in->uni) wv_mm_commit_own(x, l, 1, 0, 0);
     }
     int sp = in->space == WV_SPACE_GENERIC ? wv_mem_classify(addr, &sa) : in->space;
-    uint64_t old = load_elem(p, size, 0);
-    uint64_t nv = atom_apply(in, old, B[l], C ? C[l] : 0, sp == WV_SPACE_GLOBAL);
-    memcpy(p, &nv, size);
+    uint64_t old = atom_one(in, p, size, sp == WV_SPACE_GLOBAL, B[l], C ? C[l] : 0);
     if (D) D[l] = sgn && size == 4 ? (uint64_t)(int64_t)(int32_t)old : old;
   });
   return 0;

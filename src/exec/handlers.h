@@ -57,6 +57,20 @@ static inline uint64_t wv_lane_addr(const wv_exec *x, const uint64_t *A, int64_t
   if (flags & WV_AF_WRAP32) a = (uint32_t)a;
   return a;
 }
+/* A warp's access checked as a whole (h_mem.c): lane l's address at addr[l] (slot + off with flags, as
+ * wv_lane_addr), and 1 when every active lane's access of `bytes` bytes, aligned to `bytes`, lies inside one
+ * region the program owns (one allocation; the CTA's shared variables; each lane's frames; the parameters)
+ * and nothing else concerns it (no weak memory model on global memory; for a load, no undelivered cp.async
+ * on the shared bytes): lane l's bytes are then at host + l * stride + (addr[l] - abase), in space sp. 0 when
+ * in any doubt: the exact per-lane path (wv_mem_xlate) decides, and reports. */
+typedef struct wv_region {
+  uint8_t *host;
+  uint64_t abase;
+  size_t stride; /* each lane's own local frames or .param area; 0 otherwise */
+  int sp;        /* the state space (a generic address's, resolved) */
+} wv_region;
+int wv_warp_region(wv_exec *x, int space, uint32_t slot, int64_t off, uint8_t flags, uint32_t m, uint32_t bytes,
+                   int store, uint64_t *addr, wv_region *r);
 wv_handler wv_h_async(int mode);                              /* cp.async and mbarrier (async.c) */
 
 /* cp.async / mbarrier modes (in->mode) */

@@ -92,7 +92,6 @@ static int insert(wv_heap *h, wv_alloc a) {
     memmove(&h->v[lo], &h->v[hi], (size_t)(h->n - hi) * sizeof h->v[0]);
     h->n -= hi - lo;
     h->nfreed -= hi - lo;
-    h->last = UINT32_MAX;
   }
   if (h->n == h->cap) {
     uint32_t nc = h->cap ? h->cap * 2 : 64;
@@ -106,7 +105,6 @@ static int insert(wv_heap *h, wv_alloc a) {
   memmove(&h->v[at + 1], &h->v[at], (size_t)(h->n - at) * sizeof h->v[0]);
   h->v[at] = a;
   h->n++;
-  h->last = at;
   h->bytes_live += a.size;
   return 0;
 }
@@ -343,14 +341,12 @@ int wv_heap_free(wv_heap *h, uint64_t base) {
     span_remove(h, base);
   if (owned(a)) free(a->host);
   *a = (wv_alloc){.base = base, .size = 0, .host = NULL, .kind = WV_ALLOC_FREED};
-  if (h->last < h->n && &h->v[h->last] == a) h->last = UINT32_MAX; /* the lookup cache never holds a freed entry */
   if (++h->nfreed > 64 && h->nfreed * 2 > h->n) {
     uint32_t j = 0;
     for (uint32_t i = 0; i < h->n; i++)
       if (h->v[i].kind != WV_ALLOC_FREED) h->v[j++] = h->v[i];
     h->n = j;
     h->nfreed = 0;
-    h->last = 0;
   }
   return 0;
 }
@@ -360,17 +356,11 @@ wv_alloc *wv_heap_containing(wv_heap *h, uint64_t addr) {
   return i >= 0 && addr - h->v[i].base < h->v[i].size ? &h->v[i] : NULL;
 }
 
-uint8_t *wv_heap_lookup(wv_heap *h, uint64_t addr, uint64_t size) {
-  if (h->last < h->n) {
-    wv_alloc *a = &h->v[h->last];
-    if (addr >= a->base && addr - a->base <= a->size && size <= a->size - (addr - a->base))
-      return a->host + (addr - a->base);
-  }
+uint8_t *wv_heap_lookup(const wv_heap *h, uint64_t addr, uint64_t size) {
   int i = find(h, addr);
   if (i < 0) return NULL;
-  wv_alloc *a = &h->v[i];
+  const wv_alloc *a = &h->v[i];
   if (!a->host || addr - a->base > a->size || size > a->size - (addr - a->base)) return NULL; /* !host: freed */
-  h->last = (uint32_t)i;
   return a->host + (addr - a->base);
 }
 

@@ -91,7 +91,6 @@ typedef struct wv_heap {
   wv_alloc *v;         /* sorted by base, live entries disjoint */
   uint32_t n, cap;
   uint32_t nfreed;     /* WV_ALLOC_FREED entries in v: freeing is O(log n), compaction amortised */
-  uint32_t last;       /* index of the last allocation hit (lookup cache) */
   uint64_t bytes_live;
   wv_span *maps;       /* mapped ranges, sorted by base, disjoint (they may touch) */
   uint32_t nmaps, mapcap;
@@ -120,8 +119,9 @@ wv_alloc *wv_heap_find(wv_heap *h, uint64_t base);
 wv_alloc *wv_heap_containing(wv_heap *h, uint64_t addr);
 /* Removes the allocation starting at base (freeing its host memory if the vm owns it). */
 int wv_heap_free(wv_heap *h, uint64_t base);
-/* Host pointer for [addr, addr+size) if it lies inside one allocation, else NULL. */
-uint8_t *wv_heap_lookup(wv_heap *h, uint64_t addr, uint64_t size);
+/* Host pointer for [addr, addr+size) if it lies inside one allocation, else NULL. Reads the table only: any
+ * number of threads may look up at once while none allocates or frees. */
+uint8_t *wv_heap_lookup(const wv_heap *h, uint64_t addr, uint64_t size);
 /* The bytes a GPU would read at [addr, addr+size): 0 and out filled (bytes of live allocations,
  * 0 elsewhere) when every byte lies in a mapping, else -1. Never touches memory outside the vm's
  * own allocations. */

@@ -943,6 +943,7 @@ static void cta_free(wv_cta *cta) {
     free(cta->warps[wi].local);
     wv_async_warp_free(&cta->warps[wi]);
   }
+  wv_async_cta_free(cta);
   free(cta->warps);
   free(cta->shared);
   cta->warps = NULL;
