@@ -129,35 +129,57 @@ enum { WV_FP__ADD, WV_FP__SUB, WV_FP__MUL, WV_FP__FMA, WV_FP__DIV, WV_FP__SQRT, 
 static inline uint32_t wv_fp__canon32(float r) {
   return r != r ? WV_FP_F32_NAN : wv_fp_b32(r);
 }
+/* Round-to-nearest .ftz on flushed inputs (wv_fp__ff): the host's result r, canonical if NaN, a subnormal
+ * flushed to a signed zero. ±2^-126 may be tiny before rounding (see wv_fp__arith_f32): returns 0 there,
+ * and the caller takes the slow path. */
+static inline float wv_fp__ff(uint32_t a) { return wv_fp_f32(wv_fp_flush32(a)); }
+static inline int wv_fp__ftz32(float r, uint32_t *out) {
+  uint32_t u = wv_fp__canon32(r), mag = u & 0x7fffffffu;
+  if (mag == 0x00800000u) return 0;
+  *out = mag < 0x00800000u ? u & 0x80000000u : u;
+  return 1;
+}
+/* The round-to-nearest fast paths of the binary f32 operations: no flags, or .ftz alone. */
+#define WV_FP__RN32(rnd, flags, expr_plain, expr_ftz)                                    \
+  do {                                                                                   \
+    uint32_t r_;                                                                         \
+    if ((rnd) == WV_FP_RN && !(flags)) return wv_fp__canon32(expr_plain);                \
+    if ((rnd) == WV_FP_RN && (flags) == WV_FP_FTZ && wv_fp__ftz32(expr_ftz, &r_)) return r_; \
+  } while (0)
 
 static inline uint32_t wv_fp_add_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
-  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) + wv_fp_f32(b));
+  WV_FP__RN32(rnd, flags, wv_fp_f32(a) + wv_fp_f32(b), wv_fp__ff(a) + wv_fp__ff(b));
   return wv_fp__arith_f32(WV_FP__ADD, a, b, 0, rnd, flags);
 }
 static inline uint32_t wv_fp_sub_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
-  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) - wv_fp_f32(b));
+  WV_FP__RN32(rnd, flags, wv_fp_f32(a) - wv_fp_f32(b), wv_fp__ff(a) - wv_fp__ff(b));
   return wv_fp__arith_f32(WV_FP__SUB, a, b, 0, rnd, flags);
 }
 static inline uint32_t wv_fp_mul_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
-  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) * wv_fp_f32(b));
+  WV_FP__RN32(rnd, flags, wv_fp_f32(a) * wv_fp_f32(b), wv_fp__ff(a) * wv_fp__ff(b));
   return wv_fp__arith_f32(WV_FP__MUL, a, b, 0, rnd, flags);
 }
-/* fma.f32 and mad.rnd.f32 (sm_20+ they are the same instruction). */
+/* fma.f32 and mad.rnd.f32 (sm_20+ they are the same instruction). fmaf is the FMA instruction where the
+ * target has one (CMakeLists.txt: WV_NATIVE), else libm's exact fmaf. */
 static inline uint32_t wv_fp_fma_f32(uint32_t a, uint32_t b, uint32_t c, wv_fp_rnd rnd,
                                      unsigned flags) {
-  if (rnd == WV_FP_RN && !flags)
-    return wv_fp__canon32(fmaf(wv_fp_f32(a), wv_fp_f32(b), wv_fp_f32(c)));
+  WV_FP__RN32(rnd, flags, fmaf(wv_fp_f32(a), wv_fp_f32(b), wv_fp_f32(c)),
+              fmaf(wv_fp__ff(a), wv_fp__ff(b), wv_fp__ff(c)));
   return wv_fp__arith_f32(WV_FP__FMA, a, b, c, rnd, flags);
 }
 static inline uint32_t wv_fp_div_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
-  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) / wv_fp_f32(b));
+  WV_FP__RN32(rnd, flags, wv_fp_f32(a) / wv_fp_f32(b), wv_fp__ff(a) / wv_fp__ff(b));
   return wv_fp__arith_f32(WV_FP__DIV, a, b, 0, rnd, flags);
 }
+/* sqrt.rn of a non-negative (or positive NaN) input: the host's; a negative goes to the slow path,
+ * which gives the NaN without calling libm (errno). */
 static inline uint32_t wv_fp_sqrt_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags) {
+  if (rnd == WV_FP_RN && !flags && !(a >> 31)) return wv_fp__canon32(sqrtf(wv_fp_f32(a)));
   return wv_fp__arith_f32(WV_FP__SQRT, a, 0, 0, rnd, flags);
 }
 /* rcp.rnd.f32: correctly rounded 1/a. */
 static inline uint32_t wv_fp_rcp_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags) {
+  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(1.0f / wv_fp_f32(a));
   return wv_fp__arith_f32(WV_FP__RCP, a, 0, 0, rnd, flags);
 }
 
@@ -190,9 +212,17 @@ static inline uint64_t wv_fp_div_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
   return wv_fp__arith_f64(WV_FP__DIV, a, b, 0, rnd);
 }
 static inline uint64_t wv_fp_sqrt_f64(uint64_t a, wv_fp_rnd rnd) {
+  if (rnd == WV_FP_RN && !(a >> 63)) { /* a negative or NaN result takes the slow path (errno, NaN rule) */
+    double r = sqrt(wv_fp_f64(a));
+    if (r == r) return wv_fp_b64(r);
+  }
   return wv_fp__arith_f64(WV_FP__SQRT, a, 0, 0, rnd);
 }
 static inline uint64_t wv_fp_rcp_f64(uint64_t a, wv_fp_rnd rnd) {
+  if (rnd == WV_FP_RN) {
+    double r = 1.0 / wv_fp_f64(a);
+    if (r == r) return wv_fp_b64(r);
+  }
   return wv_fp__arith_f64(WV_FP__RCP, a, 0, 0, rnd);
 }
 

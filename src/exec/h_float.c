@@ -70,6 +70,73 @@ static int h_f64_fma(wv_exec *x, const wv_insn *in, uint32_t m) {
   return 0;
 }
 
+/* Round-to-nearest handlers, one per operation and flag set, picked at decode time: each lane is the
+ * fpmath.h function with constant mode and flags, so only its host fast path is compiled in (which still
+ * falls back to the exact slow path for the rare input it cannot decide). */
+#define GEN_RN2(name, T, expr)                                                           \
+  static int h_##name(wv_exec *x, const wv_insn *in, uint32_t m) {                       \
+    uint64_t *D = WV_R(x, in->d[0]);                                                     \
+    const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);                             \
+    WV_FOR_LANES(m, l, { T a = (T)A[l], b = (T)B[l]; D[l] = (expr); });                  \
+    return 0;                                                                            \
+  }
+#define GEN_RN3(name, T, expr)                                                           \
+  static int h_##name(wv_exec *x, const wv_insn *in, uint32_t m) {                       \
+    uint64_t *D = WV_R(x, in->d[0]);                                                     \
+    const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b), *C = WV_R(x, in->c);        \
+    WV_FOR_LANES(m, l, { T a = (T)A[l], b = (T)B[l], c = (T)C[l]; D[l] = (expr); });     \
+    return 0;                                                                            \
+  }
+#define GEN_RN1(name, T, expr)                                                           \
+  static int h_##name(wv_exec *x, const wv_insn *in, uint32_t m) {                       \
+    uint64_t *D = WV_R(x, in->d[0]);                                                     \
+    const uint64_t *A = WV_R(x, in->a);                                                  \
+    WV_FOR_LANES(m, l, { T a = (T)A[l]; D[l] = (expr); });                               \
+    return 0;                                                                            \
+  }
+#define GEN_RN32(flags, sfx)                                                             \
+  GEN_RN2(f32_add_##sfx, uint32_t, wv_fp_add_f32(a, b, WV_FP_RN, flags))                 \
+  GEN_RN2(f32_sub_##sfx, uint32_t, wv_fp_sub_f32(a, b, WV_FP_RN, flags))                 \
+  GEN_RN2(f32_mul_##sfx, uint32_t, wv_fp_mul_f32(a, b, WV_FP_RN, flags))                 \
+  GEN_RN2(f32_div_##sfx, uint32_t, wv_fp_div_f32(a, b, WV_FP_RN, flags))                 \
+  GEN_RN3(f32_fma_##sfx, uint32_t, wv_fp_fma_f32(a, b, c, WV_FP_RN, flags))
+GEN_RN32(0, rn)
+GEN_RN32(WV_FP_FTZ, rn_ftz)
+GEN_RN1(f32_sqrt_rn, uint32_t, wv_fp_sqrt_f32(a, WV_FP_RN, 0))
+GEN_RN1(f32_rcp_rn, uint32_t, wv_fp_rcp_f32(a, WV_FP_RN, 0))
+GEN_RN2(f64_add_rn, uint64_t, wv_fp_add_f64(a, b, WV_FP_RN))
+GEN_RN2(f64_sub_rn, uint64_t, wv_fp_sub_f64(a, b, WV_FP_RN))
+GEN_RN2(f64_mul_rn, uint64_t, wv_fp_mul_f64(a, b, WV_FP_RN))
+GEN_RN2(f64_div_rn, uint64_t, wv_fp_div_f64(a, b, WV_FP_RN))
+GEN_RN3(f64_fma_rn, uint64_t, wv_fp_fma_f64(a, b, c, WV_FP_RN))
+GEN_RN1(f64_sqrt_rn, uint64_t, wv_fp_sqrt_f64(a, WV_FP_RN))
+GEN_RN1(f64_rcp_rn, uint64_t, wv_fp_rcp_f64(a, WV_FP_RN))
+
+/* The round-to-nearest handler of op for flags, or NULL where only the generic handlers do. */
+static wv_handler rn_handler(int op, int f64, unsigned flags) {
+  if (f64 || !flags) {
+    switch (op) {
+    case WV_OP_ADD: return f64 ? h_f64_add_rn : h_f32_add_rn;
+    case WV_OP_SUB: return f64 ? h_f64_sub_rn : h_f32_sub_rn;
+    case WV_OP_MUL: return f64 ? h_f64_mul_rn : h_f32_mul_rn;
+    case WV_OP_DIV: return f64 ? h_f64_div_rn : h_f32_div_rn;
+    case WV_OP_FMA: case WV_OP_MAD: return f64 ? h_f64_fma_rn : h_f32_fma_rn;
+    case WV_OP_SQRT: return f64 ? h_f64_sqrt_rn : h_f32_sqrt_rn;
+    case WV_OP_RCP: return f64 ? h_f64_rcp_rn : h_f32_rcp_rn;
+    default: return NULL;
+    }
+  }
+  if (flags != WV_FP_FTZ) return NULL;
+  switch (op) {
+  case WV_OP_ADD: return h_f32_add_rn_ftz;
+  case WV_OP_SUB: return h_f32_sub_rn_ftz;
+  case WV_OP_MUL: return h_f32_mul_rn_ftz;
+  case WV_OP_DIV: return h_f32_div_rn_ftz;
+  case WV_OP_FMA: case WV_OP_MAD: return h_f32_fma_rn_ftz;
+  default: return NULL;
+  }
+}
+
 /* An fma contracted from mul + add/sub (contract.c): -(a*b) and -c as FFMA/DFMA's operand negation gives
  * them. An f64 NaN keeps its sign, as neg and sub leave it (fpmath.h). */
 static inline uint64_t neg64(uint64_t v, int on) {
@@ -155,6 +222,8 @@ wv_handler wv_h_float(int op, wv_type t, const wv_insn *in) {
   if (t != WV_T_F32 && !f64) return NULL;
   if (op == WV_OP_MUL && (in->mode & WV_FM_SAVE)) return h_mul_save;
   if ((op == WV_OP_FMA || op == WV_OP_MAD) && (in->mode & (WV_FM_NEGP | WV_FM_NEGC))) return f64 ? h_f64_fma_neg : h_f32_fma_neg;
+  wv_handler rn = rnd_of(in) == WV_FP_RN && !in->mode ? rn_handler(op, f64, flags_of(in)) : NULL;
+  if (rn) return rn;
   switch (op) {
   case WV_OP_ADD: case WV_OP_SUB: case WV_OP_MUL: case WV_OP_DIV: case WV_OP_MIN: case WV_OP_MAX:
   case WV_OP_COPYSIGN:

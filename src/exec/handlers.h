@@ -21,7 +21,7 @@ wv_handler wv_h_float(int op, wv_type t, const wv_insn *in); /* reads rnd/ftz/sa
 wv_handler wv_h_sfu(int op, wv_type t, const wv_insn *in);   /* .approx, div.full (h_sfu.c) */
 wv_handler wv_h_cvt(wv_type dst, wv_type src, const wv_insn *in);
 wv_handler wv_h_fp8(int from_fp8);                            /* fp8 pair conversions */
-wv_handler wv_h_setp(int op, wv_type t);                      /* SETP/SET/SELP/SLCT */
+wv_handler wv_h_setp(int op, wv_type t, const wv_insn *in);   /* SETP/SET (by in->type, in->cmp)/SELP/SLCT */
 wv_handler wv_h_bits(int op, wv_type t, const wv_insn *in);   /* lop3 bfe bfi prmt shf fns dp4a dp2a */
 wv_handler wv_h_mov(int kind, wv_type t);                     /* see WV_MOV_* */
 wv_handler wv_h_mem(int op, const wv_insn *in);               /* ld/st/atom/red/cvta/isspacep */

@@ -202,7 +202,7 @@ static int dec_arith3(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   if (wv_mods_take(m, "cc")) in->mode |= 1;
   if (in->op == WV_OP_MADC) in->mode |= 2;
   if (in->mode & 3) in->e = wv_dcc(d);
-  in->fn = wv_h_int(in->op, wide ? WV_V_WIDE : 0, t);
+  in->fn = wv_h_int(in->op, wide ? WV_V_WIDE : (in->mode & 3) ? WV_V_CC : hi ? WV_V_HI : WV_V_LO, t);
   return no_handler(d, pi, in);
 }
 
@@ -514,7 +514,7 @@ static int dec_setp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     in->c = (uint32_t)c;
   }
   if (d->failed) return -1;
-  in->fn = wv_h_setp(in->op, t);
+  in->fn = wv_h_setp(in->op, t, in);
   return no_handler(d, pi, in);
 }
 
@@ -537,7 +537,7 @@ static int dec_selp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     in->c = (uint32_t)c;
   }
   if (d->failed) return -1;
-  in->fn = wv_h_setp(in->op, t);
+  in->fn = wv_h_setp(in->op, t, in);
   return no_handler(d, pi, in);
 }
 
