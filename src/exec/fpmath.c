@@ -106,12 +106,7 @@ static double op64(int op, double a, double b, double c, wv_fp_rnd r) {
  * IEEE arithmetic
  * ============================================================================================ */
 
-/* .sat (§9.7.3.3): clamp to [0.0, 1.0], NaN → +0.0. -0.0 becomes +0.0 as well. */
-static uint32_t sat32(uint32_t r) {
-  if (wv_fp_isnan32(r) || (r & 0x80000000u)) return 0;
-  if (r > 0x3f800000u) return 0x3f800000u;
-  return r;
-}
+/* .sat on f64 and f16/bf16 results, as wv_fp_sat32 (fpmath.h) on f32. */
 static uint64_t sat64(uint64_t r) {
   if (wv_fp_isnan64(r) || (r >> 63)) return 0;
   if (r > 0x3ff0000000000000ull) return 0x3ff0000000000000ull;
@@ -171,7 +166,7 @@ uint32_t wv_fp__arith_f32(int op, uint32_t a, uint32_t b, uint32_t c, wv_fp_rnd 
     if ((res & 0x7fffffffu) == 0x00800000u && tiny_unbounded(op, a, b, c, rnd))
       res &= 0x80000000u;
   }
-  if (flags & WV_FP_SAT) res = sat32(res);
+  if (flags & WV_FP_SAT) res = wv_fp_sat32(res);
   return res;
 }
 
@@ -507,7 +502,7 @@ static uint64_t float_post(uint64_t r, wv_fp_type dst, unsigned flags) {
     case WV_FP_F64: r = sat64(r); break;
     case WV_FP_F16: r = sat16((uint32_t)r, 5, 10); break;
     case WV_FP_BF16: r = sat16((uint32_t)r, 8, 7); break;
-    default: r = sat32((uint32_t)r); break;
+    default: r = wv_fp_sat32((uint32_t)r); break;
     }
   }
   return r;

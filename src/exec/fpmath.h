@@ -112,6 +112,13 @@ static inline uint32_t wv_fp_flush32(uint32_t a) {
   return wv_fp_issub32(a) ? (a & 0x80000000u) : a;
 }
 
+/* .sat (§9.7.3.3) on an f32 result: clamp to [0.0, 1.0], NaN → +0.0. -0.0 becomes +0.0 as well. */
+static inline uint32_t wv_fp_sat32(uint32_t r) {
+  if (wv_fp_isnan32(r) || (r & 0x80000000u)) return 0;
+  if (r > 0x3f800000u) return 0x3f800000u;
+  return r;
+}
+
 /* ---- slow paths (fpmath.c) ----------------------------------------------------------------- */
 
 uint32_t wv_fp__arith_f32(int op, uint32_t a, uint32_t b, uint32_t c, wv_fp_rnd rnd, unsigned flags);
