@@ -77,6 +77,24 @@ static __attribute__((noinline)) uint64_t cvt_lane(const wv_insn *in, uint64_t a
     WV_FOR_LANES(m, l, { uint64_t a = A[l]; D[l] = (expr); });                           \
     return 0;                                                                            \
   }
+/* An f32 source, flushed under .ftz. */
+static inline float f32_in(int ftz, uint64_t a) { return wv_fp_f32(ftz ? wv_fp_flush32((uint32_t)a) : (uint32_t)a); }
+
+/* A conversion the host decides where try(ftz, a, &v) returns 1 (with the result in v): try for every lane,
+ * in one loop the compiler vectorises, then wv_fp_cvt for the lanes it leaves. r keeps the results until
+ * then: d may be a. */
+#define GEN_CVT2(name, try)                                                              \
+  static int name(wv_exec *x, const wv_insn *in, uint32_t m) {                           \
+    uint64_t *D = WV_R(x, in->d[0]), r[WV_WARP];                                         \
+    const uint64_t *A = WV_R(x, in->a);                                                  \
+    uint32_t bad[WV_WARP], slow = 0; /* a bit array vectorises, |= in the loop does not */ \
+    const int ftz = in->ftz;                                                             \
+    WV_FOR_LANES(m, l, { uint64_t v; bad[l] = (uint32_t)!try(ftz, A[l], &v) << l; r[l] = v; }); \
+    WV_FOR_LANES(m, l, { slow |= bad[l]; });                                             \
+    WV_FOR_LANES(slow, l, { r[l] = cvt_lane(in, A[l]); });                               \
+    WV_FOR_LANES(m, l, { D[l] = r[l]; });                                                \
+    return 0;                                                                            \
+  }
 
 /* The integer types in wv_fp_type order (u8 … s64): X(..., name, C type). */
 #define ITYPES(X, ...)                                                                   \
@@ -109,10 +127,18 @@ static const wv_handler I2F32[8] = {ITYPES(I2F_ENTRY, f32)};
 static const wv_handler I2F64[8] = {ITYPES(I2F_ENTRY, f64)};
 
 /* f32 → f64 ({.ftz}): exact; a NaN goes to wv_fp_cvt (its payload rule). */
-GEN_CVT(h_cvt_f64_f32, wv_fp_isnan32((uint32_t)a) ? cvt_lane(in, a)
-                       : wv_fp_b64((double)wv_fp_f32(in->ftz ? wv_fp_flush32((uint32_t)a) : (uint32_t)a)))
+static inline int try_f64_f32(int ftz, uint64_t a, uint64_t *v) {
+  *v = wv_fp_b64((double)f32_in(ftz, a));
+  return !wv_fp_isnan32((uint32_t)a);
+}
+GEN_CVT2(h_cvt_f64_f32, try_f64_f32)
 /* cvt.rn.f32.f64: the host's rounding (subnormal results included); a NaN goes to wv_fp_cvt. */
-GEN_CVT(h_cvt_f32_f64_rn, wv_fp_isnan64(a) ? cvt_lane(in, a) : wv_fp_b32((float)wv_fp_f64(a)))
+static inline int try_f32_f64_rn(int ftz, uint64_t a, uint64_t *v) {
+  (void)ftz;
+  *v = wv_fp_b32((float)wv_fp_f64(a));
+  return !wv_fp_isnan64(a);
+}
+GEN_CVT2(h_cvt_f32_f64_rn, try_f32_f64_rn)
 /* cvt{.ftz}{.sat}.f32.f32 (no integer rounding): the value flushed and clamped as .ftz/.sat say; a NaN
  * is the canonical NaN, or +0 under .sat (wv_fp_sat32). */
 static inline uint32_t same32(uint32_t a, int ftz, int sat) {
@@ -128,26 +154,36 @@ GEN_CVT(h_cvt_f32_f32, same32((uint32_t)a, in->ftz, in->sat))
 #define RMODES(X, ...)                                                                   \
   X(__VA_ARGS__, rni, rintf, rint) X(__VA_ARGS__, rzi, truncf, trunc)                    \
   X(__VA_ARGS__, rmi, floorf, floor) X(__VA_ARGS__, rpi, ceilf, ceil)
-static inline float f32_in(const wv_insn *in, uint64_t a) {
-  return wv_fp_f32(in->ftz ? wv_fp_flush32((uint32_t)a) : (uint32_t)a);
-}
 #define GEN_RINT(unused, R, F32FN, F64FN)                                                \
-  GEN_CVT(h_cvt_##R##_f32, wv_fp_isnan32((uint32_t)a) ? cvt_lane(in, a) : wv_fp_b32(F32FN(f32_in(in, a)))) \
-  GEN_CVT(h_cvt_##R##_f64, wv_fp_isnan64(a) ? cvt_lane(in, a) : wv_fp_b64(F64FN(wv_fp_f64(a))))
+  static inline int try_##R##_f32(int ftz, uint64_t a, uint64_t *v) {                    \
+    *v = wv_fp_b32(F32FN(f32_in(ftz, a)));                                               \
+    return !wv_fp_isnan32((uint32_t)a);                                                  \
+  }                                                                                      \
+  static inline int try_##R##_f64(int ftz, uint64_t a, uint64_t *v) {                    \
+    (void)ftz;                                                                           \
+    *v = wv_fp_b64(F64FN(wv_fp_f64(a)));                                                 \
+    return !wv_fp_isnan64(a);                                                            \
+  }                                                                                      \
+  GEN_CVT2(h_cvt_##R##_f32, try_##R##_f32)                                               \
+  GEN_CVT2(h_cvt_##R##_f64, try_##R##_f64)
 RMODES(GEN_RINT, 0)
-/* to an integer of C type DT in [LO, HI): the rounded value, when in range, converts exactly */
-#define F2I_BODY(r, DT, LO, HI) ((r) >= (LO) && (r) < (HI) ? (uint64_t)(DT)(r) : cvt_lane(in, a))
+/* to an integer of C type DT: the rounded value, when in [LO, HI), converts exactly (NaN is not) */
 #define GEN_F2I(DN, DT, LO, HI, R, F32FN, F64FN)                                         \
-  static inline uint64_t f2i_##DN##_f32_##R(const wv_insn *in, uint64_t a) {             \
-    float r = F32FN(f32_in(in, a));                                                      \
-    return F2I_BODY(r, DT, (float)(LO), (float)(HI));                                    \
+  static inline int try_##DN##_f32_##R(int ftz, uint64_t a, uint64_t *v) {               \
+    float t = F32FN(f32_in(ftz, a));                                                     \
+    int ok = (t >= (float)(LO)) & (t < (float)(HI));                                     \
+    *v = (uint64_t)(DT)(ok ? t : 0);                                                     \
+    return ok;                                                                           \
   }                                                                                      \
-  static inline uint64_t f2i_##DN##_f64_##R(const wv_insn *in, uint64_t a) {             \
-    double r = F64FN(wv_fp_f64(a));                                                      \
-    return F2I_BODY(r, DT, (double)(LO), (double)(HI));                                  \
+  static inline int try_##DN##_f64_##R(int ftz, uint64_t a, uint64_t *v) {               \
+    (void)ftz;                                                                           \
+    double t = F64FN(wv_fp_f64(a));                                                      \
+    int ok = (t >= (double)(LO)) & (t < (double)(HI));                                   \
+    *v = (uint64_t)(DT)(ok ? t : 0);                                                     \
+    return ok;                                                                           \
   }                                                                                      \
-  GEN_CVT(h_cvt_##DN##_f32_##R, f2i_##DN##_f32_##R(in, a))                                \
-  GEN_CVT(h_cvt_##DN##_f64_##R, f2i_##DN##_f64_##R(in, a))
+  GEN_CVT2(h_cvt_##DN##_f32_##R, try_##DN##_f32_##R)                                     \
+  GEN_CVT2(h_cvt_##DN##_f64_##R, try_##DN##_f64_##R)
 /* X(name, C type, lowest value, 2^bits or 2^(bits-1), ...) */
 #define FIDESTS(X, ...)                                                                  \
   X(u32, uint32_t, 0, 0x1p32, __VA_ARGS__) X(s32, int32_t, -0x1p31, 0x1p31, __VA_ARGS__) \

@@ -70,69 +70,70 @@ static int h_f64_fma(wv_exec *x, const wv_insn *in, uint32_t m) {
   return 0;
 }
 
-/* Round-to-nearest handlers, one per operation and flag set, picked at decode time: each lane is the
- * fpmath.h function with constant mode and flags, so only its host fast path is compiled in (which still
- * falls back to the exact slow path for the rare input it cannot decide). */
-#define GEN_RN2(name, T, expr)                                                           \
+/* Round-to-nearest handlers, one per operation, type and .ftz, picked at decode time. Two passes over the
+ * lanes: fpmath.h's host operation (wv_fp__rn_OP_*) for all of them, in one loop the compiler vectorises,
+ * then the full fpmath.h function (the exact slow path) for the lanes it leaves. r keeps the results
+ * until both passes are done: d may be a source. */
+#define GEN_RN(name, T, nsrc, rn_try, full)                                              \
   static int h_##name(wv_exec *x, const wv_insn *in, uint32_t m) {                       \
-    uint64_t *D = WV_R(x, in->d[0]);                                                     \
-    const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);                             \
-    WV_FOR_LANES(m, l, { T a = (T)A[l], b = (T)B[l]; D[l] = (expr); });                  \
+    uint64_t *D = WV_R(x, in->d[0]), r[WV_WARP];                                         \
+    const uint64_t *A = WV_R(x, in->a), *B = nsrc > 1 ? WV_R(x, in->b) : A, *C = nsrc > 2 ? WV_R(x, in->c) : A; \
+    uint32_t bad[WV_WARP], slow = 0; /* a lane's bit when rn_try leaves it (a bit array vectorises, |= does not) */ \
+    WV_FOR_LANES(m, l, {                                                                 \
+      T a = (T)A[l], b = (T)B[l], c = (T)C[l], v;                                        \
+      bad[l] = (uint32_t)!(rn_try) << l;                                                 \
+      r[l] = v;                                                                          \
+    });                                                                                  \
+    WV_FOR_LANES(m, l, { slow |= bad[l]; });                                             \
+    WV_FOR_LANES(slow, l, { T a = (T)A[l], b = (T)B[l], c = (T)C[l]; (void)b; (void)c; r[l] = (full); }); \
+    WV_FOR_LANES(m, l, { D[l] = r[l]; });                                                \
     return 0;                                                                            \
   }
-#define GEN_RN3(name, T, expr)                                                           \
+/* Without .ftz the host decides every f32 lane but sqrt's negative ones: one pass, straight into d. */
+#define GEN_RN1P(name, nsrc, full)                                                       \
   static int h_##name(wv_exec *x, const wv_insn *in, uint32_t m) {                       \
     uint64_t *D = WV_R(x, in->d[0]);                                                     \
-    const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b), *C = WV_R(x, in->c);        \
-    WV_FOR_LANES(m, l, { T a = (T)A[l], b = (T)B[l], c = (T)C[l]; D[l] = (expr); });     \
+    const uint64_t *A = WV_R(x, in->a), *B = nsrc > 1 ? WV_R(x, in->b) : A, *C = nsrc > 2 ? WV_R(x, in->c) : A; \
+    WV_FOR_LANES(m, l, { uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], c = (uint32_t)C[l]; (void)b; (void)c; D[l] = (full); }); \
     return 0;                                                                            \
   }
-#define GEN_RN1(name, T, expr)                                                           \
-  static int h_##name(wv_exec *x, const wv_insn *in, uint32_t m) {                       \
-    uint64_t *D = WV_R(x, in->d[0]);                                                     \
-    const uint64_t *A = WV_R(x, in->a);                                                  \
-    WV_FOR_LANES(m, l, { T a = (T)A[l]; D[l] = (expr); });                               \
-    return 0;                                                                            \
-  }
-#define GEN_RN32(flags, sfx)                                                             \
-  GEN_RN2(f32_add_##sfx, uint32_t, wv_fp_add_f32(a, b, WV_FP_RN, flags))                 \
-  GEN_RN2(f32_sub_##sfx, uint32_t, wv_fp_sub_f32(a, b, WV_FP_RN, flags))                 \
-  GEN_RN2(f32_mul_##sfx, uint32_t, wv_fp_mul_f32(a, b, WV_FP_RN, flags))                 \
-  GEN_RN2(f32_div_##sfx, uint32_t, wv_fp_div_f32(a, b, WV_FP_RN, flags))                 \
-  GEN_RN3(f32_fma_##sfx, uint32_t, wv_fp_fma_f32(a, b, c, WV_FP_RN, flags))
-GEN_RN32(0, rn)
-GEN_RN32(WV_FP_FTZ, rn_ftz)
-GEN_RN1(f32_sqrt_rn, uint32_t, wv_fp_sqrt_f32(a, WV_FP_RN, 0))
-GEN_RN1(f32_rcp_rn, uint32_t, wv_fp_rcp_f32(a, WV_FP_RN, 0))
-GEN_RN2(f64_add_rn, uint64_t, wv_fp_add_f64(a, b, WV_FP_RN))
-GEN_RN2(f64_sub_rn, uint64_t, wv_fp_sub_f64(a, b, WV_FP_RN))
-GEN_RN2(f64_mul_rn, uint64_t, wv_fp_mul_f64(a, b, WV_FP_RN))
-GEN_RN2(f64_div_rn, uint64_t, wv_fp_div_f64(a, b, WV_FP_RN))
-GEN_RN3(f64_fma_rn, uint64_t, wv_fp_fma_f64(a, b, c, WV_FP_RN))
-GEN_RN1(f64_sqrt_rn, uint64_t, wv_fp_sqrt_f64(a, WV_FP_RN))
-GEN_RN1(f64_rcp_rn, uint64_t, wv_fp_rcp_f64(a, WV_FP_RN))
+GEN_RN1P(f32_add_rn, 2, wv_fp_add_f32(a, b, WV_FP_RN, 0))
+GEN_RN1P(f32_sub_rn, 2, wv_fp_sub_f32(a, b, WV_FP_RN, 0))
+GEN_RN1P(f32_mul_rn, 2, wv_fp_mul_f32(a, b, WV_FP_RN, 0))
+GEN_RN1P(f32_div_rn, 2, wv_fp_div_f32(a, b, WV_FP_RN, 0))
+GEN_RN1P(f32_fma_rn, 3, wv_fp_fma_f32(a, b, c, WV_FP_RN, 0))
+GEN_RN1P(f32_rcp_rn, 1, wv_fp_rcp_f32(a, WV_FP_RN, 0))
+GEN_RN(f32_sqrt_rn, uint32_t, 1, wv_fp__rn_sqrt_f32(a, b, c, 0, &v), wv_fp_sqrt_f32(a, WV_FP_RN, 0))
+#define FTZ WV_FP_FTZ
+GEN_RN(f32_add_rn_ftz, uint32_t, 2, wv_fp__rn_add_f32(a, b, c, 1, &v), wv_fp_add_f32(a, b, WV_FP_RN, FTZ))
+GEN_RN(f32_sub_rn_ftz, uint32_t, 2, wv_fp__rn_sub_f32(a, b, c, 1, &v), wv_fp_sub_f32(a, b, WV_FP_RN, FTZ))
+GEN_RN(f32_mul_rn_ftz, uint32_t, 2, wv_fp__rn_mul_f32(a, b, c, 1, &v), wv_fp_mul_f32(a, b, WV_FP_RN, FTZ))
+GEN_RN(f32_div_rn_ftz, uint32_t, 2, wv_fp__rn_div_f32(a, b, c, 1, &v), wv_fp_div_f32(a, b, WV_FP_RN, FTZ))
+GEN_RN(f32_fma_rn_ftz, uint32_t, 3, wv_fp__rn_fma_f32(a, b, c, 1, &v), wv_fp_fma_f32(a, b, c, WV_FP_RN, FTZ))
+GEN_RN(f32_sqrt_rn_ftz, uint32_t, 1, wv_fp__rn_sqrt_f32(a, b, c, 1, &v), wv_fp_sqrt_f32(a, WV_FP_RN, FTZ))
+GEN_RN(f32_rcp_rn_ftz, uint32_t, 1, wv_fp__rn_rcp_f32(a, b, c, 1, &v), wv_fp_rcp_f32(a, WV_FP_RN, FTZ))
+#undef FTZ
+GEN_RN(f64_add_rn, uint64_t, 2, wv_fp__rn_add_f64(a, b, c, &v), wv_fp_add_f64(a, b, WV_FP_RN))
+GEN_RN(f64_sub_rn, uint64_t, 2, wv_fp__rn_sub_f64(a, b, c, &v), wv_fp_sub_f64(a, b, WV_FP_RN))
+GEN_RN(f64_mul_rn, uint64_t, 2, wv_fp__rn_mul_f64(a, b, c, &v), wv_fp_mul_f64(a, b, WV_FP_RN))
+GEN_RN(f64_div_rn, uint64_t, 2, wv_fp__rn_div_f64(a, b, c, &v), wv_fp_div_f64(a, b, WV_FP_RN))
+GEN_RN(f64_fma_rn, uint64_t, 3, wv_fp__rn_fma_f64(a, b, c, &v), wv_fp_fma_f64(a, b, c, WV_FP_RN))
+GEN_RN(f64_sqrt_rn, uint64_t, 1, wv_fp__rn_sqrt_f64(a, b, c, &v), wv_fp_sqrt_f64(a, WV_FP_RN))
+GEN_RN(f64_rcp_rn, uint64_t, 1, wv_fp__rn_rcp_f64(a, b, c, &v), wv_fp_rcp_f64(a, WV_FP_RN))
 
 /* The round-to-nearest handler of op for flags, or NULL where only the generic handlers do. */
 static wv_handler rn_handler(int op, int f64, unsigned flags) {
-  if (f64 || !flags) {
-    switch (op) {
-    case WV_OP_ADD: return f64 ? h_f64_add_rn : h_f32_add_rn;
-    case WV_OP_SUB: return f64 ? h_f64_sub_rn : h_f32_sub_rn;
-    case WV_OP_MUL: return f64 ? h_f64_mul_rn : h_f32_mul_rn;
-    case WV_OP_DIV: return f64 ? h_f64_div_rn : h_f32_div_rn;
-    case WV_OP_FMA: case WV_OP_MAD: return f64 ? h_f64_fma_rn : h_f32_fma_rn;
-    case WV_OP_SQRT: return f64 ? h_f64_sqrt_rn : h_f32_sqrt_rn;
-    case WV_OP_RCP: return f64 ? h_f64_rcp_rn : h_f32_rcp_rn;
-    default: return NULL;
-    }
-  }
-  if (flags != WV_FP_FTZ) return NULL;
+  if (f64) flags = 0; /* PTX has no f64 flags */
+  if (flags & ~(unsigned)WV_FP_FTZ) return NULL;
+  int ftz = flags != 0;
   switch (op) {
-  case WV_OP_ADD: return h_f32_add_rn_ftz;
-  case WV_OP_SUB: return h_f32_sub_rn_ftz;
-  case WV_OP_MUL: return h_f32_mul_rn_ftz;
-  case WV_OP_DIV: return h_f32_div_rn_ftz;
-  case WV_OP_FMA: case WV_OP_MAD: return h_f32_fma_rn_ftz;
+  case WV_OP_ADD: return f64 ? h_f64_add_rn : ftz ? h_f32_add_rn_ftz : h_f32_add_rn;
+  case WV_OP_SUB: return f64 ? h_f64_sub_rn : ftz ? h_f32_sub_rn_ftz : h_f32_sub_rn;
+  case WV_OP_MUL: return f64 ? h_f64_mul_rn : ftz ? h_f32_mul_rn_ftz : h_f32_mul_rn;
+  case WV_OP_DIV: return f64 ? h_f64_div_rn : ftz ? h_f32_div_rn_ftz : h_f32_div_rn;
+  case WV_OP_FMA: case WV_OP_MAD: return f64 ? h_f64_fma_rn : ftz ? h_f32_fma_rn_ftz : h_f32_fma_rn;
+  case WV_OP_SQRT: return f64 ? h_f64_sqrt_rn : ftz ? h_f32_sqrt_rn_ftz : h_f32_sqrt_rn;
+  case WV_OP_RCP: return f64 ? h_f64_rcp_rn : ftz ? h_f32_rcp_rn_ftz : h_f32_rcp_rn;
   default: return NULL;
   }
 }

@@ -177,37 +177,47 @@ void wv_coll_scatter(wv_exec *x, const wv_insn *in, uint32_t gmask, const wv_col
  * group holds every live lane of the warp and is the whole guard mask, the membermask is one value that
  * names all of them, and (shfl) b and c are the same in every lane and every source lane takes part. */
 
-/* The lanes' 32-bit value of slot s when it is the same in all of m (constants always are); 0 if not. */
-static inline int uniform32(wv_exec *x, uint32_t s, uint32_t m, uint32_t *v) {
+/* The lanes' value of slot s when it is the same in all of m (constants always are), in *v; 0 if not.
+ * All 64 bits are compared: a register holding one 32-bit value with different upper bits in some lane
+ * (never written so by PTX code) only means the general path runs it. */
+static inline int uniform(wv_exec *x, uint32_t s, uint32_t m, uint32_t *v) {
   const uint64_t *V = WV_R(x, s);
-  uint32_t v0 = (uint32_t)V[__builtin_ctz(m)], diff = 0;
-  if (WV_SLOT_BANK(s) != 1) WV_FOR_LANES(m, l, { diff |= (uint32_t)V[l] ^ v0; });
-  *v = v0;
+  uint64_t v0 = V[__builtin_ctz(m)], diff = 0;
+  if (WV_SLOT_BANK(s) != 1) WV_FOR_LANES(m, l, { diff |= V[l] ^ v0; });
+  *v = (uint32_t)v0;
   return diff == 0;
 }
 static inline int converged(wv_exec *x, const wv_insn *in, uint32_t m) {
   const wv_warp *w = x->warp;
   uint32_t mv;
-  return !x->vm->amd && m == x->cur_mask && m == (w->exists & ~w->exited) && uniform32(x, mask_slot(in), m, &mv) &&
+  return !x->vm->amd && m == x->cur_mask && m == (w->exists & ~w->exited) && uniform(x, mask_slot(in), m, &mv) &&
          !(m & ~mv);
 }
 
 static inline __attribute__((always_inline)) int shfl_fast(wv_exec *x, const wv_insn *in, uint32_t m, int mode) {
-  uint32_t b, c;
-  if (!converged(x, in, m) || !uniform32(x, in->b, m, &b) || !uniform32(x, in->c, m, &c)) return 1;
-  uint8_t src[WV_WARP];
-  uint32_t pd = 0, outside = 0;
-  WV_FOR_LANES(m, l, {
-    int p, j = shfl_src(mode, l, b, c, &p);
-    src[l] = (uint8_t)j;
-    outside |= ~m >> j & 1;
-    pd |= (uint32_t)p << l;
-  });
-  if (outside) return 1; /* reads a lane that does not take part: the general path counts it */
-  if (in->d[0] != WV_NOSLOT) {
-    const uint64_t *A = WV_R(x, in->a);
-    uint64_t *D = WV_R(x, in->d[0]);
-    uint32_t a[WV_WARP]; /* d may be a */
+  uint32_t b, c, a[WV_WARP], pd = 0;
+  if (!converged(x, in, m) || !uniform(x, in->b, m, &b) || !uniform(x, in->c, m, &c)) return 1;
+  const uint64_t *A = WV_R(x, in->a);
+  uint64_t sink[WV_WARP], *D = in->d[0] != WV_NOSLOT ? WV_R(x, in->d[0]) : sink;
+  if (m == 0xffffffffu) { /* a full warp: every source lane takes part; each loop vectorises but the gather */
+    int32_t src[WV_WARP];
+    for (int l = 0; l < WV_WARP; l++) {
+      int p;
+      src[l] = shfl_src(mode, l, b, c, &p);
+      pd |= (uint32_t)p << l;
+    }
+    for (int l = 0; l < WV_WARP; l++) a[l] = (uint32_t)A[l]; /* d may be a */
+    for (int l = 0; l < WV_WARP; l++) D[l] = a[src[l]];
+  } else {
+    uint8_t src[WV_WARP];
+    uint32_t outside = 0;
+    WV_FOR_LANES(m, l, {
+      int p, j = shfl_src(mode, l, b, c, &p);
+      src[l] = (uint8_t)j;
+      outside |= ~m >> j & 1;
+      pd |= (uint32_t)p << l;
+    });
+    if (outside) return 1; /* reads a lane that does not take part: the general path counts it */
     WV_FOR_LANES(m, l, { a[l] = (uint32_t)A[l]; });
     WV_FOR_LANES(m, l, { D[l] = a[src[l]]; });
   }
