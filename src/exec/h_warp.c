@@ -199,13 +199,15 @@ static inline __attribute__((always_inline)) int shfl_fast(wv_exec *x, const wv_
   if (!converged(x, in, m) || !uniform(x, in->b, m, &b) || !uniform(x, in->c, m, &c)) return 1;
   const uint64_t *A = WV_R(x, in->a);
   uint64_t sink[WV_WARP], *D = in->d[0] != WV_NOSLOT ? WV_R(x, in->d[0]) : sink;
-  if (m == 0xffffffffu) { /* a full warp: every source lane takes part; each loop vectorises but the gather */
+  if (m == 0xffffffffu) { /* a full warp: every source lane takes part; each loop vectorises */
     int32_t src[WV_WARP];
+    uint32_t pbit[WV_WARP]; /* a bit array: pd |= in the first loop would not vectorise */
     for (int l = 0; l < WV_WARP; l++) {
       int p;
       src[l] = shfl_src(mode, l, b, c, &p);
-      pd |= (uint32_t)p << l;
+      pbit[l] = (uint32_t)p << l;
     }
+    for (int l = 0; l < WV_WARP; l++) pd |= pbit[l];
     for (int l = 0; l < WV_WARP; l++) a[l] = (uint32_t)A[l]; /* d may be a */
     for (int l = 0; l < WV_WARP; l++) D[l] = a[src[l]];
   } else {
