@@ -282,10 +282,43 @@ static inline uint64_t wv_fp_copysign_f64(uint64_t a, uint64_t b) {
 
 /* min/max (§9.7.3.11/12): NaN-ignoring unless WV_FP_NANPROP; both NaN → canonical NaN;
  * -0 < +0. f32 flags: WV_FP_FTZ, WV_FP_NANPROP, WV_FP_ABS, WV_FP_XORSIGN (needs ABS). */
-uint32_t wv_fp_min_f32(uint32_t a, uint32_t b, unsigned flags);
-uint32_t wv_fp_max_f32(uint32_t a, uint32_t b, unsigned flags);
-uint64_t wv_fp_min_f64(uint64_t a, uint64_t b);
-uint64_t wv_fp_max_f64(uint64_t a, uint64_t b);
+/* Monotone key over non-NaN patterns: -inf < ... < -0 < +0 < ... < +inf (§9.7.3.11 note). */
+static inline uint32_t wv_fp__key32(uint32_t x) { return (x & 0x80000000u) ? ~x : (x | 0x80000000u); }
+static inline uint64_t wv_fp__key64(uint64_t x) { return (x >> 63) ? ~x : (x | 0x8000000000000000ull); }
+static inline uint32_t wv_fp__minmax32(uint32_t a, uint32_t b, unsigned flags, int is_max) {
+  if (flags & WV_FP_FTZ) {
+    a = wv_fp_flush32(a);
+    b = wv_fp_flush32(b);
+  }
+  uint32_t xs = (a ^ b) & 0x80000000u;
+  if (flags & WV_FP_ABS) {
+    a &= 0x7fffffffu;
+    b &= 0x7fffffffu;
+  }
+  int an = wv_fp_isnan32(a), bn = wv_fp_isnan32(b);
+  uint32_t r;
+  if (an || bn) {
+    if ((an && bn) || (flags & WV_FP_NANPROP)) return WV_FP_F32_NAN; /* .xorsign ignored on NaN */
+    r = an ? b : a;
+  } else {
+    int a_less = wv_fp__key32(a) < wv_fp__key32(b);
+    r = (a_less != is_max) ? a : b;
+  }
+  if ((flags & WV_FP_XORSIGN) && (flags & WV_FP_ABS)) r = (r & 0x7fffffffu) | xs;
+  return r;
+}
+static inline uint32_t wv_fp_min_f32(uint32_t a, uint32_t b, unsigned flags) { return wv_fp__minmax32(a, b, flags, 0); }
+static inline uint32_t wv_fp_max_f32(uint32_t a, uint32_t b, unsigned flags) { return wv_fp__minmax32(a, b, flags, 1); }
+static inline uint64_t wv_fp__minmax64(uint64_t a, uint64_t b, int is_max) {
+  int an = wv_fp_isnan64(a), bn = wv_fp_isnan64(b);
+  if (an && bn) return wv_fp__f64_nan(a, b, 0, 2); /* measured: a's NaN, quieted (see the NaN-order note) */
+  if (an) return b;
+  if (bn) return a;
+  int a_less = wv_fp__key64(a) < wv_fp__key64(b);
+  return (a_less != is_max) ? a : b;
+}
+static inline uint64_t wv_fp_min_f64(uint64_t a, uint64_t b) { return wv_fp__minmax64(a, b, 0); }
+static inline uint64_t wv_fp_max_f64(uint64_t a, uint64_t b) { return wv_fp__minmax64(a, b, 1); }
 
 typedef enum wv_fp_testp {
   WV_FP_TEST_FINITE,     /* not inf, not NaN */

@@ -113,6 +113,21 @@ GEN_RN(f32_fma_rn_ftz, uint32_t, 3, wv_fp__rn_fma_f32(a, b, c, 1, &v), wv_fp_fma
 GEN_RN(f32_sqrt_rn_ftz, uint32_t, 1, wv_fp__rn_sqrt_f32(a, b, c, 1, &v), wv_fp_sqrt_f32(a, WV_FP_RN, FTZ))
 GEN_RN(f32_rcp_rn_ftz, uint32_t, 1, wv_fp__rn_rcp_f32(a, b, c, 1, &v), wv_fp_rcp_f32(a, WV_FP_RN, FTZ))
 #undef FTZ
+/* min/max without flags (the rounding mode does not matter to them) */
+GEN_RN1P(f32_min, 2, wv_fp_min_f32(a, b, 0))
+GEN_RN1P(f32_max, 2, wv_fp_max_f32(a, b, 0))
+static int h_f64_min(wv_exec *x, const wv_insn *in, uint32_t m) {
+  uint64_t *D = WV_R(x, in->d[0]);
+  const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);
+  WV_FOR_LANES(m, l, { D[l] = wv_fp_min_f64(A[l], B[l]); });
+  return 0;
+}
+static int h_f64_max(wv_exec *x, const wv_insn *in, uint32_t m) {
+  uint64_t *D = WV_R(x, in->d[0]);
+  const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);
+  WV_FOR_LANES(m, l, { D[l] = wv_fp_max_f64(A[l], B[l]); });
+  return 0;
+}
 GEN_RN(f64_add_rn, uint64_t, 2, wv_fp__rn_add_f64(a, b, c, &v), wv_fp_add_f64(a, b, WV_FP_RN))
 GEN_RN(f64_sub_rn, uint64_t, 2, wv_fp__rn_sub_f64(a, b, c, &v), wv_fp_sub_f64(a, b, WV_FP_RN))
 GEN_RN(f64_mul_rn, uint64_t, 2, wv_fp__rn_mul_f64(a, b, c, &v), wv_fp_mul_f64(a, b, WV_FP_RN))
@@ -121,7 +136,8 @@ GEN_RN(f64_fma_rn, uint64_t, 3, wv_fp__rn_fma_f64(a, b, c, &v), wv_fp_fma_f64(a,
 GEN_RN(f64_sqrt_rn, uint64_t, 1, wv_fp__rn_sqrt_f64(a, b, c, &v), wv_fp_sqrt_f64(a, WV_FP_RN))
 GEN_RN(f64_rcp_rn, uint64_t, 1, wv_fp__rn_rcp_f64(a, b, c, &v), wv_fp_rcp_f64(a, WV_FP_RN))
 
-/* The round-to-nearest handler of op for flags, or NULL where only the generic handlers do. */
+/* The handler of op specialised for round to nearest with no flag or .ftz alone (min/max: no flag), or NULL
+ * where only the generic handlers do. */
 static wv_handler rn_handler(int op, int f64, unsigned flags) {
   if (f64) flags = 0; /* PTX has no f64 flags */
   if (flags & ~(unsigned)WV_FP_FTZ) return NULL;
@@ -134,6 +150,8 @@ static wv_handler rn_handler(int op, int f64, unsigned flags) {
   case WV_OP_FMA: case WV_OP_MAD: return f64 ? h_f64_fma_rn : ftz ? h_f32_fma_rn_ftz : h_f32_fma_rn;
   case WV_OP_SQRT: return f64 ? h_f64_sqrt_rn : ftz ? h_f32_sqrt_rn_ftz : h_f32_sqrt_rn;
   case WV_OP_RCP: return f64 ? h_f64_rcp_rn : ftz ? h_f32_rcp_rn_ftz : h_f32_rcp_rn;
+  case WV_OP_MIN: return f64 ? h_f64_min : ftz ? NULL : h_f32_min;
+  case WV_OP_MAX: return f64 ? h_f64_max : ftz ? NULL : h_f32_max;
   default: return NULL;
   }
 }
