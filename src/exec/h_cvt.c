@@ -246,7 +246,7 @@ static wv_handler host_cvt(const cvt_args *c) {
   }
   if (c->dt == c->st && (c->f & WV_FP_INTRND)) return rmode < 0 || (c->f & WV_FP_SAT) ? NULL : RINT[rmode][sf];
   if (c->dt == WV_FP_F32 && c->st == WV_FP_F32) return h_cvt_f32_f32;
-  if (c->dt == WV_FP_F64 && c->st == WV_FP_F32 && !(c->f & WV_FP_SAT)) return h_cvt_f64_f32;
+  if (c->dt == WV_FP_F64 && c->st == WV_FP_F32 && !(c->f & (WV_FP_SAT | WV_FP_INTRND))) return h_cvt_f64_f32;
   if (c->dt == WV_FP_F32 && c->st == WV_FP_F64 && c->r == WV_FP_RN && !c->f) return h_cvt_f32_f64_rn;
   return NULL;
 }
