@@ -106,12 +106,7 @@ static double op64(int op, double a, double b, double c, wv_fp_rnd r) {
  * IEEE arithmetic
  * ============================================================================================ */
 
-/* .sat (§9.7.3.3): clamp to [0.0, 1.0], NaN → +0.0. -0.0 becomes +0.0 as well. */
-static uint32_t sat32(uint32_t r) {
-  if (wv_fp_isnan32(r) || (r & 0x80000000u)) return 0;
-  if (r > 0x3f800000u) return 0x3f800000u;
-  return r;
-}
+/* .sat on f64 and f16/bf16 results, as wv_fp_sat32 (fpmath.h) on f32. */
 static uint64_t sat64(uint64_t r) {
   if (wv_fp_isnan64(r) || (r >> 63)) return 0;
   if (r > 0x3ff0000000000000ull) return 0x3ff0000000000000ull;
@@ -171,7 +166,7 @@ uint32_t wv_fp__arith_f32(int op, uint32_t a, uint32_t b, uint32_t c, wv_fp_rnd 
     if ((res & 0x7fffffffu) == 0x00800000u && tiny_unbounded(op, a, b, c, rnd))
       res &= 0x80000000u;
   }
-  if (flags & WV_FP_SAT) res = sat32(res);
+  if (flags & WV_FP_SAT) res = wv_fp_sat32(res);
   return res;
 }
 
@@ -209,50 +204,8 @@ uint64_t wv_fp__arith_f64(int op, uint64_t a, uint64_t b, uint64_t c, wv_fp_rnd 
 }
 
 /* ============================================================================================
- * min / max / testp
+ * testp (min / max are inline in fpmath.h)
  * ============================================================================================ */
-
-/* Monotone key over non-NaN patterns: -inf < ... < -0 < +0 < ... < +inf (§9.7.3.11 note). */
-static uint32_t key32(uint32_t x) { return (x & 0x80000000u) ? ~x : (x | 0x80000000u); }
-static uint64_t key64(uint64_t x) {
-  return (x >> 63) ? ~x : (x | 0x8000000000000000ull);
-}
-
-static uint32_t minmax32(uint32_t a, uint32_t b, unsigned flags, int is_max) {
-  if (flags & WV_FP_FTZ) {
-    a = wv_fp_flush32(a);
-    b = wv_fp_flush32(b);
-  }
-  uint32_t xs = (a ^ b) & 0x80000000u;
-  if (flags & WV_FP_ABS) {
-    a &= 0x7fffffffu;
-    b &= 0x7fffffffu;
-  }
-  int an = wv_fp_isnan32(a), bn = wv_fp_isnan32(b);
-  uint32_t r;
-  if (an || bn) {
-    if ((an && bn) || (flags & WV_FP_NANPROP)) return WV_FP_F32_NAN; /* .xorsign ignored on NaN */
-    r = an ? b : a;
-  } else {
-    int a_less = key32(a) < key32(b);
-    r = (a_less != is_max) ? a : b;
-  }
-  if ((flags & WV_FP_XORSIGN) && (flags & WV_FP_ABS)) r = (r & 0x7fffffffu) | xs;
-  return r;
-}
-uint32_t wv_fp_min_f32(uint32_t a, uint32_t b, unsigned flags) { return minmax32(a, b, flags, 0); }
-uint32_t wv_fp_max_f32(uint32_t a, uint32_t b, unsigned flags) { return minmax32(a, b, flags, 1); }
-
-static uint64_t minmax64(uint64_t a, uint64_t b, int is_max) {
-  int an = wv_fp_isnan64(a), bn = wv_fp_isnan64(b);
-  if (an && bn) return wv_fp__f64_nan(a, b, 0, 2); /* measured: a's NaN, quieted (see the NaN-order note) */
-  if (an) return b;
-  if (bn) return a;
-  int a_less = key64(a) < key64(b);
-  return (a_less != is_max) ? a : b;
-}
-uint64_t wv_fp_min_f64(uint64_t a, uint64_t b) { return minmax64(a, b, 0); }
-uint64_t wv_fp_max_f64(uint64_t a, uint64_t b) { return minmax64(a, b, 1); }
 
 static int testp(uint64_t exp, uint64_t expmax, uint64_t mant, wv_fp_testp op) {
   int nan = exp == expmax && mant != 0, inf = exp == expmax && mant == 0;
@@ -507,7 +460,7 @@ static uint64_t float_post(uint64_t r, wv_fp_type dst, unsigned flags) {
     case WV_FP_F64: r = sat64(r); break;
     case WV_FP_F16: r = sat16((uint32_t)r, 5, 10); break;
     case WV_FP_BF16: r = sat16((uint32_t)r, 8, 7); break;
-    default: r = sat32((uint32_t)r); break;
+    default: r = wv_fp_sat32((uint32_t)r); break;
     }
   }
   return r;

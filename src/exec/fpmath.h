@@ -112,6 +112,13 @@ static inline uint32_t wv_fp_flush32(uint32_t a) {
   return wv_fp_issub32(a) ? (a & 0x80000000u) : a;
 }
 
+/* .sat (§9.7.3.3) on an f32 result: clamp to [0.0, 1.0], NaN → +0.0. -0.0 becomes +0.0 as well. */
+static inline uint32_t wv_fp_sat32(uint32_t r) {
+  if (wv_fp_isnan32(r) || (r & 0x80000000u)) return 0;
+  if (r > 0x3f800000u) return 0x3f800000u;
+  return r;
+}
+
 /* ---- slow paths (fpmath.c) ----------------------------------------------------------------- */
 
 uint32_t wv_fp__arith_f32(int op, uint32_t a, uint32_t b, uint32_t c, wv_fp_rnd rnd, unsigned flags);
@@ -124,75 +131,122 @@ enum { WV_FP__ADD, WV_FP__SUB, WV_FP__MUL, WV_FP__FMA, WV_FP__DIV, WV_FP__SQRT, 
  * .ftz flushes subnormal inputs, and a result that is tiny when rounded with an unbounded
  * exponent (H200: mul.rn.ftz(1-2^-24, 2^-126) = +0 although gradual underflow rounds it up to
  * 2^-126). .sat clamps to [0,1] after that, NaN and -0 becoming +0.
- * f64: no flags (PTX has none). RN + no flags is inline; the rest goes to fpmath.c. */
+ * f64: no flags (PTX has none). RN (f32: with no flag or .ftz alone) is inline; the rest goes to fpmath.c. */
 
 static inline uint32_t wv_fp__canon32(float r) {
   return r != r ? WV_FP_F32_NAN : wv_fp_b32(r);
 }
 
-static inline uint32_t wv_fp_add_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
-  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) + wv_fp_f32(b));
-  return wv_fp__arith_f32(WV_FP__ADD, a, b, 0, rnd, flags);
+/* The host's round-to-nearest (the thread's mode: see Conventions). wv_fp__rn_OP_f32(a, b, c, ftz, &r) and
+ * wv_fp__rn_OP_f64(a, b, c, &r) do OP on the host and return 1 with the result in *r, or 0 where only
+ * fpmath.c's slow path decides (*r is then meaningless): an f32 .ftz result of ±2^-126, which may be tiny
+ * before rounding (wv_fp__arith_f32); an f64 NaN (its payload rule); sqrt of a negative (no libm call,
+ * errno). Unused operands are ignored. The functions below try them first; a handler may also run them
+ * over all lanes in one loop the compiler vectorises, and the full function for the lanes they leave. */
+static inline float wv_fp__in32(uint32_t a, int ftz) { return wv_fp_f32(ftz ? wv_fp_flush32(a) : a); }
+static inline int wv_fp__rn32(float h, int ftz, uint32_t *r) {
+  uint32_t u = wv_fp__canon32(h), mag = u & 0x7fffffffu;
+  *r = ftz && mag < 0x00800000u ? u & 0x80000000u : u; /* .ftz: a subnormal result becomes a signed zero */
+  return !ftz || mag != 0x00800000u;
 }
-static inline uint32_t wv_fp_sub_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
-  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) - wv_fp_f32(b));
-  return wv_fp__arith_f32(WV_FP__SUB, a, b, 0, rnd, flags);
+#define WV_FP__RN_F32(op, expr)                                                          \
+  static inline int wv_fp__rn_##op##_f32(uint32_t a_, uint32_t b_, uint32_t c_, int ftz, uint32_t *r) { \
+    float a = wv_fp__in32(a_, ftz), b = wv_fp__in32(b_, ftz), c = wv_fp__in32(c_, ftz);  \
+    (void)b; (void)c;                                                                    \
+    return wv_fp__rn32(expr, ftz, r);                                                    \
+  }
+WV_FP__RN_F32(add, a + b)
+WV_FP__RN_F32(sub, a - b)
+WV_FP__RN_F32(mul, a * b)
+WV_FP__RN_F32(div, a / b)
+WV_FP__RN_F32(fma, fmaf(a, b, c)) /* the FMA instruction where the target has one (WV_NATIVE), else libm's */
+WV_FP__RN_F32(rcp, 1.0f / a)
+static inline int wv_fp__rn_sqrt_f32(uint32_t a, uint32_t b, uint32_t c, int ftz, uint32_t *r) {
+  (void)b, (void)c;
+  if (ftz) a = wv_fp_flush32(a);
+  *r = 0;
+  if (a >> 31) return 0; /* -0 too: the slow path keeps its sign */
+  return wv_fp__rn32(sqrtf(wv_fp_f32(a)), ftz, r);
 }
-static inline uint32_t wv_fp_mul_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
-  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) * wv_fp_f32(b));
-  return wv_fp__arith_f32(WV_FP__MUL, a, b, 0, rnd, flags);
+#define WV_FP__RN_F64(op, expr)                                                          \
+  static inline int wv_fp__rn_##op##_f64(uint64_t a_, uint64_t b_, uint64_t c_, uint64_t *r) { \
+    double a = wv_fp_f64(a_), b = wv_fp_f64(b_), c = wv_fp_f64(c_), h;                   \
+    (void)b; (void)c;                                                                    \
+    h = (expr);                                                                          \
+    *r = wv_fp_b64(h);                                                                   \
+    return h == h;                                                                       \
+  }
+WV_FP__RN_F64(add, a + b)
+WV_FP__RN_F64(sub, a - b)
+WV_FP__RN_F64(mul, a * b)
+WV_FP__RN_F64(div, a / b)
+WV_FP__RN_F64(fma, fma(a, b, c))
+WV_FP__RN_F64(rcp, 1.0 / a)
+static inline int wv_fp__rn_sqrt_f64(uint64_t a, uint64_t b, uint64_t c, uint64_t *r) {
+  (void)b, (void)c;
+  *r = 0;
+  if (a >> 63) return 0;
+  double h = sqrt(wv_fp_f64(a));
+  *r = wv_fp_b64(h);
+  return h == h;
 }
+
+/* The f32 operations: round-to-nearest with no flag or .ftz alone on the host, the rest in fpmath.c. */
+#define WV_FP__OP_F32(op, OP)                                                            \
+  static inline uint32_t wv_fp_##op##_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) { \
+    uint32_t r;                                                                          \
+    if (rnd == WV_FP_RN && !(flags & ~(unsigned)WV_FP_FTZ) && wv_fp__rn_##op##_f32(a, b, 0, flags != 0, &r)) \
+      return r;                                                                          \
+    return wv_fp__arith_f32(OP, a, b, 0, rnd, flags);                                    \
+  }
+WV_FP__OP_F32(add, WV_FP__ADD)
+WV_FP__OP_F32(sub, WV_FP__SUB)
+WV_FP__OP_F32(mul, WV_FP__MUL)
+WV_FP__OP_F32(div, WV_FP__DIV)
 /* fma.f32 and mad.rnd.f32 (sm_20+ they are the same instruction). */
 static inline uint32_t wv_fp_fma_f32(uint32_t a, uint32_t b, uint32_t c, wv_fp_rnd rnd,
                                      unsigned flags) {
-  if (rnd == WV_FP_RN && !flags)
-    return wv_fp__canon32(fmaf(wv_fp_f32(a), wv_fp_f32(b), wv_fp_f32(c)));
+  uint32_t r;
+  if (rnd == WV_FP_RN && !(flags & ~(unsigned)WV_FP_FTZ) && wv_fp__rn_fma_f32(a, b, c, flags != 0, &r)) return r;
   return wv_fp__arith_f32(WV_FP__FMA, a, b, c, rnd, flags);
 }
-static inline uint32_t wv_fp_div_f32(uint32_t a, uint32_t b, wv_fp_rnd rnd, unsigned flags) {
-  if (rnd == WV_FP_RN && !flags) return wv_fp__canon32(wv_fp_f32(a) / wv_fp_f32(b));
-  return wv_fp__arith_f32(WV_FP__DIV, a, b, 0, rnd, flags);
-}
 static inline uint32_t wv_fp_sqrt_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags) {
+  uint32_t r;
+  if (rnd == WV_FP_RN && !(flags & ~(unsigned)WV_FP_FTZ) && wv_fp__rn_sqrt_f32(a, 0, 0, flags != 0, &r)) return r;
   return wv_fp__arith_f32(WV_FP__SQRT, a, 0, 0, rnd, flags);
 }
 /* rcp.rnd.f32: correctly rounded 1/a. */
 static inline uint32_t wv_fp_rcp_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags) {
+  uint32_t r;
+  if (rnd == WV_FP_RN && !(flags & ~(unsigned)WV_FP_FTZ) && wv_fp__rn_rcp_f32(a, 0, 0, flags != 0, &r)) return r;
   return wv_fp__arith_f32(WV_FP__RCP, a, 0, 0, rnd, flags);
 }
 
-/* p0, p1: the operands in the hardware's NaN priority order (add/sub/mul: b then a). */
-static inline uint64_t wv_fp__res64(double r, uint64_t p0, uint64_t p1, uint64_t p2, int n) {
-  return r != r ? wv_fp__f64_nan(p0, p1, p2, n) : wv_fp_b64(r);
-}
-static inline uint64_t wv_fp_add_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
-  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) + wv_fp_f64(b), a, b, 0, 2);
-  return wv_fp__arith_f64(WV_FP__ADD, a, b, 0, rnd);
-}
-static inline uint64_t wv_fp_sub_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
-  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) - wv_fp_f64(b), a, b, 0, 2);
-  return wv_fp__arith_f64(WV_FP__SUB, a, b, 0, rnd);
-}
-static inline uint64_t wv_fp_mul_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
-  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) * wv_fp_f64(b), a, b, 0, 2);
-  return wv_fp__arith_f64(WV_FP__MUL, a, b, 0, rnd);
-}
+/* The f64 operations: round-to-nearest on the host unless the result is NaN, the rest in fpmath.c. */
+#define WV_FP__OP_F64(op, OP)                                                            \
+  static inline uint64_t wv_fp_##op##_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {       \
+    uint64_t r;                                                                          \
+    if (rnd == WV_FP_RN && wv_fp__rn_##op##_f64(a, b, 0, &r)) return r;                  \
+    return wv_fp__arith_f64(OP, a, b, 0, rnd);                                           \
+  }
+WV_FP__OP_F64(add, WV_FP__ADD)
+WV_FP__OP_F64(sub, WV_FP__SUB)
+WV_FP__OP_F64(mul, WV_FP__MUL)
+WV_FP__OP_F64(div, WV_FP__DIV)
 /* fma.f64 == mad.f64 (§9.7.3.7). */
 static inline uint64_t wv_fp_fma_f64(uint64_t a, uint64_t b, uint64_t c, wv_fp_rnd rnd) {
-  if (rnd == WV_FP_RN) {
-    double r = fma(wv_fp_f64(a), wv_fp_f64(b), wv_fp_f64(c));
-    if (r == r) return wv_fp_b64(r);
-  }
+  uint64_t r;
+  if (rnd == WV_FP_RN && wv_fp__rn_fma_f64(a, b, c, &r)) return r;
   return wv_fp__arith_f64(WV_FP__FMA, a, b, c, rnd);
 }
-static inline uint64_t wv_fp_div_f64(uint64_t a, uint64_t b, wv_fp_rnd rnd) {
-  if (rnd == WV_FP_RN) return wv_fp__res64(wv_fp_f64(a) / wv_fp_f64(b), a, b, 0, 2);
-  return wv_fp__arith_f64(WV_FP__DIV, a, b, 0, rnd);
-}
 static inline uint64_t wv_fp_sqrt_f64(uint64_t a, wv_fp_rnd rnd) {
+  uint64_t r;
+  if (rnd == WV_FP_RN && wv_fp__rn_sqrt_f64(a, 0, 0, &r)) return r;
   return wv_fp__arith_f64(WV_FP__SQRT, a, 0, 0, rnd);
 }
 static inline uint64_t wv_fp_rcp_f64(uint64_t a, wv_fp_rnd rnd) {
+  uint64_t r;
+  if (rnd == WV_FP_RN && wv_fp__rn_rcp_f64(a, 0, 0, &r)) return r;
   return wv_fp__arith_f64(WV_FP__RCP, a, 0, 0, rnd);
 }
 
@@ -228,10 +282,43 @@ static inline uint64_t wv_fp_copysign_f64(uint64_t a, uint64_t b) {
 
 /* min/max (§9.7.3.11/12): NaN-ignoring unless WV_FP_NANPROP; both NaN → canonical NaN;
  * -0 < +0. f32 flags: WV_FP_FTZ, WV_FP_NANPROP, WV_FP_ABS, WV_FP_XORSIGN (needs ABS). */
-uint32_t wv_fp_min_f32(uint32_t a, uint32_t b, unsigned flags);
-uint32_t wv_fp_max_f32(uint32_t a, uint32_t b, unsigned flags);
-uint64_t wv_fp_min_f64(uint64_t a, uint64_t b);
-uint64_t wv_fp_max_f64(uint64_t a, uint64_t b);
+/* Monotone key over non-NaN patterns: -inf < ... < -0 < +0 < ... < +inf (§9.7.3.11 note). */
+static inline uint32_t wv_fp__key32(uint32_t x) { return (x & 0x80000000u) ? ~x : (x | 0x80000000u); }
+static inline uint64_t wv_fp__key64(uint64_t x) { return (x >> 63) ? ~x : (x | 0x8000000000000000ull); }
+static inline uint32_t wv_fp__minmax32(uint32_t a, uint32_t b, unsigned flags, int is_max) {
+  if (flags & WV_FP_FTZ) {
+    a = wv_fp_flush32(a);
+    b = wv_fp_flush32(b);
+  }
+  uint32_t xs = (a ^ b) & 0x80000000u;
+  if (flags & WV_FP_ABS) {
+    a &= 0x7fffffffu;
+    b &= 0x7fffffffu;
+  }
+  int an = wv_fp_isnan32(a), bn = wv_fp_isnan32(b);
+  uint32_t r;
+  if (an || bn) {
+    if ((an && bn) || (flags & WV_FP_NANPROP)) return WV_FP_F32_NAN; /* .xorsign ignored on NaN */
+    r = an ? b : a;
+  } else {
+    int a_less = wv_fp__key32(a) < wv_fp__key32(b);
+    r = (a_less != is_max) ? a : b;
+  }
+  if ((flags & WV_FP_XORSIGN) && (flags & WV_FP_ABS)) r = (r & 0x7fffffffu) | xs;
+  return r;
+}
+static inline uint32_t wv_fp_min_f32(uint32_t a, uint32_t b, unsigned flags) { return wv_fp__minmax32(a, b, flags, 0); }
+static inline uint32_t wv_fp_max_f32(uint32_t a, uint32_t b, unsigned flags) { return wv_fp__minmax32(a, b, flags, 1); }
+static inline uint64_t wv_fp__minmax64(uint64_t a, uint64_t b, int is_max) {
+  int an = wv_fp_isnan64(a), bn = wv_fp_isnan64(b);
+  if (an && bn) return wv_fp__f64_nan(a, b, 0, 2); /* measured: a's NaN, quieted (see the NaN-order note) */
+  if (an) return b;
+  if (bn) return a;
+  int a_less = wv_fp__key64(a) < wv_fp__key64(b);
+  return (a_less != is_max) ? a : b;
+}
+static inline uint64_t wv_fp_min_f64(uint64_t a, uint64_t b) { return wv_fp__minmax64(a, b, 0); }
+static inline uint64_t wv_fp_max_f64(uint64_t a, uint64_t b) { return wv_fp__minmax64(a, b, 1); }
 
 typedef enum wv_fp_testp {
   WV_FP_TEST_FINITE,     /* not inf, not NaN */
@@ -255,20 +342,20 @@ typedef enum wv_fp_cmpop {
 } wv_fp_cmpop;
 
 static inline int wv_fp_cmp_f64(double a, double b, wv_fp_cmpop op) {
-  int un = (a != a) || (b != b);
+  int un = (a != a) | (b != b); /* bitwise, no branches: a loop of comparisons vectorises */
   switch (op) {
-  case WV_FP_EQ: return !un && a == b;
-  case WV_FP_NE: return !un && a != b;
-  case WV_FP_LT: return !un && a < b;
-  case WV_FP_LE: return !un && a <= b;
-  case WV_FP_GT: return !un && a > b;
-  case WV_FP_GE: return !un && a >= b;
-  case WV_FP_EQU: return un || a == b;
-  case WV_FP_NEU: return un || a != b;
-  case WV_FP_LTU: return un || a < b;
-  case WV_FP_LEU: return un || a <= b;
-  case WV_FP_GTU: return un || a > b;
-  case WV_FP_GEU: return un || a >= b;
+  case WV_FP_EQ: return !un & (a == b);
+  case WV_FP_NE: return !un & (a != b);
+  case WV_FP_LT: return !un & (a < b);
+  case WV_FP_LE: return !un & (a <= b);
+  case WV_FP_GT: return !un & (a > b);
+  case WV_FP_GE: return !un & (a >= b);
+  case WV_FP_EQU: return un | (a == b);
+  case WV_FP_NEU: return un | (a != b);
+  case WV_FP_LTU: return un | (a < b);
+  case WV_FP_LEU: return un | (a <= b);
+  case WV_FP_GTU: return un | (a > b);
+  case WV_FP_GEU: return un | (a >= b);
   case WV_FP_NUM: return !un;
   case WV_FP_NAN: return un;
   }

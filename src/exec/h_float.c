@@ -70,6 +70,92 @@ static int h_f64_fma(wv_exec *x, const wv_insn *in, uint32_t m) {
   return 0;
 }
 
+/* Round-to-nearest handlers, one per operation, type and .ftz, picked at decode time. Two passes over the
+ * lanes: fpmath.h's host operation (wv_fp__rn_OP_*) for all of them, in one loop the compiler vectorises,
+ * then the full fpmath.h function (the exact slow path) for the lanes it leaves. r keeps the results
+ * until both passes are done: d may be a source. */
+#define GEN_RN(name, T, nsrc, rn_try, full)                                              \
+  static int h_##name(wv_exec *x, const wv_insn *in, uint32_t m) {                       \
+    uint64_t *D = WV_R(x, in->d[0]), r[WV_WARP];                                         \
+    const uint64_t *A = WV_R(x, in->a), *B = nsrc > 1 ? WV_R(x, in->b) : A, *C = nsrc > 2 ? WV_R(x, in->c) : A; \
+    uint32_t bad[WV_WARP], slow = 0; /* a lane's bit when rn_try leaves it (a bit array vectorises, |= does not) */ \
+    WV_FOR_LANES(m, l, {                                                                 \
+      T a = (T)A[l], b = (T)B[l], c = (T)C[l], v;                                        \
+      bad[l] = (uint32_t)!(rn_try) << l;                                                 \
+      r[l] = v;                                                                          \
+    });                                                                                  \
+    WV_FOR_LANES(m, l, { slow |= bad[l]; });                                             \
+    WV_FOR_LANES(slow, l, { T a = (T)A[l], b = (T)B[l], c = (T)C[l]; (void)b; (void)c; r[l] = (full); }); \
+    WV_FOR_LANES(m, l, { D[l] = r[l]; });                                                \
+    return 0;                                                                            \
+  }
+/* Without .ftz the host decides every f32 lane but sqrt's negative ones: one pass, straight into d. */
+#define GEN_RN1P(name, nsrc, full)                                                       \
+  static int h_##name(wv_exec *x, const wv_insn *in, uint32_t m) {                       \
+    uint64_t *D = WV_R(x, in->d[0]);                                                     \
+    const uint64_t *A = WV_R(x, in->a), *B = nsrc > 1 ? WV_R(x, in->b) : A, *C = nsrc > 2 ? WV_R(x, in->c) : A; \
+    WV_FOR_LANES(m, l, { uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l], c = (uint32_t)C[l]; (void)b; (void)c; D[l] = (full); }); \
+    return 0;                                                                            \
+  }
+GEN_RN1P(f32_add_rn, 2, wv_fp_add_f32(a, b, WV_FP_RN, 0))
+GEN_RN1P(f32_sub_rn, 2, wv_fp_sub_f32(a, b, WV_FP_RN, 0))
+GEN_RN1P(f32_mul_rn, 2, wv_fp_mul_f32(a, b, WV_FP_RN, 0))
+GEN_RN1P(f32_div_rn, 2, wv_fp_div_f32(a, b, WV_FP_RN, 0))
+GEN_RN1P(f32_fma_rn, 3, wv_fp_fma_f32(a, b, c, WV_FP_RN, 0))
+GEN_RN1P(f32_rcp_rn, 1, wv_fp_rcp_f32(a, WV_FP_RN, 0))
+GEN_RN(f32_sqrt_rn, uint32_t, 1, wv_fp__rn_sqrt_f32(a, b, c, 0, &v), wv_fp_sqrt_f32(a, WV_FP_RN, 0))
+#define FTZ WV_FP_FTZ
+GEN_RN(f32_add_rn_ftz, uint32_t, 2, wv_fp__rn_add_f32(a, b, c, 1, &v), wv_fp_add_f32(a, b, WV_FP_RN, FTZ))
+GEN_RN(f32_sub_rn_ftz, uint32_t, 2, wv_fp__rn_sub_f32(a, b, c, 1, &v), wv_fp_sub_f32(a, b, WV_FP_RN, FTZ))
+GEN_RN(f32_mul_rn_ftz, uint32_t, 2, wv_fp__rn_mul_f32(a, b, c, 1, &v), wv_fp_mul_f32(a, b, WV_FP_RN, FTZ))
+GEN_RN(f32_div_rn_ftz, uint32_t, 2, wv_fp__rn_div_f32(a, b, c, 1, &v), wv_fp_div_f32(a, b, WV_FP_RN, FTZ))
+GEN_RN(f32_fma_rn_ftz, uint32_t, 3, wv_fp__rn_fma_f32(a, b, c, 1, &v), wv_fp_fma_f32(a, b, c, WV_FP_RN, FTZ))
+GEN_RN(f32_sqrt_rn_ftz, uint32_t, 1, wv_fp__rn_sqrt_f32(a, b, c, 1, &v), wv_fp_sqrt_f32(a, WV_FP_RN, FTZ))
+GEN_RN(f32_rcp_rn_ftz, uint32_t, 1, wv_fp__rn_rcp_f32(a, b, c, 1, &v), wv_fp_rcp_f32(a, WV_FP_RN, FTZ))
+#undef FTZ
+/* min/max without flags (the rounding mode does not matter to them) */
+GEN_RN1P(f32_min, 2, wv_fp_min_f32(a, b, 0))
+GEN_RN1P(f32_max, 2, wv_fp_max_f32(a, b, 0))
+static int h_f64_min(wv_exec *x, const wv_insn *in, uint32_t m) {
+  uint64_t *D = WV_R(x, in->d[0]);
+  const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);
+  WV_FOR_LANES(m, l, { D[l] = wv_fp_min_f64(A[l], B[l]); });
+  return 0;
+}
+static int h_f64_max(wv_exec *x, const wv_insn *in, uint32_t m) {
+  uint64_t *D = WV_R(x, in->d[0]);
+  const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);
+  WV_FOR_LANES(m, l, { D[l] = wv_fp_max_f64(A[l], B[l]); });
+  return 0;
+}
+GEN_RN(f64_add_rn, uint64_t, 2, wv_fp__rn_add_f64(a, b, c, &v), wv_fp_add_f64(a, b, WV_FP_RN))
+GEN_RN(f64_sub_rn, uint64_t, 2, wv_fp__rn_sub_f64(a, b, c, &v), wv_fp_sub_f64(a, b, WV_FP_RN))
+GEN_RN(f64_mul_rn, uint64_t, 2, wv_fp__rn_mul_f64(a, b, c, &v), wv_fp_mul_f64(a, b, WV_FP_RN))
+GEN_RN(f64_div_rn, uint64_t, 2, wv_fp__rn_div_f64(a, b, c, &v), wv_fp_div_f64(a, b, WV_FP_RN))
+GEN_RN(f64_fma_rn, uint64_t, 3, wv_fp__rn_fma_f64(a, b, c, &v), wv_fp_fma_f64(a, b, c, WV_FP_RN))
+GEN_RN(f64_sqrt_rn, uint64_t, 1, wv_fp__rn_sqrt_f64(a, b, c, &v), wv_fp_sqrt_f64(a, WV_FP_RN))
+GEN_RN(f64_rcp_rn, uint64_t, 1, wv_fp__rn_rcp_f64(a, b, c, &v), wv_fp_rcp_f64(a, WV_FP_RN))
+
+/* The handler of op specialised for round to nearest with no flag or .ftz alone (min/max: no flag), or NULL
+ * where only the generic handlers do. */
+static wv_handler rn_handler(int op, int f64, unsigned flags) {
+  if (f64) flags = 0; /* PTX has no f64 flags */
+  if (flags & ~(unsigned)WV_FP_FTZ) return NULL;
+  int ftz = flags != 0;
+  switch (op) {
+  case WV_OP_ADD: return f64 ? h_f64_add_rn : ftz ? h_f32_add_rn_ftz : h_f32_add_rn;
+  case WV_OP_SUB: return f64 ? h_f64_sub_rn : ftz ? h_f32_sub_rn_ftz : h_f32_sub_rn;
+  case WV_OP_MUL: return f64 ? h_f64_mul_rn : ftz ? h_f32_mul_rn_ftz : h_f32_mul_rn;
+  case WV_OP_DIV: return f64 ? h_f64_div_rn : ftz ? h_f32_div_rn_ftz : h_f32_div_rn;
+  case WV_OP_FMA: case WV_OP_MAD: return f64 ? h_f64_fma_rn : ftz ? h_f32_fma_rn_ftz : h_f32_fma_rn;
+  case WV_OP_SQRT: return f64 ? h_f64_sqrt_rn : ftz ? h_f32_sqrt_rn_ftz : h_f32_sqrt_rn;
+  case WV_OP_RCP: return f64 ? h_f64_rcp_rn : ftz ? h_f32_rcp_rn_ftz : h_f32_rcp_rn;
+  case WV_OP_MIN: return f64 ? h_f64_min : ftz ? NULL : h_f32_min;
+  case WV_OP_MAX: return f64 ? h_f64_max : ftz ? NULL : h_f32_max;
+  default: return NULL;
+  }
+}
+
 /* An fma contracted from mul + add/sub (contract.c): -(a*b) and -c as FFMA/DFMA's operand negation gives
  * them. An f64 NaN keeps its sign, as neg and sub leave it (fpmath.h). */
 static inline uint64_t neg64(uint64_t v, int on) {
@@ -155,6 +241,8 @@ wv_handler wv_h_float(int op, wv_type t, const wv_insn *in) {
   if (t != WV_T_F32 && !f64) return NULL;
   if (op == WV_OP_MUL && (in->mode & WV_FM_SAVE)) return h_mul_save;
   if ((op == WV_OP_FMA || op == WV_OP_MAD) && (in->mode & (WV_FM_NEGP | WV_FM_NEGC))) return f64 ? h_f64_fma_neg : h_f32_fma_neg;
+  wv_handler rn = rnd_of(in) == WV_FP_RN && !in->mode ? rn_handler(op, f64, flags_of(in)) : NULL;
+  if (rn) return rn;
   switch (op) {
   case WV_OP_ADD: case WV_OP_SUB: case WV_OP_MUL: case WV_OP_DIV: case WV_OP_MIN: case WV_OP_MAX:
   case WV_OP_COPYSIGN:

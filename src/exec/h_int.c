@@ -147,6 +147,33 @@ static inline uint64_t prod_part(uint64_t a, uint64_t b, int w64, int sgn, int h
   uint64_t p = sgn ? (uint64_t)((int64_t)(int32_t)a * (int64_t)(int32_t)b) : (uint64_t)(uint32_t)a * (uint32_t)b;
   return hi ? (uint32_t)(p >> 32) : (uint32_t)p;
 }
+/* The common forms without carry: mad.lo on 32/64 bits and mad.wide.{s,u}32, one expression each;
+ * h_madx below does every form (hi, cc, madc, 16-bit wide). */
+#define GEN_MADLO1(sfx, T, UT)                                                           \
+  static int h_madlo_##sfx(wv_exec *x, const wv_insn *in, uint32_t m) {                  \
+    uint64_t *D = WV_R(x, in->d[0]);                                                     \
+    const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b), *C = WV_R(x, in->c);        \
+    WV_FOR_LANES(m, l, { D[l] = (uint64_t)(T)((UT)(T)A[l] * (UT)(T)B[l] + (UT)(T)C[l]); }); \
+    return 0;                                                                            \
+  }
+GEN_MADLO1(u32, uint32_t, uint32_t)
+GEN_MADLO1(s32, int32_t, uint32_t)
+GEN_MADLO1(u64, uint64_t, uint64_t)
+GEN_MADLO1(s64, int64_t, uint64_t)
+static const wv_handler T_madlo[6] = {NULL, NULL, h_madlo_u32, h_madlo_s32, h_madlo_u64, h_madlo_s64};
+static int h_madwide_u32(wv_exec *x, const wv_insn *in, uint32_t m) {
+  uint64_t *D = WV_R(x, in->d[0]);
+  const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b), *C = WV_R(x, in->c);
+  WV_FOR_LANES(m, l, { D[l] = (uint64_t)(uint32_t)A[l] * (uint32_t)B[l] + C[l]; });
+  return 0;
+}
+static int h_madwide_s32(wv_exec *x, const wv_insn *in, uint32_t m) {
+  uint64_t *D = WV_R(x, in->d[0]);
+  const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b), *C = WV_R(x, in->c);
+  WV_FOR_LANES(m, l, { D[l] = (uint64_t)((int64_t)(int32_t)A[l] * (int32_t)B[l]) + C[l]; });
+  return 0;
+}
+
 static int h_madx(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t *D = WV_R(x, in->d[0]);
   const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b), *C = WV_R(x, in->c);
@@ -349,7 +376,11 @@ wv_handler wv_h_int(int op, int variant, wv_type t) {
   case WV_OP_MUL:
     return variant == WV_V_HI ? T_mulhi[i] : variant == WV_V_WIDE ? T_mulwide[i] : T_mullo[i];
   case WV_OP_MUL24: case WV_OP_MAD24: return (t == WV_T_U32 || t == WV_T_S32) ? h_mul24 : NULL;
-  case WV_OP_MAD: case WV_OP_MADC: return (w32 || w64 || variant == WV_V_WIDE) ? h_madx : NULL;
+  case WV_OP_MAD: case WV_OP_MADC: /* variant: WV_V_LO, WV_V_WIDE, or WV_V_HI / WV_V_CC (carry in or out) */
+    if (!(w32 || w64 || variant == WV_V_WIDE)) return NULL;
+    if (variant == WV_V_LO) return T_madlo[i];
+    if (variant == WV_V_WIDE && w32) return t == WV_T_S32 ? h_madwide_s32 : h_madwide_u32;
+    return h_madx;
   case WV_OP_SAD: return h_sad;
   case WV_OP_MIN: return T_min[i];
   case WV_OP_MAX: return T_max[i];

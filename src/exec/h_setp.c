@@ -7,58 +7,83 @@
 #include "exec/fpmath.h"
 #include "exec/handlers.h"
 
-static inline int icmp_s(int64_t a, int64_t b, int op) {
-  switch (op) {
-  case WV_CMP_EQ: return a == b;
-  case WV_CMP_NE: return a != b;
-  case WV_CMP_LT: return a < b;
-  case WV_CMP_LE: return a <= b;
-  case WV_CMP_GT: return a > b;
-  default: return a >= b;
+/* The comparisons, each defined once: integer ones by their C operator on the type (unsigned types
+ * compare unsigned; lo/ls/hi/hs are lt/le/gt/ge of unsigned types), float ones by fpmath.h's
+ * wv_fp_cmp_f64 (ordered and unordered forms, num, nan). X(name, WV_CMP_ value, operator or wv_fp_cmpop). */
+#define ICMPS(X, ...)                                                                    \
+  X(__VA_ARGS__, eq, WV_CMP_EQ, ==) X(__VA_ARGS__, ne, WV_CMP_NE, !=)                    \
+  X(__VA_ARGS__, lt, WV_CMP_LT, <) X(__VA_ARGS__, le, WV_CMP_LE, <=)                     \
+  X(__VA_ARGS__, gt, WV_CMP_GT, >) X(__VA_ARGS__, ge, WV_CMP_GE, >=)
+#define FCMPS(X, ...)                                                                    \
+  X(__VA_ARGS__, eq, WV_CMP_EQ, WV_FP_EQ) X(__VA_ARGS__, ne, WV_CMP_NE, WV_FP_NE)        \
+  X(__VA_ARGS__, lt, WV_CMP_LT, WV_FP_LT) X(__VA_ARGS__, le, WV_CMP_LE, WV_FP_LE)        \
+  X(__VA_ARGS__, gt, WV_CMP_GT, WV_FP_GT) X(__VA_ARGS__, ge, WV_CMP_GE, WV_FP_GE)        \
+  X(__VA_ARGS__, equ, WV_CMP_EQU, WV_FP_EQU) X(__VA_ARGS__, neu, WV_CMP_NEU, WV_FP_NEU)  \
+  X(__VA_ARGS__, ltu, WV_CMP_LTU, WV_FP_LTU) X(__VA_ARGS__, leu, WV_CMP_LEU, WV_FP_LEU)  \
+  X(__VA_ARGS__, gtu, WV_CMP_GTU, WV_FP_GTU) X(__VA_ARGS__, geu, WV_CMP_GEU, WV_FP_GEU)  \
+  X(__VA_ARGS__, num, WV_CMP_NUM, WV_FP_NUM) X(__VA_ARGS__, nan, WV_CMP_NAN, WV_FP_NAN)
+/* The integer types setp compares (.b16/.b32/.b64 as the unsigned ones), and the float types. */
+#define ITYPES(X) X(s16, int16_t) X(s32, int32_t) X(s64, int64_t) X(u16, uint16_t) X(u32, uint32_t) X(u64, uint64_t)
+#define FTYPES(X) X(f32, float, uint32_t, wv_fp_f32) X(f64, double, uint64_t, wv_fp_f64)
+
+/* cmp_TYPE_NAME(x, in, m): the comparison for lanes m as a bit mask (f32 .ftz flushes subnormal inputs). */
+#define GEN_ICMP(T, CT, name, id, OP)                                                    \
+  static uint32_t cmp_##T##_##name(wv_exec *x, const wv_insn *in, uint32_t m) {          \
+    const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);                             \
+    uint32_t r = 0;                                                                      \
+    WV_FOR_LANES(m, l, { r |= (uint32_t)((CT)A[l] OP (CT)B[l]) << l; });                 \
+    return r;                                                                            \
   }
-}
-static inline int icmp_u(uint64_t a, uint64_t b, int op) {
-  switch (op) {
-  case WV_CMP_EQ: return a == b;
-  case WV_CMP_NE: return a != b;
-  case WV_CMP_LT: case WV_CMP_LO: return a < b;
-  case WV_CMP_LE: case WV_CMP_LS: return a <= b;
-  case WV_CMP_GT: case WV_CMP_HI: return a > b;
-  default: return a >= b;
+#define GEN_ITYPE(T, CT) ICMPS(GEN_ICMP, T, CT)
+ITYPES(GEN_ITYPE)
+#define GEN_FCMP(T, CT, UT, conv, name, id, FOP)                                         \
+  static uint32_t cmp_##T##_##name(wv_exec *x, const wv_insn *in, uint32_t m) {          \
+    const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);                             \
+    uint32_t r = 0;                                                                      \
+    if (sizeof(UT) == 4 && in->ftz)                                                      \
+      WV_FOR_LANES(m, l, { r |= (uint32_t)wv_fp_cmp_f64(wv_fp_f32(wv_fp_flush32((uint32_t)A[l])),       \
+                                                        wv_fp_f32(wv_fp_flush32((uint32_t)B[l])), FOP) << l; }); \
+    else                                                                                 \
+      WV_FOR_LANES(m, l, { r |= (uint32_t)wv_fp_cmp_f64(conv((UT)A[l]), conv((UT)B[l]), FOP) << l; }); \
+    return r;                                                                            \
   }
-}
-static const wv_fp_cmpop fop[] = {
-  [WV_CMP_EQ] = WV_FP_EQ, [WV_CMP_NE] = WV_FP_NE, [WV_CMP_LT] = WV_FP_LT, [WV_CMP_LE] = WV_FP_LE,
-  [WV_CMP_GT] = WV_FP_GT, [WV_CMP_GE] = WV_FP_GE, [WV_CMP_EQU] = WV_FP_EQU, [WV_CMP_NEU] = WV_FP_NEU,
-  [WV_CMP_LTU] = WV_FP_LTU, [WV_CMP_LEU] = WV_FP_LEU, [WV_CMP_GTU] = WV_FP_GTU, [WV_CMP_GEU] = WV_FP_GEU,
-  [WV_CMP_NUM] = WV_FP_NUM, [WV_CMP_NAN] = WV_FP_NAN,
+#define GEN_FTYPE(T, CT, UT, conv) FCMPS(GEN_FCMP, T, CT, UT, conv)
+FTYPES(GEN_FTYPE)
+
+typedef uint32_t (*cmp_fn)(wv_exec *x, const wv_insn *in, uint32_t m);
+enum { TC_S16, TC_S32, TC_S64, TC_U16, TC_U32, TC_U64, TC_F32, TC_F64, TC_N };
+#define CMP_ENTRY(T, CT, name, id, OP) [id] = cmp_##T##_##name,
+#define FCMP_ENTRY(T, CT, UT, conv, name, id, FOP) [id] = cmp_##T##_##name,
+#define UNSIGNED_ALIASES(T) [WV_CMP_LO] = cmp_##T##_lt, [WV_CMP_LS] = cmp_##T##_le, [WV_CMP_HI] = cmp_##T##_gt, [WV_CMP_HS] = cmp_##T##_ge,
+static const cmp_fn CMP[TC_N][WV_CMP_NAN + 1] = {
+  [TC_S16] = {ICMPS(CMP_ENTRY, s16, int16_t)},
+  [TC_S32] = {ICMPS(CMP_ENTRY, s32, int32_t)},
+  [TC_S64] = {ICMPS(CMP_ENTRY, s64, int64_t)},
+  [TC_U16] = {ICMPS(CMP_ENTRY, u16, uint16_t) UNSIGNED_ALIASES(u16)},
+  [TC_U32] = {ICMPS(CMP_ENTRY, u32, uint32_t) UNSIGNED_ALIASES(u32)},
+  [TC_U64] = {ICMPS(CMP_ENTRY, u64, uint64_t) UNSIGNED_ALIASES(u64)},
+  [TC_F32] = {FCMPS(FCMP_ENTRY, f32, float, uint32_t, wv_fp_f32)},
+  [TC_F64] = {FCMPS(FCMP_ENTRY, f64, double, uint64_t, wv_fp_f64)},
 };
 
-/* Evaluate the comparison for lanes m into a bit mask. */
-static uint32_t compare(wv_exec *x, const wv_insn *in, uint32_t m) {
-  const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);
-  uint32_t r = 0;
-  int op = in->cmp;
-  switch (in->type) {
-  case WV_T_S16: WV_FOR_LANES(m, l, { if (icmp_s((int16_t)A[l], (int16_t)B[l], op)) r |= 1u << l; }); break;
-  case WV_T_S32: WV_FOR_LANES(m, l, { if (icmp_s((int32_t)A[l], (int32_t)B[l], op)) r |= 1u << l; }); break;
-  case WV_T_S64: WV_FOR_LANES(m, l, { if (icmp_s((int64_t)A[l], (int64_t)B[l], op)) r |= 1u << l; }); break;
-  case WV_T_U16: case WV_T_B16: WV_FOR_LANES(m, l, { if (icmp_u((uint16_t)A[l], (uint16_t)B[l], op)) r |= 1u << l; }); break;
-  case WV_T_U32: case WV_T_B32: WV_FOR_LANES(m, l, { if (icmp_u((uint32_t)A[l], (uint32_t)B[l], op)) r |= 1u << l; }); break;
-  case WV_T_U64: case WV_T_B64: WV_FOR_LANES(m, l, { if (icmp_u(A[l], B[l], op)) r |= 1u << l; }); break;
-  case WV_T_F32:
-    WV_FOR_LANES(m, l, {
-      uint32_t a = (uint32_t)A[l], b = (uint32_t)B[l];
-      if (in->ftz) { a = wv_fp_flush32(a); b = wv_fp_flush32(b); }
-      if (wv_fp_cmp_f32(wv_fp_f32(a), wv_fp_f32(b), fop[op])) r |= 1u << l;
-    });
-    break;
-  case WV_T_F64:
-    WV_FOR_LANES(m, l, { if (wv_fp_cmp_f64(wv_fp_f64(A[l]), wv_fp_f64(B[l]), fop[op])) r |= 1u << l; });
-    break;
-  default: break;
+static int type_class(int t) {
+  switch (t) {
+  case WV_T_S16: return TC_S16;
+  case WV_T_S32: return TC_S32;
+  case WV_T_S64: return TC_S64;
+  case WV_T_U16: case WV_T_B16: return TC_U16;
+  case WV_T_U32: case WV_T_B32: return TC_U32;
+  case WV_T_U64: case WV_T_B64: return TC_U64;
+  case WV_T_F32: return TC_F32;
+  case WV_T_F64: return TC_F64;
+  default: return -1;
   }
-  return r;
+}
+/* The comparison of in (its type and operator), or NULL where PTX has none (lo/ls/hi/hs of a signed type,
+ * ptxas: "Mismatch between instruction type and comparison qualifier"). */
+static cmp_fn cmp_of(const wv_insn *in) {
+  int tc = type_class(in->type);
+  return tc < 0 || in->cmp > WV_CMP_NAN ? NULL : CMP[tc][in->cmp];
 }
 
 /* Apply `.bool c`: returns t, and the complement result in *f. */
@@ -77,17 +102,40 @@ static uint32_t combine(wv_exec *x, const wv_insn *in, uint32_t t, uint32_t *f) 
   return t;
 }
 
-static int h_setp(wv_exec *x, const wv_insn *in, uint32_t m) {
-  uint32_t f, t = combine(x, in, compare(x, in, m), &f);
+static inline int setp_write(wv_exec *x, const wv_insn *in, uint32_t m, uint32_t r) {
+  uint32_t f, t = combine(x, in, r, &f);
   uint32_t *P = x->preds;
   if (in->d[0] != WV_NOSLOT) P[in->d[0]] = (P[in->d[0]] & ~m) | (t & m);
   if (in->pd >= 0) P[in->pd] = (P[in->pd] & ~m) | (f & m);
   return 0;
 }
+/* setp: one handler per type and comparison (h_setp_TYPE_NAME), chosen at decode time. */
+#define GEN_SETP(T, CT, name, id, OP)                                                    \
+  static int h_setp_##T##_##name(wv_exec *x, const wv_insn *in, uint32_t m) {            \
+    return setp_write(x, in, m, cmp_##T##_##name(x, in, m));                             \
+  }
+#define GEN_FSETP(T, CT, UT, conv, name, id, FOP) GEN_SETP(T, CT, name, id, FOP)
+#define GEN_ISETPS(T, CT) ICMPS(GEN_SETP, T, CT)
+#define GEN_FSETPS(T, CT, UT, conv) FCMPS(GEN_FSETP, T, CT, UT, conv)
+ITYPES(GEN_ISETPS)
+FTYPES(GEN_FSETPS)
+#define SETP_ENTRY(T, CT, name, id, OP) [id] = h_setp_##T##_##name,
+#define FSETP_ENTRY(T, CT, UT, conv, name, id, FOP) [id] = h_setp_##T##_##name,
+#define UNSIGNED_SETP_ALIASES(T) [WV_CMP_LO] = h_setp_##T##_lt, [WV_CMP_LS] = h_setp_##T##_le, [WV_CMP_HI] = h_setp_##T##_gt, [WV_CMP_HS] = h_setp_##T##_ge,
+static const wv_handler SETP[TC_N][WV_CMP_NAN + 1] = {
+  [TC_S16] = {ICMPS(SETP_ENTRY, s16, int16_t)},
+  [TC_S32] = {ICMPS(SETP_ENTRY, s32, int32_t)},
+  [TC_S64] = {ICMPS(SETP_ENTRY, s64, int64_t)},
+  [TC_U16] = {ICMPS(SETP_ENTRY, u16, uint16_t) UNSIGNED_SETP_ALIASES(u16)},
+  [TC_U32] = {ICMPS(SETP_ENTRY, u32, uint32_t) UNSIGNED_SETP_ALIASES(u32)},
+  [TC_U64] = {ICMPS(SETP_ENTRY, u64, uint64_t) UNSIGNED_SETP_ALIASES(u64)},
+  [TC_F32] = {FCMPS(FSETP_ENTRY, f32, float, uint32_t, wv_fp_f32)},
+  [TC_F64] = {FCMPS(FSETP_ENTRY, f64, double, uint64_t, wv_fp_f64)},
+};
 
 /* set.CMP.dtype.stype: all ones (integer) or 1.0f (f32) when true, else 0. */
 static int h_set(wv_exec *x, const wv_insn *in, uint32_t m) {
-  uint32_t f, t = combine(x, in, compare(x, in, m), &f);
+  uint32_t f, t = combine(x, in, cmp_of(in)(x, in, m), &f);
   uint64_t *D = WV_R(x, in->d[0]);
   uint64_t one = in->type2 == WV_T_F32 ? 0x3f800000u : 0xffffffffu; /* 1.0f, or all ones for .s32/.u32 */
   WV_FOR_LANES(m, l, { D[l] = (t >> l & 1) ? one : 0; });
@@ -119,11 +167,14 @@ static int h_slct(wv_exec *x, const wv_insn *in, uint32_t m) {
   return 0;
 }
 
-wv_handler wv_h_setp(int op, wv_type t) {
+wv_handler wv_h_setp(int op, wv_type t, const wv_insn *in) {
   (void)t;
   switch (op) {
-  case WV_OP_SETP: return h_setp;
-  case WV_OP_SET: return h_set;
+  case WV_OP_SETP: {
+    int tc = type_class(in->type);
+    return tc < 0 || in->cmp > WV_CMP_NAN ? NULL : SETP[tc][in->cmp];
+  }
+  case WV_OP_SET: return cmp_of(in) ? h_set : NULL;
   case WV_OP_SELP: return h_selp;
   case WV_OP_SLCT: return h_slct;
   default: return NULL;

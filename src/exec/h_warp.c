@@ -7,6 +7,7 @@
  * (collective_undefined): a shuffle that reads a lane not taking part gets that lane's current
  * register value in the warp's register file (what a register-file read would return).
  */
+#include "exec/handlers.h"
 #include "exec/warp.h"
 #include "rt/vm_internal.h"
 
@@ -65,6 +66,34 @@ static int shfl_src(int mode, int lane, uint32_t b, uint32_t c, int *pval) {
   return *pval ? j : lane;
 }
 
+/* vote.all/any/uni: the predicate result of lanes whose inputs are `on` (ballot is `on` itself). */
+static inline uint32_t vote_pd(int mode, uint32_t on, uint32_t lanes) {
+  switch (mode) {
+  case WV_VOTE_ALL: return on == lanes ? lanes : 0;
+  case WV_VOTE_ANY: return on ? lanes : 0;
+  default: return (on == lanes || on == 0) ? lanes : 0; /* uni */
+  }
+}
+
+/* redux.sync over the values a[l] of lanes, as stored in d (s32 sign-extended). */
+static inline uint64_t redux_fold(int mode, int sgn, const uint64_t *a, uint32_t lanes) {
+  uint32_t acc = mode == WV_REDUX_AND ? 0xffffffffu : 0;
+  int first = 1;
+  WV_FOR_LANES(lanes, l, {
+    uint32_t v = (uint32_t)a[l];
+    switch (mode) {
+    case WV_REDUX_ADD: acc += v; break;
+    case WV_REDUX_AND: acc &= v; break;
+    case WV_REDUX_OR: acc |= v; break;
+    case WV_REDUX_XOR: acc ^= v; break;
+    case WV_REDUX_MIN: if (first || (sgn ? (int32_t)v < (int32_t)acc : v < acc)) acc = v; break;
+    default: if (first || (sgn ? (int32_t)v > (int32_t)acc : v > acc)) acc = v; break;
+    }
+    first = 0;
+  });
+  return sgn ? (uint64_t)(int64_t)(int32_t)acc : acc;
+}
+
 void wv_coll_compute(wv_exec *x, const wv_insn *rep, uint32_t lanes, wv_coll *c) {
   switch (rep->op) {
   case WV_OP_SHFL:
@@ -79,12 +108,8 @@ void wv_coll_compute(wv_exec *x, const wv_insn *rep, uint32_t lanes, wv_coll *c)
     break;
   case WV_OP_VOTE: {
     uint32_t on = c->pin & lanes;
-    switch (rep->mode) {
-    case WV_VOTE_ALL: c->pd = on == lanes ? lanes : 0; break;
-    case WV_VOTE_ANY: c->pd = on ? lanes : 0; break;
-    case WV_VOTE_UNI: c->pd = (on == lanes || on == 0) ? lanes : 0; break;
-    default: WV_FOR_LANES(lanes, l, { c->d[l] = on; }); break;
-    }
+    if (rep->mode == WV_VOTE_BALLOT) WV_FOR_LANES(lanes, l, { c->d[l] = on; });
+    else c->pd = vote_pd(rep->mode, on, lanes);
     break;
   }
   case WV_OP_MATCH: {
@@ -111,22 +136,8 @@ void wv_coll_compute(wv_exec *x, const wv_insn *rep, uint32_t lanes, wv_coll *c)
     break;
   }
   case WV_OP_REDUX: {
-    int sgn = rep->type == WV_T_S32;
-    uint32_t acc = rep->mode == WV_REDUX_AND ? 0xffffffffu : 0;
-    int first = 1;
-    WV_FOR_LANES(lanes, l, {
-      uint32_t v = (uint32_t)c->a[l];
-      switch (rep->mode) {
-      case WV_REDUX_ADD: acc += v; break;
-      case WV_REDUX_AND: acc &= v; break;
-      case WV_REDUX_OR: acc |= v; break;
-      case WV_REDUX_XOR: acc ^= v; break;
-      case WV_REDUX_MIN: if (first || (sgn ? (int32_t)v < (int32_t)acc : v < acc)) acc = v; break;
-      default: if (first || (sgn ? (int32_t)v > (int32_t)acc : v > acc)) acc = v; break;
-      }
-      first = 0;
-    });
-    WV_FOR_LANES(lanes, l, { c->d[l] = sgn ? (uint64_t)(int64_t)(int32_t)acc : acc; });
+    uint64_t r = redux_fold(rep->mode, rep->type == WV_T_S32, c->a, lanes);
+    WV_FOR_LANES(lanes, l, { c->d[l] = r; });
     break;
   }
   default: break;
@@ -155,6 +166,114 @@ void wv_coll_scatter(wv_exec *x, const wv_insn *in, uint32_t gmask, const wv_col
     }
     break;
   default: break;
+  }
+}
+
+/* ---- the fast path: a converged group alone at a collective ----
+ * The decoder installs these as the instruction's fn; the scheduler's fast loop calls it for a collective
+ * and, when it returns 1, runs the collective through the general path above (gather, compute, scatter,
+ * with every undefined case and diagnostic) instead. They take an instruction only when the result is
+ * the general path's for certain: the NVIDIA machine (an AMD model runs its lowered code), the running
+ * group holds every live lane of the warp and is the whole guard mask, the membermask is one value that
+ * names all of them, and (shfl) b and c are the same in every lane and every source lane takes part. */
+
+/* The lanes' value of slot s when it is the same in all of m (constants always are), in *v; 0 if not.
+ * All 64 bits are compared: a register holding one 32-bit value with different upper bits in some lane
+ * (never written so by PTX code) only means the general path runs it. */
+static inline int uniform(wv_exec *x, uint32_t s, uint32_t m, uint32_t *v) {
+  const uint64_t *V = WV_R(x, s);
+  uint64_t v0 = V[__builtin_ctz(m)], diff = 0;
+  if (WV_SLOT_BANK(s) != 1) WV_FOR_LANES(m, l, { diff |= V[l] ^ v0; });
+  *v = (uint32_t)v0;
+  return diff == 0;
+}
+static inline int converged(wv_exec *x, const wv_insn *in, uint32_t m) {
+  const wv_warp *w = x->warp;
+  uint32_t mv;
+  return !x->vm->amd && m == x->cur_mask && m == (w->exists & ~w->exited) && uniform(x, mask_slot(in), m, &mv) &&
+         !(m & ~mv);
+}
+
+static inline __attribute__((always_inline)) int shfl_fast(wv_exec *x, const wv_insn *in, uint32_t m, int mode) {
+  uint32_t b, c, a[WV_WARP], pd = 0;
+  if (!converged(x, in, m) || !uniform(x, in->b, m, &b) || !uniform(x, in->c, m, &c)) return 1;
+  const uint64_t *A = WV_R(x, in->a);
+  uint64_t sink[WV_WARP], *D = in->d[0] != WV_NOSLOT ? WV_R(x, in->d[0]) : sink;
+  if (m == 0xffffffffu) { /* a full warp: every source lane takes part; each loop vectorises */
+    int32_t src[WV_WARP];
+    uint32_t pbit[WV_WARP]; /* a bit array: pd |= in the first loop would not vectorise */
+    for (int l = 0; l < WV_WARP; l++) {
+      int p;
+      src[l] = shfl_src(mode, l, b, c, &p);
+      pbit[l] = (uint32_t)p << l;
+    }
+    for (int l = 0; l < WV_WARP; l++) pd |= pbit[l];
+    for (int l = 0; l < WV_WARP; l++) a[l] = (uint32_t)A[l]; /* d may be a */
+    for (int l = 0; l < WV_WARP; l++) D[l] = a[src[l]];
+  } else {
+    uint8_t src[WV_WARP];
+    uint32_t outside = 0;
+    WV_FOR_LANES(m, l, {
+      int p, j = shfl_src(mode, l, b, c, &p);
+      src[l] = (uint8_t)j;
+      outside |= ~m >> j & 1;
+      pd |= (uint32_t)p << l;
+    });
+    if (outside) return 1; /* reads a lane that does not take part: the general path counts it */
+    WV_FOR_LANES(m, l, { a[l] = (uint32_t)A[l]; });
+    WV_FOR_LANES(m, l, { D[l] = a[src[l]]; });
+  }
+  if (in->pd >= 0) x->preds[in->pd] = (x->preds[in->pd] & ~m) | (pd & m);
+  x->n_coll++;
+  return 0;
+}
+static int h_shfl_idx(wv_exec *x, const wv_insn *in, uint32_t m) { return shfl_fast(x, in, m, WV_SHFL_IDX); }
+static int h_shfl_up(wv_exec *x, const wv_insn *in, uint32_t m) { return shfl_fast(x, in, m, WV_SHFL_UP); }
+static int h_shfl_down(wv_exec *x, const wv_insn *in, uint32_t m) { return shfl_fast(x, in, m, WV_SHFL_DOWN); }
+static int h_shfl_bfly(wv_exec *x, const wv_insn *in, uint32_t m) { return shfl_fast(x, in, m, WV_SHFL_BFLY); }
+
+static int h_vote_fast(wv_exec *x, const wv_insn *in, uint32_t m) {
+  if (!converged(x, in, m)) return 1;
+  uint32_t on = (in->neg_b ? ~x->preds[in->a] : x->preds[in->a]) & m;
+  if (in->mode == WV_VOTE_BALLOT) {
+    uint64_t *D = WV_R(x, in->d[0]);
+    WV_FOR_LANES(m, l, { D[l] = on; });
+  } else {
+    x->preds[in->d[0]] = (x->preds[in->d[0]] & ~m) | (vote_pd(in->mode, on, m) & m);
+  }
+  x->n_coll++;
+  return 0;
+}
+
+static int h_redux_fast(wv_exec *x, const wv_insn *in, uint32_t m) {
+  if (!converged(x, in, m)) return 1;
+  uint64_t r = redux_fold(in->mode, in->type == WV_T_S32, WV_R(x, in->a), m), *D = WV_R(x, in->d[0]);
+  WV_FOR_LANES(m, l, { D[l] = r; });
+  x->n_coll++;
+  return 0;
+}
+
+/* bar.warp.sync: nothing to compute; it orders memory under the weak model. */
+static int h_warpsync_fast(wv_exec *x, const wv_insn *in, uint32_t m) {
+  if (!converged(x, in, m)) return 1;
+  if (x->mm) wv_mm_warp_sync(x, m);
+  x->n_coll++;
+  return 0;
+}
+
+wv_handler wv_h_coll(const wv_insn *in) {
+  switch (in->op) {
+  case WV_OP_SHFL:
+    switch (in->mode) {
+    case WV_SHFL_UP: return h_shfl_up;
+    case WV_SHFL_DOWN: return h_shfl_down;
+    case WV_SHFL_BFLY: return h_shfl_bfly;
+    default: return h_shfl_idx;
+    }
+  case WV_OP_VOTE: return h_vote_fast;
+  case WV_OP_REDUX: return h_redux_fast;
+  case WV_OP_BAR: return in->mode == WV_BAR_WARPSYNC ? h_warpsync_fast : NULL;
+  default: return NULL;
   }
 }
 

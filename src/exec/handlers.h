@@ -21,11 +21,14 @@ wv_handler wv_h_float(int op, wv_type t, const wv_insn *in); /* reads rnd/ftz/sa
 wv_handler wv_h_sfu(int op, wv_type t, const wv_insn *in);   /* .approx, div.full (h_sfu.c) */
 wv_handler wv_h_cvt(wv_type dst, wv_type src, const wv_insn *in);
 wv_handler wv_h_fp8(int from_fp8);                            /* fp8 pair conversions */
-wv_handler wv_h_setp(int op, wv_type t);                      /* SETP/SET/SELP/SLCT */
+wv_handler wv_h_setp(int op, wv_type t, const wv_insn *in);   /* SETP/SET (by in->type, in->cmp)/SELP/SLCT */
 wv_handler wv_h_bits(int op, wv_type t, const wv_insn *in);   /* lop3 bfe bfi prmt shf fns dp4a dp2a */
 wv_handler wv_h_mov(int kind, wv_type t);                     /* see WV_MOV_* */
 wv_handler wv_h_mem(int op, const wv_insn *in);               /* ld/st/atom/red/cvta/isspacep */
 wv_handler wv_h_special(int which);                           /* %clock etc. */
+/* shfl/vote/redux/bar.warp.sync: the fast path of a converged group (h_warp.c), which the scheduler tries
+ * first: 0 when it ran the instruction, 1 to leave it to the general collective path. NULL: none. */
+wv_handler wv_h_coll(const wv_insn *in);
 
 enum { WV_MOV_REG = 0, WV_MOV_PRED, WV_MOV_PACK, WV_MOV_UNPACK, WV_MOV_PRED_FROM_REG };
 enum { WV_DYN_CLOCK = 0, WV_DYN_CLOCK64, WV_DYN_GLOBALTIMER };

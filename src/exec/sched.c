@@ -691,6 +691,10 @@ static int run_group(sched *s, wv_warp *w, wv_group *g, int64_t *budget) {
         pc++;
         continue;
       }
+      if (in->ctl == WV_CTL_COLL && in->fn && !in->fn(x, in, m)) { /* a converged collective (h_warp.c) */
+        pc++;
+        continue;
+      }
       /* control: leave the fast loop */
       s->warp_insns += (uint64_t)n;
       s->thread_insns += (uint64_t)n * popc;

@@ -202,7 +202,7 @@ static int dec_arith3(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   if (wv_mods_take(m, "cc")) in->mode |= 1;
   if (in->op == WV_OP_MADC) in->mode |= 2;
   if (in->mode & 3) in->e = wv_dcc(d);
-  in->fn = wv_h_int(in->op, wide ? WV_V_WIDE : 0, t);
+  in->fn = wv_h_int(in->op, wide ? WV_V_WIDE : (in->mode & 3) ? WV_V_CC : hi ? WV_V_HI : WV_V_LO, t);
   return no_handler(d, pi, in);
 }
 
@@ -514,7 +514,7 @@ static int dec_setp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     in->c = (uint32_t)c;
   }
   if (d->failed) return -1;
-  in->fn = wv_h_setp(in->op, t);
+  in->fn = wv_h_setp(in->op, t, in);
   return no_handler(d, pi, in);
 }
 
@@ -537,7 +537,7 @@ static int dec_selp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     in->c = (uint32_t)c;
   }
   if (d->failed) return -1;
-  in->fn = wv_h_setp(in->op, t);
+  in->fn = wv_h_setp(in->op, t, in);
   return no_handler(d, pi, in);
 }
 
@@ -883,6 +883,7 @@ static int dec_bar(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     in->ctl = WV_CTL_COLL;
     in->mode = WV_BAR_WARPSYNC;
     in->a = wv_dsrc(d, &pi->ops[0], WV_T_B32);
+    in->fn = wv_h_coll(in);
     return d->failed ? -1 : 0;
   }
   in->ctl = WV_CTL_BAR;
@@ -939,6 +940,7 @@ static int dec_shfl(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   in->b = wv_dsrc(d, &pi->ops[2], WV_T_B32);
   in->c = wv_dsrc(d, &pi->ops[3], WV_T_B32);
   in->e = wv_dsrc(d, &pi->ops[4], WV_T_B32);
+  in->fn = wv_h_coll(in);
   return d->failed ? -1 : 0;
 }
 
@@ -962,6 +964,7 @@ static int dec_vote(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   if (a < 0) return -1;
   in->a = (uint32_t)a;
   in->b = wv_dsrc(d, &pi->ops[2], WV_T_B32);
+  in->fn = wv_h_coll(in);
   return d->failed ? -1 : 0;
 }
 
@@ -1001,6 +1004,7 @@ static int dec_redux(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   in->d[0] = wv_ddst(d, &pi->ops[0]);
   in->a = wv_dsrc(d, &pi->ops[1], t);
   in->b = wv_dsrc(d, &pi->ops[2], WV_T_B32);
+  in->fn = wv_h_coll(in);
   return d->failed ? -1 : 0;
 }
 
