@@ -158,6 +158,7 @@ typedef struct wv_exec {
   struct wv_memmodel *mm;   /* pending global stores (weak memory model), NULL when sequentially consistent */
   uint32_t rng;             /* random delivery */
   uint32_t cur_pc;
+  struct wv_ctaout *out;    /* a grid run: what the running CTA prints, put out in grid order (workers.c) */
   wv_fault fault;
   uint8_t scratch_small[64];/* the bytes of an over-read (mem.c), or scratch when larger */
   uint8_t *scratch;
@@ -219,6 +220,15 @@ void wv_mm_warp_sync(wv_exec *x, uint32_t lanes);
 void wv_mm_tick(wv_exec *x);
 void wv_mm_commit_all(wv_exec *x);
 int wv_h_fence(wv_exec *x, const wv_insn *in, uint32_t m);
+
+/* ---- what a kernel prints (workers.c) ----
+ * Device printf records, an assert's message and diagnostics. In a grid run (x->out) they go out as if
+ * the CTAs had run one after another in grid order; otherwise straight to the vm. */
+void wv_out_printf(wv_exec *x, const char *text, size_t n);
+void wv_out_stderr(wv_exec *x, const char *text, size_t n);
+/* Counts one diagnostic of kind (rt/vm_internal.h wv_diag_add) and returns the buffer (WV_DIAG_TEXT
+ * bytes) for its record, or NULL when it will not be kept. */
+char *wv_out_diag(wv_exec *x, int kind);
 
 /* ---- builtins (rt/builtins.c) ---- */
 int wv_builtin_call(wv_exec *x, const wv_insn *call, uint32_t mask);
