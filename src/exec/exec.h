@@ -91,6 +91,11 @@ typedef struct wv_warp {
   int done;
   struct wv_aq *aq;         /* per-lane queues of cp.async operations not yet delivered (async.c) */
   uint32_t mm_sync[WV_WARP];/* weak memory model: bar.warp.sync count of each lane (memmodel.c) */
+  struct {                  /* resident CTAs: the loop it may be polling in (sched.c, polling) */
+    const struct wv_insn *at; /* the back edge */
+    uint64_t stores, sig;   /* stores of the launch and what the loop's loads read, at its last trip */
+    uint32_t trips;         /* trips in a row that changed nothing */
+  } poll;
 } wv_warp;
 
 /* Host address of lane's byte at local address a (WV_GPU_LOCAL_TOP - local_cap <= a < WV_GPU_LOCAL_TOP). */

@@ -45,47 +45,57 @@ static uint32_t resident_ctas(uint32_t nthreads, uint32_t shared_size) {
  * many as the modelled GPU holds, the next CTA in grid order taking a finished one's place). The
  * resident CTAs take turns — round robin, or in a random order with random slices — one turn being a
  * time slice of each live warp, so a CTA that spins on memory another CTA writes (grid.sync(), a
- * flag) lets that CTA run. A CTA that finishes gives its memory back at once. */
+ * flag) lets that CTA run, and a warp found polling gives up its turn early (sched.c). A CTA's memory is
+ * taken at its first turn, from a finished CTA's where there is one: resident CTAs cost host memory
+ * only while they have started and not finished. */
 static wv_status run_resident(sched *s, uint32_t window, int random) {
   wv_vm *vm = s->x.vm;
   uint64_t nctas = s->L->nctas;
   wv_status st = WV_OK;
+  s->poll_yield = 1;
   if (window > nctas) window = (uint32_t)nctas;
-  wv_cta *ctas = calloc(window, sizeof *ctas);
+  wv_cta *ctas = calloc(window, sizeof *ctas), *spare = calloc(window, sizeof *spare);
   uint32_t *order = calloc(window, sizeof *order);
-  if (!ctas || !order) {
-    free(ctas);
-    free(order);
+  uint64_t *ci = calloc(window, sizeof *ci); /* the CTA in each slot, NONE when the slot is done */
+  if (!ctas || !spare || !order || !ci) {
+    free(ctas), free(spare), free(order), free(ci);
     return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
   }
-  uint64_t next = 0;
-  for (uint32_t i = 0; i < window && st == WV_OK; i++, next++)
-    if (wv_cta_alloc(s, &ctas[i]) || wv_cta_start(s, &ctas[i], next, 0))
-      st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
-  uint32_t alive = st == WV_OK ? window : 0;
-  for (uint32_t i = 0; i < window; i++) order[i] = i;
-  while (alive && st == WV_OK) {
-    for (uint32_t i = window - 1; random && i > 0; i--) { /* this round's order */
-      uint32_t j = sched_rand(s) % (i + 1), t = order[i];
-      order[i] = order[j];
-      order[j] = t;
+  uint32_t nspare = 0, n = window; /* order[0..n): the slots of live CTAs, in turn order */
+  uint64_t next = window;
+  for (uint32_t i = 0; i < window; i++) order[i] = i, ci[i] = i;
+  while (n && st == WV_OK) {
+    uint32_t j = 0; /* a round costs what the live CTAs do: the finished ones leave the order */
+    for (uint32_t k = 0; k < n; k++)
+      if (ci[order[k]] != UINT64_MAX) order[j++] = order[k];
+    if (!(n = j)) break;
+    for (uint32_t i = n - 1; random && i > 0; i--) { /* this round's order */
+      uint32_t r = sched_rand(s) % (i + 1), t = order[i];
+      order[i] = order[r];
+      order[r] = t;
     }
-    for (uint32_t k = 0; k < window && st == WV_OK; k++) {
+    for (uint32_t k = 0; k < n && st == WV_OK; k++) {
       wv_cta *cta = &ctas[order[k]];
-      if (!cta->warps) continue; /* finished */
+      if (!cta->warps) { /* its first turn: a finished CTA's memory, or new */
+        int reused = nspare > 0;
+        if (reused) *cta = spare[--nspare];
+        if ((!reused && wv_cta_alloc(s, cta)) || wv_cta_start(s, cta, ci[order[k]], reused)) {
+          st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
+          break;
+        }
+      }
       s->x.cta = cta;
       if (random) s->slice = 1 + sched_rand(s) % (2 * WV_SCHED_SLICE);
       cta->clk_bias += s->warp_insns - cta->clk_out; /* other CTAs' turns do not age its waits */
       int r = wv_cta_turn(s);
       cta->clk_out = s->warp_insns;
       if (r < 0) st = wv_seterr(vm, s->x.fault.status, "%s", s->msg);
-      if (r == 0) {
+      if (r == 0) { /* its memory waits for the next CTA to start; the next in grid order takes its slot */
         wv_cta_drop(s, cta);
         s->ctas++;
-        if (next < nctas && wv_cta_start(s, cta, next++, 1) == 0) continue;
-        if (next < nctas) st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
-        wv_cta_free(cta);
-        alive--;
+        spare[nspare++] = *cta;
+        memset(cta, 0, sizeof *cta);
+        ci[order[k]] = next < nctas ? next++ : UINT64_MAX;
       }
     }
   }
@@ -93,8 +103,8 @@ static wv_status run_resident(sched *s, uint32_t window, int random) {
     wv_cta_drop(s, &ctas[i]);
     wv_cta_free(&ctas[i]);
   }
-  free(ctas);
-  free(order);
+  for (uint32_t i = 0; i < nspare; i++) wv_cta_free(&spare[i]);
+  free(ctas), free(spare), free(order), free(ci);
   return st;
 }
 

@@ -284,10 +284,12 @@ static int diverge_cbar(sched *s, wv_group *g, uint32_t rpc) {
 }
 
 /* Makes each lane's local buffer hold the local addresses [low, WV_GPU_LOCAL_TOP) (mem.h: stacks grow down
- * from near the top of the local window; a buffer holds the top of it). */
+ * from near the top of the local window; a buffer holds the top of it). A warp whose frames have no local
+ * memory has no buffer (what lies above the stack reads as 0: mem.c): most kernels, and a cooperative
+ * launch keeps every warp of the grid. */
 static int ensure_local(sched *s, wv_warp *w, uint32_t low) {
   uint32_t need = WV_GPU_LOCAL_TOP - low;
-  if (need <= w->local_cap) return 0;
+  if (need <= w->local_cap || low >= WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED) return 0;
   if (need - WV_GPU_LOCAL_RESERVED > MAX_LOCAL_PER_THREAD)
     return wv_fault_set(&s->x, WV_ERR_FAULT, -1, 0, 0, "stack overflow: %u bytes of local memory per thread",
                         need - WV_GPU_LOCAL_RESERVED);
@@ -511,13 +513,58 @@ static void coll_arrive(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
 
 /* ---------------- the group loop ---------------- */
 
+#define POLL_BODY 32  /* the longest loop body the polling check reads */
+#define POLL_TRIPS 2  /* trips in a row that change nothing before a polling warp gives up its turn */
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdull;
+}
+
+/* Resident CTAs take turns: a CTA waiting for another (in grid.sync, or on a flag) would spin out its whole
+ * time slice every turn. g takes back edge `in` of a loop of loads: is it polling? Nothing was stored since
+ * it last took this edge, and every load of the loop read the same addresses and the same values. After
+ * POLL_TRIPS such trips the warp gives up its turn (its next one comes after the other CTAs'). A loop that
+ * computes, or loads new data, is not polling. */
+static int polling(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
+  wv_exec *x = &s->x;
+  const wv_insn *code = g->frame->fn->code;
+  uint32_t from = in->target, to = g->pc;
+  if (to - from > POLL_BODY) return 0;
+  uint64_t sig = 0, stores = x->n_gst + x->n_sst + x->n_lst + x->n_atom + x->n_async;
+  int loads = 0;
+  for (uint32_t i = from; i < to; i++) {
+    const wv_insn *l = &code[i];
+    if (l->op != WV_OP_LD && l->op != WV_OP_LDU) continue;
+    loads = 1;
+    const uint64_t *A = l->a != WV_NOSLOT ? WV_R(x, l->a) : NULL;
+    for (unsigned v = 0; v < l->vec && v < 4; v++) {
+      const uint64_t *D = l->d[v] != WV_NOSLOT ? WV_R(x, l->d[v]) : NULL;
+      WV_FOR_LANES(g->mask, ln, { sig = mix(sig, (A ? A[ln] : 0) ^ (D ? D[ln] : 0) << 1); });
+    }
+  }
+  if (!loads) return 0;
+  int same = w->poll.at == in && w->poll.stores == stores && w->poll.sig == sig;
+  w->poll.at = in;
+  w->poll.stores = stores;
+  w->poll.sig = sig;
+  w->poll.trips = same ? w->poll.trips + 1 : 0;
+  if (w->poll.trips < POLL_TRIPS) return 0;
+  w->poll.trips = 0;
+  return 1;
+}
+
 static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_t m) {
   wv_exec *x = &s->x;
   switch (in->ctl) {
   case WV_CTL_BRA: {
     uint32_t nt = g->mask & ~m;
     if (!m) { g->pc++; return 0; }
-    if (!nt) { g->pc = in->target; return 0; }
+    if (!nt) {
+      int poll = s->poll_yield && in->target <= g->pc && polling(s, w, g, in);
+      g->pc = in->target;
+      return poll ? R_SLICE : 0; /* a polling warp gives the other CTAs its turn */
+    }
     s->divergent++;
     if (diverge_cbar(s, g, in->rpc)) return R_FAULT;
     split(s, w, g, m, in->target);
@@ -855,8 +902,8 @@ static int cta_pass(sched *s, wv_warp **fw, const wv_func **ffn, uint32_t *fpc) 
   for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
     wv_warp *w = &cta->warps[wi];
     if (w->done) continue;
-    alive = 1;
     int r = run_warp(s, w);
+    alive |= !w->done; /* a CTA whose threads all exited in this turn is finished now */
     if (r < 0) {
       *fw = w;
       fault_place(w, kfn, ffn, fpc, 1);
@@ -952,7 +999,7 @@ int wv_cta_alloc(sched *s, wv_cta *cta) {
   cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
   if (!cta->shared || !cta->warps) return -1;
   for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
-    cta->warps[wi].specials = calloc((WV_SP_COUNT + (size_t)s->mod->nreloc) * WV_WARP, sizeof(uint64_t));
+    cta->warps[wi].specials = malloc((WV_SP_COUNT + (size_t)s->mod->nreloc) * WV_WARP * sizeof(uint64_t)); /* warp_init fills it */
     if (!cta->warps[wi].specials ||
         ensure_local(s, &cta->warps[wi], frame_base(WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, kfn))) return -1;
   }
@@ -998,8 +1045,8 @@ void wv_cta_drop(sched *s, wv_cta *cta) {
 }
 
 uint64_t wv_cta_footprint(const wv_func *kfn, uint32_t nthreads, uint64_t shared_size) {
-  uint64_t nwarps = (nthreads + WV_WARP - 1) / WV_WARP, local = 64;
-  while (local < (uint64_t)kfn->local_size + WV_GPU_LOCAL_RESERVED + 16) local *= 2;
+  uint64_t nwarps = (nthreads + WV_WARP - 1) / WV_WARP, local = 0;
+  while (kfn->local_size && local < (uint64_t)kfn->local_size + WV_GPU_LOCAL_RESERVED + 16) local = local ? 2 * local : 64;
   uint64_t frame = (uint64_t)kfn->nregs * WV_WARP * 8 + (uint64_t)(kfn->npreds + 1) * 4 + (uint64_t)kfn->param_size * WV_WARP;
   uint64_t warp = sizeof(wv_warp) + (uint64_t)WV_SP_COUNT * WV_WARP * 8 + local * WV_WARP + sizeof(wv_frame) + frame;
   return sizeof(wv_cta) + WV_SHARED_BASE + shared_size + 16 + nwarps * warp;

@@ -45,6 +45,7 @@ typedef struct sched {
   uint64_t grid_ws;           /* cooperative launch: the grid workspace (%envreg1:%envreg2), else 0 */
   int64_t slice;              /* warp instructions of a warp's turn (SLICE; random under WV_SCHED_RANDOM) */
   uint32_t rng;               /* WV_SCHED_RANDOM's choices */
+  int poll_yield;             /* resident CTAs: a warp polling memory gives up its turn (sched.c, polling) */
   /* A launch run by several workers (workers.c): the warp instructions every worker has published
    * (the watchdog's count; a worker publishes its own in batches), how many of this worker's are in
    * it, the lowest CTA that failed (a worker gives up a CTA after it) and the running CTA's index. */
