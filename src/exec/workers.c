@@ -23,6 +23,7 @@
  */
 #include <pthread.h>
 #include <signal.h>
+#include <stdalign.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <unistd.h>
@@ -172,15 +173,17 @@ typedef struct slot {
   struct wv_ctaout *o;
 } slot;
 
+/* Each counter the workers write has a cache line of its own: `stop`, read at every warp's turn, is written
+ * once at most. */
 struct grid {
   const wv_launch_desc *L;
   uint32_t workers;
-  _Atomic uint64_t next;      /* the next CTA to claim */
-  _Atomic uint64_t stop;      /* the lowest CTA that failed; NONE */
-  _Atomic uint64_t head;      /* the lowest CTA not finished: its output goes straight out */
-  _Atomic uint64_t insns;     /* warp instructions the workers have published (the watchdog) */
-  _Atomic size_t held;        /* output bytes CTAs after the head hold */
-  pthread_mutex_t lock;       /* the ring, the report, putting output out */
+  alignas(64) _Atomic uint64_t stop; /* the lowest CTA that failed; NONE */
+  alignas(64) _Atomic uint64_t next; /* the next CTA to claim */
+  alignas(64) _Atomic uint64_t head; /* the lowest CTA not finished: its output goes straight out */
+  alignas(64) _Atomic uint64_t insns;/* warp instructions the workers have published (the watchdog) */
+  alignas(64) _Atomic size_t held;   /* output bytes CTAs after the head hold */
+  alignas(64) pthread_mutex_t lock; /* the ring, the report, putting output out */
   pthread_cond_t moved;       /* the head moved or a CTA failed */
   slot *ring;                 /* finished CTAs after the head: CTA c at ring[c % rcap] */
   uint64_t rcap;
