@@ -91,8 +91,9 @@ typedef struct wv_config {
    * wherever ptxas does (docs/CONTRACTION.md), as the GPU runs them; nonzero: run every PTX instruction
    * as written, each rounded (ptxas --fmad=false). */
   int no_contract;
-  /* Threads that run a launch's CTAs: 0 = one per online core, 1 = the calling thread alone; at most
-   * 1024. The CTAs of a normal launch under the serial schedule run on that many threads, the results
+  /* Threads that run a launch's CTAs: 0 = one per online core (the others join a launch once it has run
+   * 100 microseconds: a short launch is not worth waking them), N = N from the launch's start, 1 = the
+   * calling thread alone; at most 1024. The CTAs of a normal launch under the serial schedule run on that many threads, the results
    * of a race-free program being the same as on one (printf output, diagnostics and the fault
    * reported come out as one thread running the CTAs in grid order gives them); cooperative launches,
    * the interleave and random schedules, the weak memory model, random cp.async delivery and kernels

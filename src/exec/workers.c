@@ -34,6 +34,10 @@
 #define NONE UINT64_MAX
 #define HOLD_MAX ((size_t)64 << 20) /* output bytes CTAs after the head may hold before they wait for it */
 #define RING_MAX ((uint64_t)1 << 20) /* finished CTAs after the head before claims wait for it */
+/* With the default thread count (one per core) the caller runs a launch alone for this long before it wakes
+ * the helpers: waking a thread costs a few microseconds to tens of them, more than a short launch of a few
+ * small CTAs takes. A count the user set (wv_config.threads) is used from the launch's start. */
+#define WAKE_AFTER 100e-6
 
 /* ---------------- the vm's helper threads ---------------- */
 
@@ -130,25 +134,28 @@ static struct wv_pool *pool_get(wv_vm *vm, uint32_t need) {
   return p;
 }
 
-/* fn(arg, 0) on the calling thread and fn(arg, i) on helpers 1..workers-1 (those the pool has), at once. */
-static void pool_run(wv_vm *vm, uint32_t workers, void (*fn)(void *, uint32_t), void *arg) {
-  struct wv_pool *p = workers > 1 ? pool_get(vm, workers - 1) : NULL;
-  uint32_t helpers = p ? (p->n < workers - 1 ? p->n : workers - 1) : 0;
-  if (helpers) {
+/* Start fn(arg, i) on helpers 1..want (those the pool has): how many started. */
+static uint32_t pool_start(wv_vm *vm, uint32_t want, void (*fn)(void *, uint32_t), void *arg) {
+  struct wv_pool *p = want ? pool_get(vm, want) : NULL;
+  uint32_t n = p ? (p->n < want ? p->n : want) : 0;
+  if (n) {
     pthread_mutex_lock(&p->lock);
     p->fn = fn;
     p->arg = arg;
-    p->want = p->busy = helpers;
+    p->want = p->busy = n;
     p->job++;
     pthread_cond_broadcast(&p->go);
     pthread_mutex_unlock(&p->lock);
   }
-  fn(arg, 0);
-  if (helpers) {
-    pthread_mutex_lock(&p->lock);
-    while (p->busy) pthread_cond_wait(&p->done, &p->lock);
-    pthread_mutex_unlock(&p->lock);
-  }
+  return n;
+}
+
+/* Wait until the helpers have finished the job. */
+static void pool_wait(wv_vm *vm) {
+  struct wv_pool *p = vm->pool;
+  pthread_mutex_lock(&p->lock);
+  while (p->busy) pthread_cond_wait(&p->done, &p->lock);
+  pthread_mutex_unlock(&p->lock);
 }
 
 /* ---------------- what a CTA prints ---------------- */
@@ -178,6 +185,8 @@ typedef struct slot {
 struct grid {
   const wv_launch_desc *L;
   uint32_t workers;
+  uint32_t helpers;           /* helpers started (by the caller, once the launch has run WAKE_AFTER) */
+  double t0;
   alignas(64) _Atomic uint64_t stop; /* the lowest CTA that failed; NONE */
   alignas(64) _Atomic uint64_t next; /* the next CTA to claim */
   alignas(64) _Atomic uint64_t head; /* the lowest CTA not finished: its output goes straight out */
@@ -383,6 +392,16 @@ static uint64_t claim(grid *g) {
   return c;
 }
 
+static void worker(void *arg, uint32_t index);
+
+/* The caller (worker 0), between turns: a launch that has run WAKE_AFTER with CTAs left gets its helpers. */
+static void wake(grid *g) {
+  if (g->helpers || g->workers < 2 || atomic_load_explicit(&g->next, memory_order_relaxed) >= g->L->nctas) return;
+  if (!g->L->vm->cfg.threads && wv_now() - g->t0 < WAKE_AFTER) return;
+  g->helpers = pool_start(g->L->vm, g->workers - 1, worker, g);
+  if (!g->helpers) g->workers = 1; /* no threads: the caller alone */
+}
+
 static void worker(void *arg, uint32_t index) {
   grid *g = arg;
   wv_vm *vm = g->L->vm;
@@ -408,12 +427,14 @@ static void worker(void *arg, uint32_t index) {
       snprintf(s->msg, sizeof s->msg, "out of host memory");
     } else {
       int r;
-      while ((r = wv_cta_turn(s)) > 0) {}
+      while ((r = wv_cta_turn(s)) > 0)
+        if (!index) wake(g);
       failed = r < 0;
     }
     wv_cta_drop(s, &cta);
     s->ctas++;
     finish(g, &out, failed, s->x.fault.status, s->msg);
+    if (!index) wake(g);
   }
   wv_mm_commit_all(&s->x); /* the end of the launch makes every store visible (one worker under the weak model) */
 done:
@@ -436,7 +457,10 @@ wv_status wv_run_grid(const wv_launch_desc *L, uint32_t workers) {
   atomic_init(&g.held, 0);
   pthread_mutex_init(&g.lock, NULL);
   pthread_cond_init(&g.moved, NULL);
-  pool_run(vm, g.workers, worker, &g);
+  g.t0 = wv_now();
+  wake(&g);
+  worker(&g, 0); /* the caller is worker 0, and wakes the helpers if the launch lasts (wake) */
+  if (g.helpers) pool_wait(vm);
   for (uint64_t i = 0; i < g.rcap; i++) out_free(g.ring[i].o); /* CTAs after a failed one */
   free(g.ring);
   pthread_mutex_destroy(&g.lock);
