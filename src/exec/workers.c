@@ -2,7 +2,7 @@
  * workers.c — a normal launch's CTAs on several threads, and what they print.
  *
  * The vm keeps a pool of helper threads (started by its first launch that can use them, ended with the
- * vm). A launch's CTAs are claimed in grid order from one counter; each worker (the calling thread and
+ * vm; with the default thread count a launch wakes them only once it has run WAKE_AFTER). A launch's CTAs are claimed in grid order from one counter; each worker (the calling thread and
  * the helpers) runs the CTA it claimed to its end in its own executor and buffers (sched.h), then
  * claims the next. The CTAs of a normal launch cannot wait for each other (a GPU does not promise that
  * they run at the same time), so any order of running them is one a GPU could take, and a race-free
