@@ -8,11 +8,12 @@
  * CLOCK_MONOTONIC; the table gives the thread-instructions (wv_stats), seconds, M thread-instr/s
  * and SIMT efficiency (thread_instructions / (32 * warp_instructions)).
  *
- *   wv_bench [--filter NAME] [--scale N] [--kernels DIR]
+ *   wv_bench [--filter NAME] [--scale N] [--threads N] [--kernels DIR]
  *
  * At --scale 1 each case runs about 200 million thread-instructions (twice: warm, timed), so
  * the whole run takes about 1.6G thread-instructions: a few seconds at the 700-1100 M/s measured
  * on the first working build, under 30 s down to about 60 M/s. --scale N multiplies the grid.
+ * --threads N runs the CTAs on N threads (wv_config.threads; default: one per core).
  * Exit status: 0 ok, 1 usage, 2 VM error or wrong result.
  */
 #ifndef _POSIX_C_SOURCE
@@ -216,14 +217,15 @@ static int run_case(wv_vm *vm, const char *dir, const bench_case *c, uint32_t sc
 
 /* ---- main ----------------------------------------------------------------------------------- */
 
-static const char USAGE[] = "usage: wv_bench [--filter NAME] [--scale N] [--kernels DIR]\n"
+static const char USAGE[] = "usage: wv_bench [--filter NAME] [--scale N] [--threads N] [--kernels DIR]\n"
                             "  --filter NAME   run only the cases whose name contains NAME\n"
                             "  --scale N       multiply every grid by N (default 1)\n"
+                            "  --threads N     threads that run the CTAs (default: one per core)\n"
                             "  --kernels DIR   where NAME.ptx are (default: bench/kernels beside bench.c)\n";
 
 typedef struct bench_opts {
   const char *filter, *dir;
-  uint32_t scale;
+  uint32_t scale, threads;
   char dirbuf[4096];
 } bench_opts;
 
@@ -240,6 +242,7 @@ static int parse_opts(int argc, char **argv, bench_opts *o) {
   const char *slash = strrchr(__FILE__, '/');
   o->filter = NULL;
   o->scale = 1;
+  o->threads = 0;
   snprintf(o->dirbuf, sizeof o->dirbuf, "%.*skernels", slash ? (int)(slash - __FILE__ + 1) : 0, __FILE__);
   o->dir = o->dirbuf;
   for (int i = 1; i < argc; i += 2) {
@@ -247,6 +250,7 @@ static int parse_opts(int argc, char **argv, bench_opts *o) {
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) { fputs(USAGE, stdout); return -1; }
     if (v && !strcmp(a, "--filter")) o->filter = v;
     else if (v && !strcmp(a, "--kernels")) o->dir = v;
+    else if (v && !strcmp(a, "--threads") && parse_scale(v, &o->threads)) continue;
     else if (!v || strcmp(a, "--scale") || !parse_scale(v, &o->scale)) { fputs(USAGE, stderr); return 1; }
   }
   return 0;
@@ -256,7 +260,7 @@ int main(int argc, char **argv) {
   bench_opts o;
   int rc = parse_opts(argc, argv, &o);
   if (rc) return rc < 0 ? 0 : 1;
-  wv_vm *vm = wv_create(NULL);
+  wv_vm *vm = wv_create(&(wv_config){.threads = o.threads});
   if (!vm) { fprintf(stderr, "wv_bench: out of memory\n"); return 2; }
   printf("%-12s %10s %14s %9s %14s %9s  %s\n", "kernel", "threads", "thread-instr", "seconds", "M thr-instr/s",
          "simt_eff", "result");

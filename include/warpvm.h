@@ -4,7 +4,7 @@
  *
  * Everything hangs off a `wv_vm` handle: modules, device memory, statistics and the last error
  * message. There is no global state, so any number of vms may live in one process (one thread
- * per vm at a time). Every call that can fail returns a wv_status; wv_last_error() then says why
+ * per vm at a time; a vm runs a launch on worker threads of its own, wv_config.threads). Every call that can fail returns a wv_status; wv_last_error() then says why
  * in one line (for PTX errors "FILE:LINE:COL: error: ...", for device faults a report naming
  * kernel, block, thread, PTX line and address).
  */
@@ -91,6 +91,15 @@ typedef struct wv_config {
    * wherever ptxas does (docs/CONTRACTION.md), as the GPU runs them; nonzero: run every PTX instruction
    * as written, each rounded (ptxas --fmad=false). */
   int no_contract;
+  /* Threads that run a launch's CTAs: 0 = one per online core (the others join a launch once it has run
+   * 100 microseconds: a short launch is not worth waking them), N = N from the launch's start, 1 = the
+   * calling thread alone; at most 1024. The CTAs of a normal launch under the serial schedule run on that many threads, the results
+   * of a race-free program being the same as on one (printf output, diagnostics and the fault
+   * reported come out as one thread running the CTAs in grid order gives them); cooperative launches,
+   * the interleave and random schedules, the weak memory model, random cp.async delivery and kernels
+   * that call device malloc/free run on the calling thread. The printf callback may be called from any
+   * of the threads, never from two at once. */
+  uint32_t threads;
 } wv_config;
 
 #define WV_CHECK_MEMCHECK 1u  /* the first invalid read (wv_diag_kind WV_DIAG_INVALID_READ) is a device fault */

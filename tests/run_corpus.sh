@@ -12,6 +12,9 @@
 #   --warpvm PATH   the warpvm binary (default: $WARPVM, else build/warpvm)
 #   --extra "ARGS"  more warpvm options for every run, e.g. "--machine gfx90a --warps-per-wave 2":
 #                   the GPU's output is the golden whatever machine warpvm models
+#   --same-as "ARGS"  also run it with these options instead of --extra's, and require the same stdout,
+#                   byte for byte (printf order included), and exit status: e.g. --extra "--threads 2"
+#                   --same-as "--threads 1"
 #   --one ID        exactly one run (what each CTest test `kernel.ID` does)
 #   ID-REGEX...     runs whose ID matches any of these extended regexes (default: all)
 # Environment: WV_TIMEOUT seconds per run (default 300), WV_DIFF_LINES diff lines shown (default 80).
@@ -21,13 +24,15 @@ KDIR=$HERE/kernels
 WARPVM=${WARPVM:-$HERE/../build/warpvm}
 ONE=""
 EXTRA=""
+SAME=""
 PATS=()
 while [ $# -gt 0 ]; do
   case $1 in
     --warpvm) WARPVM=$2; shift 2 ;;
     --extra) EXTRA=$2; shift 2 ;;
+    --same-as) SAME=$2; shift 2 ;;
     --one) ONE=$2; shift 2 ;;
-    -h | --help) sed -n '2,13p' "$0"; exit 0 ;;
+    -h | --help) sed -n '2,16p' "$0"; exit 0 ;;
     *) PATS+=("$1"); shift ;;
   esac
 done
@@ -86,6 +91,16 @@ check() {
     ok=1
     [ $rc -eq 124 ] && echo "FAIL $id: timed out after ${TIMEOUT}s" || echo "FAIL $id: warpvm exited with $rc"
     head -c 2000 "$TMP/err"
+  fi
+  if [ -n "$SAME" ]; then
+    # shellcheck disable=SC2086
+    timeout "$TIMEOUT" "$WARPVM" run "$ptx" "$@" $SAME >"$TMP/same" 2>/dev/null
+    local src=$?
+    if [ $src -ne $rc ] || ! cmp -s "$TMP/out" "$TMP/same"; then
+      ok=1
+      echo "FAIL $id: with $EXTRA (exit $rc) the output differs from the output with $SAME (exit $src)"
+      diff -u --label "with $SAME" --label "with $EXTRA" "$TMP/same" "$TMP/out" | head -n "$DIFFN"
+    fi
   fi
   [ $ok -eq 0 ] && echo "PASS $id"
   echo "  command: (cd tests/kernels && $WARPVM run $ptx $* $EXTRA)" >"$TMP/cmd"

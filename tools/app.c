@@ -134,6 +134,7 @@ int wv_cli_run_app(const wv_vm_opts *o, int argc, char **argv) {
   if (o->wpw) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->wpw); bad |= setenv("WARPVM_WARPS_PER_WAVE", num, 1); }
   if (o->has_max_steps) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->max_steps); bad |= setenv("WARPVM_MAX_STEPS", num, 1); }
   if (o->stack) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->stack); bad |= setenv("WARPVM_STACK", num, 1); }
+  if (o->threads) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->threads); bad |= setenv("WARPVM_THREADS", num, 1); }
   snprintf(num, sizeof num, "%u", wv_cli_timeout(o));
   bad |= setenv("WARPVM_TIMEOUT", num, 1);
   if (o->async_delivery) bad |= setenv("WARPVM_ASYNC_DELIVERY", o->async_delivery, 1);

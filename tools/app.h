@@ -11,6 +11,7 @@
 typedef struct wv_vm_opts {
   const char *machine, *async_delivery, *memory_model, *schedule;
   uint64_t wpw, seed, max_steps, timeout, stack;
+  uint64_t threads;          /* --threads N (0: not given, every core) */
   int has_seed, has_max_steps, has_timeout;
   int stats, verbose;
   int no_contract;           /* --no-contract */

@@ -36,15 +36,15 @@ static const char USAGE[] =
     "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N] [--timeout S]\n"
     "                  [--machine NAME] [--warps-per-wave 1|2] [--async-delivery at-wait|eager|random:SEED]\n"
     "                  [--memory-model sc|weak] [--seed N] [--schedule serial|interleave|random:SEED]\n"
-    "                  [--stack BYTES] [--check memcheck,synccheck] [--no-contract]\n"
+    "                  [--stack BYTES] [--check memcheck,synccheck] [--no-contract] [--threads N]\n"
     "       warpvm list FILE.ptx\n"
     "       warpvm contractions FILE.ptx\n"
     "       warpvm machines\n"
     "       warpvm lower FILE.ptx --machine NAME\n"
     "       warpvm gcn FILE.s [--wave 64|32|8] [--rdna] [--set vN=A,B,...]... [--exec MASK]   (see gcn --help)\n"
     "       warpvm [--machine NAME] [--warps-per-wave 1|2] [--max-steps N] [--timeout S] [--async-delivery D]\n"
-    "              [--memory-model sc|weak] [--seed N] [--schedule S] [--check LIST] [--no-contract] [--stats]\n"
-    "              [--verbose]\n"
+    "              [--memory-model sc|weak] [--seed N] [--schedule S] [--check LIST] [--no-contract] [--threads N]\n"
+    "              [--stats] [--verbose]\n"
     "              ./app [ARGS...]\n"
     "       warpvm --help | -h | --version\n";
 
@@ -89,6 +89,11 @@ static const char HELP[] =
     "  --no-contract        run each mul and add as written, each rounded (as ptxas --fmad=false would); by\n"
     "                       default a mul.f32/.f64 and an add/sub without rounding modifier run as one fma,\n"
     "                       rounded once, wherever ptxas fuses them (docs/CONTRACTION.md), as on the GPU\n"
+    "  --threads N          threads that run the CTAs, 1 to 1024 (default: one per core, joining a launch once it\n"
+    "                       has run 100 us): CTAs start in grid order on all of them, output and fault reports\n"
+    "                       as with one; cooperative launches,\n"
+    "                       --schedule interleave|random, --memory-model weak, --async-delivery random and\n"
+    "                       kernels calling device malloc/free use one\n"
     "  Kernel printf output goes to stdout before the --print blocks.\n"
     "\n"
     "list    print each kernel of FILE.ptx with its parameters (name, type, size, align, offset)\n"
@@ -295,6 +300,10 @@ static int parse_vm_opt(int argc, char **argv, int *i, wv_vm_opts *o) {
     if (wv_checks_parse(argv[++*i], &c) != WV_OK) return -usage_error("bad --check (memcheck, synccheck, comma-separated)");
     o->checks = argv[*i];
   } else if (!strcmp(a, "--no-contract")) o->no_contract = 1;
+  else if (!strcmp(a, "--threads") && more) {
+    if (!parse_count_max(argv[++*i], 1024, &o->threads) || !o->threads)
+      return -usage_error("bad --threads (an integer from 1 to 1024)");
+  }
   else if (!strcmp(a, "--warps-per-wave") && more) {
     if (!parse_count(argv[++*i], &o->wpw) || o->wpw < 1 || o->wpw > 2) return -usage_error("bad --warps-per-wave (1 or 2)");
   } else return 0;
@@ -548,7 +557,8 @@ static int cmd_run(int argc, char **argv) {
   wv_config cfg = {.max_steps = o.vm.max_steps, .timeout_seconds = wv_cli_timeout(&o.vm), .stack_bytes = (uint32_t)o.vm.stack, .printf_out = printf_to_stdout, .printf_user = NULL,
                    .machine = o.vm.machine, .warps_per_wave = (uint32_t)o.vm.wpw,
                    .async_delivery = o.vm.async_delivery, .memory_model = o.vm.memory_model, .schedule = o.vm.schedule,
-                   .seed = (uint32_t)o.vm.seed, .no_contract = o.vm.no_contract};
+                   .seed = (uint32_t)o.vm.seed, .no_contract = o.vm.no_contract,
+                   .threads = (uint32_t)o.vm.threads};
   if (o.vm.checks) wv_checks_parse(o.vm.checks, &cfg.checks);
   wv_vm *vm = create_vm(&cfg);
   run_arg *args = calloc((size_t)o.nspec + 1, sizeof *args);

@@ -102,6 +102,7 @@ static void rt_init(void) {
   cfg.stack_bytes = (uint32_t)env_u64("WARPVM_STACK", 0, UINT32_MAX);
   cfg.seed = (uint32_t)env_u64("WARPVM_SEED", 0, UINT32_MAX);
   cfg.no_contract = (int)env_u64("WARPVM_NO_CONTRACT", 0, 1);
+  cfg.threads = (uint32_t)env_u64("WARPVM_THREADS", 0, 1024);
   const char *checks = getenv("WARPVM_CHECK");
   if (checks && wv_checks_parse(checks, &cfg.checks) != WV_OK)
     fatal("bad WARPVM_CHECK=%s (memcheck, synccheck, comma-separated)", checks);

@@ -91,6 +91,11 @@ typedef struct wv_warp {
   int done;
   struct wv_aq *aq;         /* per-lane queues of cp.async operations not yet delivered (async.c) */
   uint32_t mm_sync[WV_WARP];/* weak memory model: bar.warp.sync count of each lane (memmodel.c) */
+  struct {                  /* resident CTAs: the loop it may be polling in (sched.c, polling) */
+    const struct wv_insn *at; /* the back edge */
+    uint64_t stores, sig;   /* stores of the launch and what the loop's loads read, at its last trip */
+    uint32_t trips;         /* trips in a row that changed nothing */
+  } poll;
 } wv_warp;
 
 /* Host address of lane's byte at local address a (WV_GPU_LOCAL_TOP - local_cap <= a < WV_GPU_LOCAL_TOP). */
@@ -159,6 +164,7 @@ typedef struct wv_exec {
   struct wv_memmodel *mm;   /* pending global stores (weak memory model), NULL when sequentially consistent */
   uint32_t rng;             /* random delivery */
   uint32_t cur_pc;
+  struct wv_ctaout *out;    /* a grid run: what the running CTA prints, put out in grid order (workers.c) */
   wv_fault fault;
   uint8_t scratch_small[64];/* the bytes of an over-read (mem.c), or scratch when larger */
   uint8_t *scratch;
@@ -223,6 +229,15 @@ void wv_mm_warp_sync(wv_exec *x, uint32_t lanes);
 void wv_mm_tick(wv_exec *x);
 void wv_mm_commit_all(wv_exec *x);
 int wv_h_fence(wv_exec *x, const wv_insn *in, uint32_t m);
+
+/* ---- what a kernel prints (workers.c) ----
+ * Device printf records, an assert's message and diagnostics. In a grid run (x->out) they go out as if
+ * the CTAs had run one after another in grid order; otherwise straight to the vm. */
+void wv_out_printf(wv_exec *x, const char *text, size_t n);
+void wv_out_stderr(wv_exec *x, const char *text, size_t n);
+/* Counts one diagnostic of kind (rt/vm_internal.h wv_diag_add) and returns the buffer (WV_DIAG_TEXT
+ * bytes) for its record, or NULL when it will not be kept. */
+char *wv_out_diag(wv_exec *x, int kind);
 
 /* ---- builtins (rt/builtins.c) ---- */
 int wv_builtin_call(wv_exec *x, const wv_insn *call, uint32_t mask);

@@ -14,14 +14,17 @@
 /* The vm's tables that `need` (1 << WV_SFU_*) names, loaded on first use; NULL after a fault. */
 static const wv_sfu *tables(wv_exec *x, uint32_t need) {
   wv_vm *vm = x->vm;
-  if ((vm->sfu_loaded & need) == need) return &vm->sfu;
+  if ((atomic_load_explicit(&vm->sfu_loaded, memory_order_acquire) & need) == need) return &vm->sfu;
   size_t len;
   const void *img = wv_sfu_image(&len);
-  if (wv_sfu_load(&vm->sfu, vm->sfu_mem, img, len, need)) {
+  pthread_mutex_lock(&vm->lock); /* another worker of the launch may be loading them */
+  int bad = wv_sfu_load(&vm->sfu, vm->sfu_mem, img, len, need);
+  if (!bad) atomic_fetch_or_explicit(&vm->sfu_loaded, need, memory_order_release);
+  pthread_mutex_unlock(&vm->lock);
+  if (bad) {
     wv_fault_set(x, WV_ERR_NOMEM, -1, 0, 0, "cannot load the special-function tables (out of host memory)");
     return NULL;
   }
-  vm->sfu_loaded |= need;
   return &vm->sfu;
 }
 

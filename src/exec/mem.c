@@ -130,7 +130,7 @@ static void describe(wv_exec *x, int sp, uint64_t sa, uint32_t size, char *buf, 
 
 /* Count an invalid read and, for the first few, keep its record. */
 static void note_invalid_read(wv_exec *x, int sp, uint64_t addr, uint64_t sa, uint32_t size, int lane) {
-  char *rec = wv_diag_add(x->vm, WV_DIAG_INVALID_READ);
+  char *rec = wv_out_diag(x, WV_DIAG_INVALID_READ);
   if (!rec) return;
   size_t k = (size_t)snprintf(rec, WV_DIAG_TEXT, "%s load of %u bytes at address 0x%llx", space_name(sp), size,
                               (unsigned long long)addr);

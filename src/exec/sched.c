@@ -16,40 +16,26 @@
 #include <stdlib.h>
 #include <time.h>
 
-#include "exec/exec.h"
 #include "exec/handlers.h"
+#include "exec/sched.h"
 #include "exec/warp.h"
 #include "rt/vm_internal.h"
 
-#define SLICE 1024            /* warp instructions a group runs before others get a turn */
 /* Forward progress under ITS: lanes waiting at a reconvergence point while the rest of their warp
  * runs this many instructions without arriving go on alone (a spin lock inside one warp). */
 #define YIELD_AFTER (1u << 18)
 #define MAX_LOCAL_PER_THREAD (512u * 1024u)
+/* A worker of a multi-threaded launch adds its warp instructions to the launch's count (the
+ * watchdog's) when it has this many unpublished, and at the end of each CTA. */
+#define PUBLISH_EVERY (1u << 16)
 
 enum { R_BLOCKED = 1, R_SLICE, R_FAULT, R_DONE };
-
-typedef struct sched {
-  wv_exec x;
-  const wv_irmod *mod;
-  wv_frame **free_frames;     /* per function index */
-  uint64_t **consts;          /* per function index: its constants for 32 lanes, made at its first frame */
-  wv_cbar *free_cbars;
-  uint64_t seq;
-  uint64_t max_steps;
-  double deadline;            /* wall-clock watchdog: CLOCK_MONOTONIC seconds, 0 = none */
-  uint32_t timeout;           /* its length in seconds, for the report */
-  uint64_t warp_insns, thread_insns, divergent, reconv, barriers, yields;
-  uint64_t grid_ws;           /* cooperative launch: the grid workspace (%envreg1:%envreg2), else 0 */
-  int64_t slice;              /* warp instructions of a warp's turn (SLICE; random under WV_SCHED_RANDOM) */
-  uint32_t rng;               /* WV_SCHED_RANDOM's choices */
-} sched;
 
 /* Warp instructions the running CTA has executed (its own clock: in a cooperative launch the other
  * CTAs' turns do not count), for the ITS forward-progress rule. */
 static inline uint64_t cta_clock(const sched *s) { return s->warp_insns - s->x.cta->clk_bias; }
 
-static double now(void) {
+double wv_now(void) {
   struct timespec t;
   clock_gettime(CLOCK_MONOTONIC, &t);
   return (double)t.tv_sec + (double)t.tv_nsec * 1e-9;
@@ -298,10 +284,12 @@ static int diverge_cbar(sched *s, wv_group *g, uint32_t rpc) {
 }
 
 /* Makes each lane's local buffer hold the local addresses [low, WV_GPU_LOCAL_TOP) (mem.h: stacks grow down
- * from near the top of the local window; a buffer holds the top of it). */
+ * from near the top of the local window; a buffer holds the top of it). A warp whose frames have no local
+ * memory has no buffer (what lies above the stack reads as 0: mem.c): most kernels, and a cooperative
+ * launch keeps every warp of the grid. */
 static int ensure_local(sched *s, wv_warp *w, uint32_t low) {
   uint32_t need = WV_GPU_LOCAL_TOP - low;
-  if (need <= w->local_cap) return 0;
+  if (need <= w->local_cap || low >= WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED) return 0;
   if (need - WV_GPU_LOCAL_RESERVED > MAX_LOCAL_PER_THREAD)
     return wv_fault_set(&s->x, WV_ERR_FAULT, -1, 0, 0, "stack overflow: %u bytes of local memory per thread",
                         need - WV_GPU_LOCAL_RESERVED);
@@ -437,7 +425,7 @@ static int coll_undefined(sched *s, wv_warp *w, uint32_t lanes, uint32_t mask, c
     return wv_fault_set(&s->x, WV_ERR_FAULT, lane, 0, 0,
                         "undefined warp collective: %s.sync with membermask 0x%08x run by lanes 0x%08x: %s", name, mask,
                         lanes, why);
-  char *rec = wv_diag_add(s->x.vm, WV_DIAG_UNDEF_COLLECTIVE);
+  char *rec = wv_out_diag(&s->x, WV_DIAG_UNDEF_COLLECTIVE);
   if (rec) {
     int k = snprintf(rec, WV_DIAG_TEXT, "%s.sync with membermask 0x%08x run by lanes 0x%08x: %s, ", name, mask, lanes, why);
     if (k > 0 && k < WV_DIAG_TEXT) wv_exec_where(&s->x, w, lane, g->frame->fn, g->pc, rec + k, WV_DIAG_TEXT - (size_t)k);
@@ -525,13 +513,58 @@ static void coll_arrive(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
 
 /* ---------------- the group loop ---------------- */
 
+#define POLL_BODY 32  /* the longest loop body the polling check reads */
+#define POLL_TRIPS 2  /* trips in a row that change nothing before a polling warp gives up its turn */
+
+static uint64_t mix(uint64_t h, uint64_t v) {
+  h ^= v + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdull;
+}
+
+/* Resident CTAs take turns: a CTA waiting for another (in grid.sync, or on a flag) would spin out its whole
+ * time slice every turn. g takes back edge `in` of a loop of loads: is it polling? Nothing was stored since
+ * it last took this edge, and every load of the loop read the same addresses and the same values. After
+ * POLL_TRIPS such trips the warp gives up its turn (its next one comes after the other CTAs'). A loop that
+ * computes, or loads new data, is not polling. */
+static int polling(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
+  wv_exec *x = &s->x;
+  const wv_insn *code = g->frame->fn->code;
+  uint32_t from = in->target, to = g->pc;
+  if (to - from > POLL_BODY) return 0;
+  uint64_t sig = 0, stores = x->n_gst + x->n_sst + x->n_lst + x->n_atom + x->n_async;
+  int loads = 0;
+  for (uint32_t i = from; i < to; i++) {
+    const wv_insn *l = &code[i];
+    if (l->op != WV_OP_LD && l->op != WV_OP_LDU) continue;
+    loads = 1;
+    const uint64_t *A = l->a != WV_NOSLOT ? WV_R(x, l->a) : NULL;
+    for (unsigned v = 0; v < l->vec && v < 4; v++) {
+      const uint64_t *D = l->d[v] != WV_NOSLOT ? WV_R(x, l->d[v]) : NULL;
+      WV_FOR_LANES(g->mask, ln, { sig = mix(sig, (A ? A[ln] : 0) ^ (D ? D[ln] : 0) << 1); });
+    }
+  }
+  if (!loads) return 0;
+  int same = w->poll.at == in && w->poll.stores == stores && w->poll.sig == sig;
+  w->poll.at = in;
+  w->poll.stores = stores;
+  w->poll.sig = sig;
+  w->poll.trips = same ? w->poll.trips + 1 : 0;
+  if (w->poll.trips < POLL_TRIPS) return 0;
+  w->poll.trips = 0;
+  return 1;
+}
+
 static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_t m) {
   wv_exec *x = &s->x;
   switch (in->ctl) {
   case WV_CTL_BRA: {
     uint32_t nt = g->mask & ~m;
     if (!m) { g->pc++; return 0; }
-    if (!nt) { g->pc = in->target; return 0; }
+    if (!nt) {
+      int poll = s->poll_yield && in->target <= g->pc && polling(s, w, g, in);
+      g->pc = in->target;
+      return poll ? R_SLICE : 0; /* a polling warp gives the other CTAs its turn */
+    }
     s->divergent++;
     if (diverge_cbar(s, g, in->rpc)) return R_FAULT;
     split(s, w, g, m, in->target);
@@ -826,8 +859,8 @@ void wv_exec_where(const wv_exec *x, const wv_warp *w, int lane, const wv_func *
   if (in && in->src_line && k > 0 && (size_t)k < cap) snprintf(buf + k, cap - (size_t)k, " (CUDA source line %u)", in->src_line);
 }
 
-/* Format the fault as one report naming kernel, block, thread, PTX line and address. */
-static wv_status report(sched *s, wv_warp *w, const wv_func *fn, uint32_t pc) {
+/* Format the fault as one report naming kernel, block, thread, PTX line and address (into s->msg). */
+static void report(sched *s, wv_warp *w, const wv_func *fn, uint32_t pc) {
   wv_exec *x = &s->x;
   int lane = x->fault.lane;
   if (lane < 0 && w && w->ngroups) lane = __builtin_ctz(w->groups[0].mask ? w->groups[0].mask : 1);
@@ -839,43 +872,65 @@ static wv_status report(sched *s, wv_warp *w, const wv_func *fn, uint32_t pc) {
     pc = x->fault.at_pc;
   }
   wv_exec_where(x, w, lane, fn, pc, where, sizeof where);
-  return wv_seterr(x->vm, x->fault.status, "%s%s %s", x->fault.what, addr, where);
+  snprintf(s->msg, sizeof s->msg, "%s%s %s", x->fault.what, addr, where);
 }
 
-/* One turn of the running CTA (s->x.cta): every live warp runs one time slice. Returns 1 if the CTA
- * is still alive, 0 when all its threads have exited, -1 on a fault (fw/ffn/fpc say where). When no
- * warp can move, a collective whose members never arrive runs with the lanes present; if nothing
- * can, the CTA is deadlocked: only its own threads can release its barriers, collectives and
- * mbarriers, so this holds in a cooperative launch too. */
-static int cta_pass(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **ffn, uint32_t *fpc) {
+/* Warp instructions the launch has run, as far as this worker knows: all of them when it is the only
+ * one, else what the workers have published plus its own unpublished ones (publishing them in batches). */
+static uint64_t launch_insns(sched *s) {
+  if (!s->insns_all) return s->warp_insns;
+  uint64_t mine = s->warp_insns - s->published;
+  if (mine >= PUBLISH_EVERY) {
+    atomic_fetch_add_explicit(s->insns_all, mine, memory_order_relaxed);
+    s->published = s->warp_insns;
+    mine = 0;
+  }
+  return atomic_load_explicit(s->insns_all, memory_order_relaxed) + mine;
+}
+
+/* The fault's place when a warp stopped: its running group, else its first one. */
+static void fault_place(wv_warp *w, const wv_func *kfn, const wv_func **ffn, uint32_t *fpc, int running) {
+  wv_group *g = running ? pick(w) : NULL;
+  for (uint32_t i = 0; !g && i < w->ngroups; i++) g = &w->groups[i];
+  *ffn = g && g->frame ? g->frame->fn : kfn;
+  *fpc = g ? g->pc : 0;
+}
+
+/* One turn of the running CTA (sched.h). When no warp can move, a collective whose members never arrive
+ * runs with the lanes present; if nothing can, the CTA is deadlocked: only its own threads can release
+ * its barriers, collectives and mbarriers, so this holds in a cooperative launch too. */
+static int cta_pass(sched *s, wv_warp **fw, const wv_func **ffn, uint32_t *fpc) {
   wv_cta *cta = s->x.cta;
+  const wv_func *kfn = s->L->kfn;
   int progress = 0, alive = 0;
   for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
     wv_warp *w = &cta->warps[wi];
     if (w->done) continue;
-    alive = 1;
     int r = run_warp(s, w);
+    alive |= !w->done; /* a CTA whose threads all exited in this turn is finished now */
     if (r < 0) {
       *fw = w;
-      wv_group *g = pick(w);
-      for (uint32_t i = 0; !g && i < w->ngroups; i++) g = &w->groups[i];
-      *ffn = g && g->frame ? g->frame->fn : kfn;
-      *fpc = g ? g->pc : 0;
+      fault_place(w, kfn, ffn, fpc, 1);
       return -1;
     }
     if (r > 0) progress = 1;
-    int steps = s->max_steps && s->warp_insns > s->max_steps;
-    if (steps || (s->deadline && now() > s->deadline)) {
+    int steps = s->max_steps && launch_insns(s) > s->max_steps;
+    if (steps || (s->deadline && wv_now() > s->deadline)) {
       *fw = w;
+      fault_place(w, kfn, ffn, fpc, 0);
       wv_group *g = w->ngroups ? &w->groups[0] : NULL;
-      *ffn = g && g->frame ? g->frame->fn : kfn;
-      *fpc = g ? g->pc : 0;
       if (steps)
         wv_fault_set(&s->x, WV_ERR_WATCHDOG, g ? __builtin_ctz(g->mask) : 0, 0, 0,
                      "watchdog: more than %llu warp instructions (--max-steps)", (unsigned long long)s->max_steps);
       else
         wv_fault_set(&s->x, WV_ERR_WATCHDOG, g ? __builtin_ctz(g->mask) : 0, 0, 0,
                      "watchdog: the launch ran for more than %u s (--timeout; --max-steps 0 disables the watchdog)", s->timeout);
+      return -1;
+    }
+    if (s->stop && atomic_load_explicit(s->stop, memory_order_relaxed) < s->ci) { /* an earlier CTA failed */
+      *fw = w;
+      fault_place(w, kfn, ffn, fpc, 0);
+      wv_fault_set(&s->x, WV_ERR_LAUNCH, -1, 0, 0, "abandoned: an earlier block failed");
       return -1;
     }
   }
@@ -924,24 +979,38 @@ static int cta_pass(sched *s, const wv_func *kfn, wv_warp **fw, const wv_func **
   return 0;
 }
 
+int wv_cta_turn(sched *s) {
+  wv_warp *fw = NULL;
+  const wv_func *ffn = s->L->kfn;
+  uint32_t fpc = 0;
+  int r = cta_pass(s, &fw, &ffn, &fpc);
+  if (r < 0) report(s, fw, ffn, fpc);
+  if (r <= 0 && s->insns_all) { /* the CTA is over: publish its instructions */
+    atomic_fetch_add_explicit(s->insns_all, s->warp_insns - s->published, memory_order_relaxed);
+    s->published = s->warp_insns;
+  }
+  return r;
+}
+
 /* Host memory of one resident CTA: warps (specials, local memory) and shared memory (the shared addresses
  * [0, WV_SHARED_BASE + shared_size): what the GPU reserves, then the CTA's variables). */
-static int cta_alloc(sched *s, wv_cta *cta, const wv_func *kfn, uint32_t nthreads, uint32_t shared_size) {
-  cta->nthreads = nthreads;
-  cta->nwarps = (nthreads + WV_WARP - 1) / WV_WARP;
-  cta->shared_size = WV_SHARED_BASE + shared_size;
+int wv_cta_alloc(sched *s, wv_cta *cta) {
+  const wv_func *kfn = s->L->kfn;
+  cta->nthreads = s->L->nthreads;
+  cta->nwarps = (cta->nthreads + WV_WARP - 1) / WV_WARP;
+  cta->shared_size = WV_SHARED_BASE + s->L->shared_size;
   cta->shared = calloc(1, (size_t)cta->shared_size + 16);
   cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
   if (!cta->shared || !cta->warps) return -1;
   for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
-    cta->warps[wi].specials = calloc((WV_SP_COUNT + (size_t)s->mod->nreloc) * WV_WARP, sizeof(uint64_t));
+    cta->warps[wi].specials = malloc((WV_SP_COUNT + (size_t)s->mod->nreloc) * WV_WARP * sizeof(uint64_t)); /* warp_init fills it */
     if (!cta->warps[wi].specials ||
         ensure_local(s, &cta->warps[wi], frame_base(WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, kfn))) return -1;
   }
   return 0;
 }
 
-static void cta_free(wv_cta *cta) {
+void wv_cta_free(wv_cta *cta) {
   for (uint32_t wi = 0; cta->warps && wi < cta->nwarps; wi++) {
     free(cta->warps[wi].specials);
     free(cta->warps[wi].local);
@@ -954,8 +1023,7 @@ static void cta_free(wv_cta *cta) {
   cta->shared = NULL;
 }
 
-/* Make cta the CTA of linear index ci, its threads at the kernel's first instruction. -1: out of memory. */
-static int cta_start(sched *s, wv_cta *cta, const wv_func *kfn, uint64_t ci, int reused) {
+int wv_cta_start(sched *s, wv_cta *cta, uint64_t ci, int reused) {
   const uint32_t *grid = s->x.grid;
   cta->ctaid[0] = (uint32_t)(ci % grid[0]);
   cta->ctaid[1] = (uint32_t)((ci / grid[0]) % grid[1]);
@@ -967,13 +1035,13 @@ static int cta_start(sched *s, wv_cta *cta, const wv_func *kfn, uint64_t ci, int
   memset(cta->bars, 0, sizeof cta->bars);
   if (reused) memset(cta->shared, 0, cta->shared_size);
   s->x.cta = cta;
+  s->ci = ci;
   for (uint32_t wi = 0; wi < cta->nwarps; wi++)
-    if (warp_init(s, cta, &cta->warps[wi], wi, kfn)) return -1;
+    if (warp_init(s, cta, &cta->warps[wi], wi, s->L->kfn)) return -1;
   return 0;
 }
 
-/* Drop what a finished or faulted CTA left. */
-static void cta_drop(sched *s, wv_cta *cta) {
+void wv_cta_drop(sched *s, wv_cta *cta) {
   for (uint32_t wi = 0; cta->warps && wi < cta->nwarps; wi++) {
     wv_warp *w = &cta->warps[wi];
     for (uint32_t i = 0; i < w->ngroups; i++) if (w->groups[i].mask) group_drop(s, &w->groups[i]);
@@ -981,234 +1049,82 @@ static void cta_drop(sched *s, wv_cta *cta) {
   }
 }
 
-/* Non-cooperative launches: one CTA at a time, to completion, in one reused set of buffers. */
-static wv_status run_serial(sched *s, const wv_func *kfn, uint32_t nthreads, uint32_t shared_size, uint64_t nctas) {
-  wv_vm *vm = s->x.vm;
-  wv_cta cta;
-  memset(&cta, 0, sizeof cta);
-  wv_status st = WV_OK;
-  if (cta_alloc(s, &cta, kfn, nthreads, shared_size)) st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
-  for (uint64_t ci = 0; ci < nctas && st == WV_OK; ci++) {
-    if (cta_start(s, &cta, kfn, ci, ci != 0)) {
-      st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
-      cta_drop(s, &cta);
-      break;
-    }
-    wv_warp *fw = NULL;
-    const wv_func *ffn = kfn;
-    uint32_t fpc = 0;
-    int r;
-    while ((r = cta_pass(s, kfn, &fw, &ffn, &fpc)) > 0) {}
-    if (r < 0) st = report(s, fw, ffn, fpc);
-    cta_drop(s, &cta);
-    vm->stats.ctas++;
-  }
-  cta_free(&cta);
-  return st;
-}
-
-/* Host bytes one resident CTA takes at its start (cta_alloc, warp_init's frames), for the limit. */
-static uint64_t cta_footprint(const wv_func *kfn, uint32_t nthreads, uint64_t shared_size) {
-  uint64_t nwarps = (nthreads + WV_WARP - 1) / WV_WARP, local = 64;
-  while (local < (uint64_t)kfn->local_size + WV_GPU_LOCAL_RESERVED + 16) local *= 2;
+uint64_t wv_cta_footprint(const wv_func *kfn, uint32_t nthreads, uint64_t shared_size) {
+  uint64_t nwarps = (nthreads + WV_WARP - 1) / WV_WARP, local = 0;
+  while (kfn->local_size && local < (uint64_t)kfn->local_size + WV_GPU_LOCAL_RESERVED + 16) local = local ? 2 * local : 64;
   uint64_t frame = (uint64_t)kfn->nregs * WV_WARP * 8 + (uint64_t)(kfn->npreds + 1) * 4 + (uint64_t)kfn->param_size * WV_WARP;
   uint64_t warp = sizeof(wv_warp) + (uint64_t)WV_SP_COUNT * WV_WARP * 8 + local * WV_WARP + sizeof(wv_frame) + frame;
   return sizeof(wv_cta) + WV_SHARED_BASE + shared_size + 16 + nwarps * warp;
 }
 
-#define COOP_MAX_CTAS 65536u
-#define COOP_MAX_BYTES (2ull << 30) /* host memory all resident CTAs of a cooperative launch may take */
+/* ---------------- a worker's executor ---------------- */
 
-uint32_t wv_exec_coop_limit(const wv_func *kfn, const uint32_t block[3], uint32_t dyn_shared) {
-  uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
-  uint64_t shared_size = (uint64_t)kfn->shared_dyn + dyn_shared;
-  if (!nthreads || nthreads > 1024 || block[2] > 64 || shared_size > WV_MAX_SHARED) return 0;
-  uint64_t n = COOP_MAX_BYTES / cta_footprint(kfn, (uint32_t)nthreads, shared_size);
-  return n < COOP_MAX_CTAS ? (uint32_t)n : COOP_MAX_CTAS;
-}
-
-static uint32_t sched_rand(sched *s) {
-  s->rng ^= s->rng << 13;
-  s->rng ^= s->rng >> 17;
-  s->rng ^= s->rng << 5;
-  return s->rng;
-}
-
-/* CTAs of this shape the modelled GPU keeps resident at once (16 SMs of 2048 threads, 32 CTAs and
- * 228 KB of shared memory each). */
-static uint32_t resident_ctas(uint32_t nthreads, uint32_t shared_size) {
-  uint32_t warps = (nthreads + WV_WARP - 1) / WV_WARP, per_sm = 64 / warps;
-  if (per_sm > 32) per_sm = 32;
-  if (shared_size && 228u * 1024 / shared_size < per_sm) per_sm = 228u * 1024 / shared_size;
-  return 16 * (per_sm ? per_sm : 1);
-}
-
-/* Launches with resident CTAs (a cooperative launch: all of them; --schedule interleave|random: as
- * many as the modelled GPU holds, the next CTA in grid order taking a finished one's place). The
- * resident CTAs take turns — round robin, or in a random order with random slices — one turn being a
- * time slice of each live warp, so a CTA that spins on memory another CTA writes (grid.sync(), a
- * flag) lets that CTA run. A CTA that finishes gives its memory back at once. */
-static wv_status run_resident(sched *s, const wv_func *kfn, uint32_t nthreads, uint32_t shared_size, uint64_t nctas,
-                              uint32_t window, int random) {
-  wv_vm *vm = s->x.vm;
-  wv_status st = WV_OK;
-  if (window > nctas) window = (uint32_t)nctas;
-  wv_cta *ctas = calloc(window, sizeof *ctas);
-  uint32_t *order = calloc(window, sizeof *order);
-  if (!ctas || !order) {
-    free(ctas);
-    free(order);
-    return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
-  }
-  uint64_t next = 0;
-  for (uint32_t i = 0; i < window && st == WV_OK; i++, next++)
-    if (cta_alloc(s, &ctas[i], kfn, nthreads, shared_size) || cta_start(s, &ctas[i], kfn, next, 0))
-      st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
-  uint32_t alive = st == WV_OK ? window : 0;
-  for (uint32_t i = 0; i < window; i++) order[i] = i;
-  while (alive && st == WV_OK) {
-    for (uint32_t i = window - 1; random && i > 0; i--) { /* this round's order */
-      uint32_t j = sched_rand(s) % (i + 1), t = order[i];
-      order[i] = order[j];
-      order[j] = t;
-    }
-    for (uint32_t k = 0; k < window && st == WV_OK; k++) {
-      wv_cta *cta = &ctas[order[k]];
-      if (!cta->warps) continue; /* finished */
-      s->x.cta = cta;
-      if (random) s->slice = 1 + sched_rand(s) % (2 * SLICE);
-      cta->clk_bias += s->warp_insns - cta->clk_out; /* other CTAs' turns do not age its waits */
-      wv_warp *fw = NULL;
-      const wv_func *ffn = kfn;
-      uint32_t fpc = 0;
-      int r = cta_pass(s, kfn, &fw, &ffn, &fpc);
-      cta->clk_out = s->warp_insns;
-      if (r < 0) st = report(s, fw, ffn, fpc);
-      if (r == 0) {
-        cta_drop(s, cta);
-        vm->stats.ctas++;
-        if (next < nctas && cta_start(s, cta, kfn, next++, 1) == 0) continue;
-        if (next < nctas) st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
-        cta_free(cta);
-        alive--;
-      }
-    }
-  }
-  for (uint32_t i = 0; i < window; i++) {
-    cta_drop(s, &ctas[i]);
-    cta_free(&ctas[i]);
-  }
-  free(ctas);
-  free(order);
-  return st;
-}
-
-wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
-                         const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size,
-                         uint32_t flags) {
-  uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
-  if (!grid[0] || !grid[1] || !grid[2] || !nthreads)
-    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: a grid or block dimension is 0");
-  if (nthreads > 1024 || block[2] > 64)
-    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: block (%u,%u,%u) has more than 1024 threads or z > 64",
-                     block[0], block[1], block[2]);
-  if (grid[1] > 65535 || grid[2] > 65535 || grid[0] > 0x7fffffffu)
-    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: grid (%u,%u,%u) exceeds (2^31-1, 65535, 65535)",
-                     grid[0], grid[1], grid[2]);
-  if (kfn->reqntid[0] && (block[0] != kfn->reqntid[0] || block[1] != kfn->reqntid[1] || block[2] != kfn->reqntid[2]))
-    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: kernel '%s' requires .reqntid %u,%u,%u", kfn->name,
-                     kfn->reqntid[0], kfn->reqntid[1], kfn->reqntid[2]);
-  uint32_t dyn_off = kfn->shared_dyn;
-  uint64_t shared_size = (uint64_t)dyn_off + dyn_shared;
-  if (shared_size > WV_MAX_SHARED)
-    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: %llu bytes of shared memory exceed the %u-byte limit",
-                     (unsigned long long)shared_size, WV_MAX_SHARED);
-  uint64_t nctas = (uint64_t)grid[0] * grid[1] * grid[2];
-  int coop = (flags & WV_LAUNCH_COOPERATIVE) != 0;
-  if (coop) {
-    uint32_t lim = wv_exec_coop_limit(kfn, block, dyn_shared);
-    if (nctas > lim)
-      return wv_seterr(vm, WV_ERR_LAUNCH,
-                       "invalid cooperative launch: grid (%u,%u,%u) has %llu blocks, more than the %u that can be resident at "
-                       "once with block (%u,%u,%u) and %llu bytes of shared memory",
-                       grid[0], grid[1], grid[2], (unsigned long long)nctas, lim, block[0], block[1], block[2],
-                       (unsigned long long)shared_size);
-  }
-
+sched *wv_sched_new(const wv_launch_desc *L) {
+  wv_vm *vm = L->vm;
   sched *s = calloc(1, sizeof *s);
-  if (!s) return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
-  s->mod = &mod->ir;
+  if (!s) return NULL;
+  s->L = L;
+  s->mod = L->mod;
   s->max_steps = vm->cfg.max_steps;
   s->timeout = vm->cfg.timeout_seconds;
-  s->deadline = s->timeout ? now() + s->timeout : 0;
-  s->free_frames = calloc(mod->ir.nfuncs + 1, sizeof *s->free_frames);
-  s->consts = calloc(mod->ir.nfuncs + 1, sizeof *s->consts);
+  s->deadline = L->deadline;
+  s->grid_ws = L->grid_ws;
+  s->slice = WV_SCHED_SLICE;
+  s->rng = vm->sched_seed ? vm->sched_seed : 1;
+  s->free_frames = calloc(L->mod->nfuncs + 1, sizeof *s->free_frames);
+  s->consts = calloc(L->mod->nfuncs + 1, sizeof *s->consts);
   wv_exec *x = &s->x;
   x->vm = vm;
-  x->kfn = kfn;
-  x->kparams = kparams;
-  x->kparams_mem = malloc((size_t)kparam_size + 1);
-  if (x->kparams_mem && kparam_size) memcpy(x->kparams_mem, kparams, kparam_size);
-  x->kparam_size = kparam_size;
-  memcpy(x->block, block, sizeof x->block);
-  memcpy(x->grid, grid, sizeof x->grid);
-  x->dyn_shared = dyn_shared;
+  x->kfn = L->kfn;
+  x->kparams = L->kparams;
+  x->kparams_mem = malloc((size_t)L->kparam_size + 1);
+  if (x->kparams_mem && L->kparam_size) memcpy(x->kparams_mem, L->kparams, L->kparam_size);
+  x->kparam_size = L->kparam_size;
+  memcpy(x->block, L->block, sizeof x->block);
+  memcpy(x->grid, L->grid, sizeof x->grid);
+  x->dyn_shared = L->dyn_shared;
   x->async_mode = vm->async_mode;
   x->mm = vm->weak ? wv_mm_new(vm->mm_seed) : NULL;
   x->rng = vm->async_seed ? vm->async_seed : 1;
-  wv_status st = WV_OK;
-  if (!s->free_frames || !s->consts || !x->kparams_mem || (vm->weak && !x->mm)) { st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory"); goto out; }
-  if (coop) { /* the grid workspace cooperative_groups' grid.sync() counts arrivals in (driver_abi.h) */
-    const uint32_t ws[2] = {8, 0}; /* wsSize, barrier */
-    uint8_t *h;
-    if (wv_heap_alloc_kind(&vm->heap, sizeof ws, 16, WV_ALLOC_INTERNAL, &s->grid_ws) ||
-        !(h = wv_heap_lookup(&vm->heap, s->grid_ws, sizeof ws))) {
-      s->grid_ws = 0;
-      st = wv_seterr(vm, WV_ERR_NOMEM, "out of device memory for the grid workspace");
-      goto out;
-    }
-    memcpy(h, ws, sizeof ws);
+  if (!s->free_frames || !s->consts || !x->kparams_mem || (vm->weak && !x->mm)) {
+    wv_sched_free(s);
+    return NULL;
   }
-  struct timespec t0, t1;
-  clock_gettime(CLOCK_MONOTONIC, &t0);
-  s->slice = SLICE;
-  s->rng = vm->sched_seed ? vm->sched_seed : 1;
-  if (coop || vm->sched_mode != WV_SCHED_SERIAL)
-    st = run_resident(s, kfn, (uint32_t)nthreads, (uint32_t)shared_size, nctas,
-                      coop ? (uint32_t)nctas : resident_ctas((uint32_t)nthreads, (uint32_t)shared_size),
-                      vm->sched_mode == WV_SCHED_RANDOM);
-  else st = run_serial(s, kfn, (uint32_t)nthreads, (uint32_t)shared_size, nctas);
-  wv_mm_commit_all(x); /* the end of the launch makes every store visible */
-  clock_gettime(CLOCK_MONOTONIC, &t1);
-  vm->stats.kernel_seconds += (double)(t1.tv_sec - t0.tv_sec) + (double)(t1.tv_nsec - t0.tv_nsec) * 1e-9;
-  vm->stats.launches++;
-  vm->stats.warp_instructions += s->warp_insns;
-  vm->stats.thread_instructions += s->thread_insns;
-  vm->stats.divergent_branches += s->divergent;
-  vm->stats.reconvergences += s->reconv;
-  vm->stats.forced_yields += s->yields;
-  vm->stats.barriers += s->barriers;
-  vm->stats.collectives += x->n_coll;
-  vm->stats.global_loads += x->n_gld;
-  vm->stats.global_stores += x->n_gst;
-  vm->stats.shared_loads += x->n_sld;
-  vm->stats.shared_stores += x->n_sst;
-  vm->stats.local_loads += x->n_lld;
-  vm->stats.local_stores += x->n_lst;
-  vm->stats.atomics += x->n_atom;
-  vm->stats.async_copies += x->n_async;
-  vm->stats.async_early_reads += x->n_async_early;
-out:
-  if (s->grid_ws) wv_heap_free(&vm->heap, s->grid_ws);
-  for (uint32_t i = 0; s->free_frames && i < mod->ir.nfuncs; i++)
+  return s;
+}
+
+void wv_sched_free(sched *s) {
+  if (!s) return;
+  for (uint32_t i = 0; s->free_frames && i < s->mod->nfuncs; i++)
     for (wv_frame *f = s->free_frames[i], *n; f; f = n) { n = f->next_free; free(f); }
   free(s->free_frames);
-  for (uint32_t i = 0; s->consts && i < mod->ir.nfuncs; i++) free(s->consts[i]);
+  for (uint32_t i = 0; s->consts && i < s->mod->nfuncs; i++) free(s->consts[i]);
   free(s->consts);
   for (wv_cbar *c = s->free_cbars, *n; c; c = n) { n = c->next_free; free(c); }
-  wv_mm_free(x->mm);
-  free(x->kparams_mem);
-  free(x->scratch);
+  wv_mm_free(s->x.mm);
+  free(s->x.kparams_mem);
+  free(s->x.scratch);
   free(s);
-  return st;
+}
+
+void wv_sched_fold_stats(const sched *s, wv_vm *vm) {
+  const wv_exec *x = &s->x;
+  wv_stats *st = &vm->stats;
+  st->ctas += s->ctas;
+  st->warp_instructions += s->warp_insns;
+  st->thread_instructions += s->thread_insns;
+  st->divergent_branches += s->divergent;
+  st->reconvergences += s->reconv;
+  st->forced_yields += s->yields;
+  st->barriers += s->barriers;
+  st->collectives += x->n_coll;
+  st->global_loads += x->n_gld;
+  st->global_stores += x->n_gst;
+  st->shared_loads += x->n_sld;
+  st->shared_stores += x->n_sst;
+  st->local_loads += x->n_lld;
+  st->local_stores += x->n_lst;
+  st->atomics += x->n_atom;
+  st->async_copies += x->n_async;
+  st->async_early_reads += x->n_async_early;
 }

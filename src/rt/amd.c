@@ -76,7 +76,9 @@ static const wv_gcn_program *program(wv_vm *vm, const wv_insn *in, char *err, si
 int wv_amd_collective(wv_exec *x, const wv_insn *rep, uint32_t lanes, wv_coll *c) {
   wv_vm *vm = x->vm;
   char err[512];
+  pthread_mutex_lock(&vm->lock); /* the cache is the vm's: other workers of the launch use it too */
   const wv_gcn_program *p = program(vm, rep, err, sizeof err);
+  pthread_mutex_unlock(&vm->lock);
   if (!p) return wv_fault_set(x, WV_ERR_UNSUPPORTED, -1, 0, 0, "lowering to %s failed: %s", vm->amd->name, err);
   wv_gcn_wave *w = malloc(sizeof *w);
   if (!w) return wv_fault_set(x, WV_ERR_NOMEM, -1, 0, 0, "out of host memory");

@@ -37,11 +37,6 @@ static uint64_t arg_u64(wv_exec *x, const wv_callinfo *ci, uint32_t i, int lane)
   return v;
 }
 
-static void out_text(wv_exec *x, const char *s, size_t n) {
-  if (x->vm->cfg.printf_out) x->vm->cfg.printf_out(x->vm->cfg.printf_user, s, n);
-  else fwrite(s, 1, n, stdout);
-}
-
 /* Copy as much of [addr, addr+cap) as is readable (the argument buffer's size is not passed). */
 static size_t read_block(wv_exec *x, uint64_t addr, int lane, uint8_t *buf, size_t cap) {
   wv_fault saved = x->fault;
@@ -72,7 +67,7 @@ static int do_vprintf(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
       free(text);
       return wv_fault_set(x, WV_ERR_FAULT, l, 0, 0, "printf format \"%.60s\" needs arguments but none were passed", fmt);
     }
-    out_text(x, text, n);
+    wv_out_printf(x, text, n);
     free(text);
     if (ci->nrets) { /* vprintf's result; nvcc's code does not read it */
       int32_t zero = 0;
@@ -90,9 +85,11 @@ static int do_assert(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
   if (wv_mem_read_cstr(x, arg_u64(x, ci, 3, l), l, func, sizeof func) < 0) snprintf(func, sizeof func, "?");
   uint32_t line = (uint32_t)arg_u64(x, ci, 2, l);
   const uint64_t *sp = x->warp->specials;
-  fprintf(stderr, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file, line, func,
-          x->cta->ctaid[0], x->cta->ctaid[1], x->cta->ctaid[2], (unsigned)sp[WV_SP_TID_X * 32 + l],
-          (unsigned)sp[WV_SP_TID_Y * 32 + l], (unsigned)sp[WV_SP_TID_Z * 32 + l], msg);
+  char text[1600];
+  int n = snprintf(text, sizeof text, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file,
+                   line, func, x->cta->ctaid[0], x->cta->ctaid[1], x->cta->ctaid[2], (unsigned)sp[WV_SP_TID_X * 32 + l],
+                   (unsigned)sp[WV_SP_TID_Y * 32 + l], (unsigned)sp[WV_SP_TID_Z * 32 + l], msg);
+  if (n > 0) wv_out_stderr(x, text, (size_t)n < sizeof text ? (size_t)n : sizeof text - 1);
   return wv_fault_set(x, WV_ERR_ASSERT, l, 0, 0, "device-side assertion `%s` failed (%s:%u)", msg, file, line);
 }
 

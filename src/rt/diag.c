@@ -32,6 +32,11 @@ char *wv_diag_add(wv_vm *vm, wv_diag_kind kind) {
   return vm->diag.kept[kind][n];
 }
 
+void wv_diag_count_more(wv_vm *vm, wv_diag_kind kind, uint64_t n) {
+  vm->diag.count[kind] += n;
+  *(uint64_t *)((char *)&vm->stats + KINDS[kind].stat) += n;
+}
+
 uint64_t wv_diag_count(const wv_vm *vm, wv_diag_kind kind) {
   return vm && (unsigned)kind < WV_DIAG_KINDS ? vm->diag.count[kind] : 0;
 }

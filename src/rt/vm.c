@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <unistd.h>
 
 #include "ptx/ast.h"
 #include "rt/vm_internal.h"
@@ -56,6 +57,9 @@ wv_vm *wv_create(const wv_config *cfg) {
   wv_vm *vm = calloc(1, sizeof *vm);
   if (!vm) return NULL;
   if (cfg) vm->cfg = *cfg;
+  long cores = sysconf(_SC_NPROCESSORS_ONLN);
+  vm->nthreads = vm->cfg.threads ? vm->cfg.threads : cores > 0 ? (uint32_t)(cores < WV_MAX_THREADS ? cores : WV_MAX_THREADS) : 1;
+  if (vm->nthreads > WV_MAX_THREADS) vm->nthreads = WV_MAX_THREADS;
   wv_heap_init(&vm->heap);
   const char *mm = vm->cfg.memory_model;
   int bad_mm = mm && strcmp(mm, "sc") && strcmp(mm, "weak");
@@ -71,6 +75,7 @@ wv_vm *wv_create(const wv_config *cfg) {
     free(vm);
     return NULL;
   }
+  pthread_mutex_init(&vm->lock, NULL);
   return vm;
 }
 
@@ -97,6 +102,8 @@ void wv_destroy(wv_vm *vm) {
   wv_amd_fini(vm);
   wv_heap_fini(&vm->heap);
   wv_sfu_unload(&vm->sfu, vm->sfu_mem);
+  wv_pool_free(vm->pool);
+  pthread_mutex_destroy(&vm->lock);
   free(vm);
 }
 

@@ -1,9 +1,12 @@
 /*
  * vm_internal.h — the vm handle's insides, shared by the runtime (vm.c), the executor's launch
- * entry (sched.c) and memory (mem.c). Everything a vm owns hangs off struct wv_vm.
+ * entry (launch.c, workers.c) and memory (mem.c). Everything a vm owns hangs off struct wv_vm.
  */
 #ifndef WV_VM_INTERNAL_H
 #define WV_VM_INTERNAL_H
+
+#include <pthread.h>
+#include <stdatomic.h>
 
 #include "exec/mem.h"
 #include "exec/sfu.h"
@@ -42,8 +45,13 @@ typedef struct wv_diag_log {
   char kept[WV_DIAG_KINDS][WV_DIAG_KEEP][WV_DIAG_TEXT];
 } wv_diag_log;
 
+struct wv_pool;
+
 struct wv_vm {
   wv_config cfg;
+  uint32_t nthreads;                /* workers of a launch: wv_config.threads, or every core */
+  struct wv_pool *pool;             /* their threads (exec/workers.c), started by the first launch that uses them */
+  pthread_mutex_t lock;             /* what workers change in the vm: SFU tables and AMD programs made on first use */
   wv_diag_log diag;
   wv_heap heap;
   wv_stats stats;
@@ -62,24 +70,29 @@ struct wv_vm {
   uint32_t stack_limit;             /* per-thread stack of recursive calls (cudaLimitStackSize) */
   wv_sfu sfu;                       /* the SFU tables loaded so far (exec/sfu.h, h_sfu.c) */
   void *sfu_mem[WV_SFU_NTAB];
-  uint32_t sfu_loaded;              /* 1 << WV_SFU_* of the tables loaded */
+  _Atomic uint32_t sfu_loaded;      /* 1 << WV_SFU_* of the tables loaded (set under lock) */
   char err[2048];
 };
 
 /* diag.c: counts one occurrence of kind (and its wv_stats counter); returns the buffer (WV_DIAG_TEXT
  * bytes) to write its record into while fewer than WV_DIAG_KEEP are kept, else NULL. */
 char *wv_diag_add(struct wv_vm *vm, wv_diag_kind kind);
+/* diag.c: counts n more occurrences of kind whose records are not kept. */
+void wv_diag_count_more(struct wv_vm *vm, wv_diag_kind kind, uint64_t n);
 
 #define WV_DEVICE_HEAP_DEFAULT (8u << 20) /* CUDA's default cudaLimitMallocHeapSize */
 #define WV_STACK_DEFAULT 1024u            /* CUDA's default cudaLimitStackSize */
 
 wv_status wv_seterr(wv_vm *vm, wv_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* sched.c: run one launch to completion. flags: WV_LAUNCH_* (warpvm.h). */
+/* launch.c: run one launch to completion. flags: WV_LAUNCH_* (warpvm.h). */
 wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
                          const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams,
                          uint32_t kparam_size, uint32_t flags);
-/* sched.c: the most CTAs a cooperative launch may keep resident for this shape (0: invalid shape). */
+/* workers.c: stop and free the vm's worker threads. */
+void wv_pool_free(struct wv_pool *p);
+#define WV_MAX_THREADS 1024u /* wv_config.threads at most */
+/* launch.c: the most CTAs a cooperative launch may keep resident for this shape (0: invalid shape). */
 uint32_t wv_exec_coop_limit(const wv_func *kfn, const uint32_t block[3], uint32_t dyn_shared);
 
 /* decode.c: AST → IR. The units are linked into one module: a unit's .extern variables and

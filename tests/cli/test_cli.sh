@@ -71,6 +71,14 @@ usage_case "--print of a scalar" run "$K" --kernel scale2 --arg buf:8 --arg buf:
 usage_case "--print index out of range" run "$K" --kernel scale2 --arg buf:8 --arg buf:8 --arg u32:0 --print 3:u32
 usage_case "unknown --check" run "$K" --kernel scale2 --check racecheck
 usage_case "bad --check list" run "$K" --kernel scale2 --check memcheck,
+usage_case "--threads 0" run "$K" --kernel scale2 --threads 0
+usage_case "--threads abc" run "$K" --kernel scale2 --threads abc
+usage_case "--threads -2" run "$K" --kernel scale2 --threads -2
+usage_case "--threads 1025" run "$K" --kernel scale2 --threads 1025
+usage_case "--threads 2x" run "$K" --kernel scale2 --threads 2x
+usage_case "--threads without a value" run "$K" --kernel scale2 --threads
+usage_case "app: --threads 0" --threads 0 ./app
+usage_case "app: --threads many" --threads many ./app
 usage_case "list without file" list
 usage_case "list with two files" list "$K" "$K"
 usage_case "contractions without file" contractions
@@ -409,7 +417,8 @@ want_out '^5000$'
 check "--stack 100000 allows a recursion 5000 calls deep"
 
 # ---- --schedule: serial (default), interleave, random:SEED ---------------------------------------
-order() { wv run "$K" --kernel finish_order --grid 8 --block 32 --arg buf:40 --print 0:u32 "$@"; sed -n '3,10p' "$TMP/out" | tr '\n' ' '; }
+# (one thread runs the CTAs: with several, serial blocks run side by side)
+order() { wv run "$K" --kernel finish_order --grid 8 --block 32 --arg buf:40 --print 0:u32 --threads 1 "$@"; sed -n '3,10p' "$TMP/out" | tr '\n' ' '; }
 o_serial=$(order); want_rc 0
 [ "$o_serial" = "0 1 2 3 4 5 6 7 " ] || why "serial order is '$o_serial', want grid order"
 o_def=$(order --schedule serial)
@@ -420,7 +429,7 @@ o_r1=$(order --schedule random:1); o_r1b=$(order --schedule random:1); o_r2=$(or
 [ "$(echo "$o_r1" | tr ' ' '\n' | sort -n | tr '\n' ' ')" = " 0 1 2 3 4 5 6 7 " ] || why "random:1 lost a block: '$o_r1'"
 check "--schedule: serial runs blocks in grid order, random:SEED in a reproducible other order"
 
-wv run "$K" --kernel reverse_chain --grid 16 --block 64 --arg buf:64 --arg u32:16 --max-steps 2000000
+wv run "$K" --kernel reverse_chain --grid 16 --block 64 --arg buf:64 --arg u32:16 --max-steps 2000000 --threads 1
 want_rc 2
 want_err 'watchdog'
 check "--schedule serial: a block waiting for a later block never finishes (watchdog)"
@@ -434,6 +443,35 @@ wv run "$K" --kernel finish_order --grid 8 --block 32 --arg buf:40 --schedule so
 want_rc 1
 want_err 'bad --schedule'
 check "--schedule: an unknown schedule is a usage error"
+
+# ---- --threads N: the CTAs on N threads, what comes out as with one ----------------------------------
+T=$SRC/tests/ptx/threads/threads.ptx
+wv run "$T" --kernel lines --grid 40 --block 64 --arg u32:3000 --threads 1
+cp "$TMP/out" "$TMP/lines1"
+want_rc 0
+for b in $(seq 0 39); do for l in 0 1 2; do echo "block $b line $l"; done; done | cmp -s - "$TMP/lines1" ||
+  why "one thread does not print the blocks' lines in grid order"
+for n in 2 3 8; do
+  wv run "$T" --kernel lines --grid 40 --block 64 --arg u32:3000 --threads $n
+  want_rc 0
+  cmp -s "$TMP/out" "$TMP/lines1" || why "--threads $n prints another order than --threads 1"
+done
+check "--threads: printf lines in grid order, each block's in order, as with one thread"
+
+for n in 1 2 4; do
+  wv run "$T" --kernel faults --grid 64 --block 32 --arg buf:256 --arg u32:5 --arg u32:9 --arg u32:300000 --threads $n \
+    --print 0:u32
+  want_rc 2
+  want_err "at address 0x8 in kernel 'faults', block \\(5,0,0\\)"
+  [ "$(grep -c '^block' "$TMP/out")" = 6 ] || why "--threads $n: not exactly blocks 0..5 printed"
+  [ "$(tail -n 1 "$TMP/out")" = "block 5" ] || why "--threads $n: block 5 is not the last line"
+  check "--threads $n: the fault reported is the first in grid order (block 5), not block 9's that came first"
+done
+
+wv run "$T" --kernel forever --grid 6 --block 32 --threads 2 --max-steps 100000
+want_rc 2
+want_err 'watchdog: more than 100000 warp instructions'
+check "--threads 2: --max-steps stops an endless launch"
 
 # ---- names of any length (CUTLASS's mangled kernel names are ~1,500 bytes) ------------------------
 long=_ZN7cutlass6Kernel$(head -c 1500 /dev/zero | tr '\0' 'x')E

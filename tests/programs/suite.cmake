@@ -4,9 +4,11 @@
 # (skipped, exit 77, where nvcc is missing), runs it under warpvm and compares with the suite's golden/
 # (skipped, exit 77, while no golden is recorded).
 #
-#   wv_add_program_suite(SUITE_DIR PREFIX LABEL WARPVM)
+#   wv_add_program_suite(SUITE_DIR PREFIX LABEL WARPVM [VAR=VALUE...])
 # adds tests PREFIX.NAME.VARIANT labelled LABEL and PREFIX-NAME (plus LABEL-refused for the builds expect.txt
 # says warpvm must refuse); the builds go to CMAKE_CURRENT_BINARY_DIR/bin. WARPVM is the warpvm executable.
+# VAR=VALUE: the tests' environment (WARPVM_THREADS=2). Tests of one build hold a lock on it, so two sets of
+# tests of a suite share its builds.
 set(WV_SUITE_SCRIPTS ${CMAKE_CURRENT_LIST_DIR})
 
 function(wv_add_program_suite suite_dir prefix label warpvm)
@@ -42,7 +44,11 @@ function(wv_add_program_suite suite_dir prefix label warpvm)
                COMMAND ${WV_BASH} ${WV_SUITE_SCRIPTS}/run_one.sh ${warpvm} ${suite_dir}
                        ${CMAKE_CURRENT_BINARY_DIR}/bin ${name} ${variant})
       set_tests_properties(${prefix}.${name}.${variant} PROPERTIES
-                           LABELS "${labels}" SKIP_RETURN_CODE 77 TIMEOUT 300)
+                           LABELS "${labels}" SKIP_RETURN_CODE 77 TIMEOUT 300
+                           RESOURCE_LOCK "${suite_dir}/${name}.${variant}")
+      if(ARGN)
+        set_tests_properties(${prefix}.${name}.${variant} PROPERTIES ENVIRONMENT "${ARGN}")
+      endif()
     endforeach()
   endforeach()
 endfunction()

@@ -120,11 +120,11 @@ static void test_noncoop_grid_sync_traps(void **state) {
   for (int i = 0; i < 128; i++) assert_int_equal(valid[i], 0);
 }
 
-/* Block 0 spins on a flag only the last block sets: cooperative, it finishes; one block at a time,
- * block 0 spins forever and the watchdog stops it. */
+/* Block 0 spins on a flag only the last block sets: cooperative, it finishes; one block at a time (one
+ * thread running the CTAs), block 0 spins forever and the watchdog stops it. */
 static void test_coop_flag_wait(void **state) {
   (void)state;
-  wv_config cfg = {.max_steps = 2000000};
+  wv_config cfg = {.max_steps = 2000000, .threads = 1};
   wv_vm *vm = wv_create(&cfg);
   assert_non_null(vm);
   const wv_kernel *k = wvt_get(load_src(vm, "tests/ptx/coop/coop.ptx"), vm, "flag_wait");

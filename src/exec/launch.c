@@ -1,0 +1,212 @@
+/*
+ * launch.c — a launch from start to end: the configuration checks, the launch's shared description
+ * (wv_launch_desc), the choice of how its CTAs run, and the statistics.
+ *   - A normal launch under the default serial schedule runs its CTAs in grid order, each to its end,
+ *     on the vm's worker threads (workers.c), unless something in it needs one global order: the weak
+ *     memory model (one launch-wide set of pending stores drawn from one random sequence), random
+ *     cp.async delivery (one random sequence), or device malloc/free (they change the allocation
+ *     table every worker reads). Those run on one worker, which is the same code.
+ *   - A cooperative launch, and --schedule interleave|random, keep CTAs resident and give them turns
+ *     (run_resident) on the calling thread.
+ */
+#include <stdlib.h>
+
+#include "exec/sched.h"
+#include "rt/vm_internal.h"
+
+#define COOP_MAX_CTAS 65536u
+#define COOP_MAX_BYTES (2ull << 30) /* host memory all resident CTAs of a cooperative launch may take */
+
+uint32_t wv_exec_coop_limit(const wv_func *kfn, const uint32_t block[3], uint32_t dyn_shared) {
+  uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
+  uint64_t shared_size = (uint64_t)kfn->shared_dyn + dyn_shared;
+  if (!nthreads || nthreads > 1024 || block[2] > 64 || shared_size > WV_MAX_SHARED) return 0;
+  uint64_t n = COOP_MAX_BYTES / wv_cta_footprint(kfn, (uint32_t)nthreads, shared_size);
+  return n < COOP_MAX_CTAS ? (uint32_t)n : COOP_MAX_CTAS;
+}
+
+static uint32_t sched_rand(sched *s) {
+  s->rng ^= s->rng << 13;
+  s->rng ^= s->rng >> 17;
+  s->rng ^= s->rng << 5;
+  return s->rng;
+}
+
+/* CTAs of this shape the modelled GPU keeps resident at once (16 SMs of 2048 threads, 32 CTAs and
+ * 228 KB of shared memory each). */
+static uint32_t resident_ctas(uint32_t nthreads, uint32_t shared_size) {
+  uint32_t warps = (nthreads + WV_WARP - 1) / WV_WARP, per_sm = 64 / warps;
+  if (per_sm > 32) per_sm = 32;
+  if (shared_size && 228u * 1024 / shared_size < per_sm) per_sm = 228u * 1024 / shared_size;
+  return 16 * (per_sm ? per_sm : 1);
+}
+
+/* Launches with resident CTAs (a cooperative launch: all of them; --schedule interleave|random: as
+ * many as the modelled GPU holds, the next CTA in grid order taking a finished one's place). The
+ * resident CTAs take turns — round robin, or in a random order with random slices — one turn being a
+ * time slice of each live warp, so a CTA that spins on memory another CTA writes (grid.sync(), a
+ * flag) lets that CTA run, and a warp found polling gives up its turn early (sched.c). A CTA's memory is
+ * taken at its first turn, from a finished CTA's where there is one: resident CTAs cost host memory
+ * only while they have started and not finished. */
+static wv_status run_resident(sched *s, uint32_t window, int random) {
+  wv_vm *vm = s->x.vm;
+  uint64_t nctas = s->L->nctas;
+  wv_status st = WV_OK;
+  s->poll_yield = 1;
+  if (window > nctas) window = (uint32_t)nctas;
+  wv_cta *ctas = calloc(window, sizeof *ctas), *spare = calloc(window, sizeof *spare);
+  uint32_t *order = calloc(window, sizeof *order);
+  uint64_t *ci = calloc(window, sizeof *ci); /* the CTA in each slot, NONE when the slot is done */
+  if (!ctas || !spare || !order || !ci) {
+    free(ctas), free(spare), free(order), free(ci);
+    return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
+  }
+  uint32_t nspare = 0, n = window; /* order[0..n): the slots of live CTAs, in turn order */
+  uint64_t next = window;
+  for (uint32_t i = 0; i < window; i++) order[i] = i, ci[i] = i;
+  while (n && st == WV_OK) {
+    uint32_t j = 0; /* a round costs what the live CTAs do: the finished ones leave the order */
+    for (uint32_t k = 0; k < n; k++)
+      if (ci[order[k]] != UINT64_MAX) order[j++] = order[k];
+    if (!(n = j)) break;
+    for (uint32_t i = n - 1; random && i > 0; i--) { /* this round's order */
+      uint32_t r = sched_rand(s) % (i + 1), t = order[i];
+      order[i] = order[r];
+      order[r] = t;
+    }
+    for (uint32_t k = 0; k < n && st == WV_OK; k++) {
+      wv_cta *cta = &ctas[order[k]];
+      if (!cta->warps) { /* its first turn: a finished CTA's memory, or new */
+        int reused = nspare > 0;
+        if (reused) *cta = spare[--nspare];
+        if ((!reused && wv_cta_alloc(s, cta)) || wv_cta_start(s, cta, ci[order[k]], reused)) {
+          st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
+          break;
+        }
+      }
+      s->x.cta = cta;
+      if (random) s->slice = 1 + sched_rand(s) % (2 * WV_SCHED_SLICE);
+      cta->clk_bias += s->warp_insns - cta->clk_out; /* other CTAs' turns do not age its waits */
+      int r = wv_cta_turn(s);
+      cta->clk_out = s->warp_insns;
+      if (r < 0) st = wv_seterr(vm, s->x.fault.status, "%s", s->msg);
+      if (r == 0) { /* its memory waits for the next CTA to start; the next in grid order takes its slot */
+        wv_cta_drop(s, cta);
+        s->ctas++;
+        spare[nspare++] = *cta;
+        memset(cta, 0, sizeof *cta);
+        ci[order[k]] = next < nctas ? next++ : UINT64_MAX;
+      }
+    }
+  }
+  for (uint32_t i = 0; i < window; i++) {
+    wv_cta_drop(s, &ctas[i]);
+    wv_cta_free(&ctas[i]);
+  }
+  for (uint32_t i = 0; i < nspare; i++) wv_cta_free(&spare[i]);
+  free(ctas), free(spare), free(order), free(ci);
+  return st;
+}
+
+/* Does the kernel reach device malloc or free (through its calls)? */
+static int reaches_heap(const wv_irmod *m, const wv_func *f, uint8_t *seen) {
+  uint32_t fi = (uint32_t)(f - m->funcs);
+  if (seen[fi]) return 0;
+  seen[fi] = 1;
+  for (uint32_t i = 0; i < f->ncode; i++) {
+    const wv_insn *in = &f->code[i];
+    if (in->ctl != WV_CTL_CALL || !in->aux) continue;
+    int b = ((const wv_callinfo *)in->aux)->builtin;
+    if (b == WV_BUILTIN_MALLOC || b == WV_BUILTIN_ALIGNED_MALLOC || b == WV_BUILTIN_FREE) return 1;
+    if (!b && reaches_heap(m, &m->funcs[in->target], seen)) return 1;
+  }
+  return 0;
+}
+
+/* Workers for a normal launch under the serial schedule: the vm's, or one where the launch needs a
+ * global order (the file's comment). */
+static uint32_t grid_workers(wv_vm *vm, const wv_launch_desc *L) {
+  uint32_t n = vm->nthreads;
+  if (n <= 1 || L->nctas <= 1 || vm->weak || vm->async_mode == WV_ASYNC_RANDOM) return 1;
+  uint8_t *seen = calloc(L->mod->nfuncs + 1, 1);
+  if (!seen || reaches_heap(L->mod, L->kfn, seen)) n = 1;
+  free(seen);
+  return L->nctas < n ? (uint32_t)L->nctas : n;
+}
+
+static wv_status check_config(wv_vm *vm, const wv_func *kfn, const uint32_t grid[3], const uint32_t block[3],
+                              uint32_t dyn_shared, int coop) {
+  uint64_t nthreads = (uint64_t)block[0] * block[1] * block[2];
+  if (!grid[0] || !grid[1] || !grid[2] || !nthreads)
+    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: a grid or block dimension is 0");
+  if (nthreads > 1024 || block[2] > 64)
+    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: block (%u,%u,%u) has more than 1024 threads or z > 64",
+                     block[0], block[1], block[2]);
+  if (grid[1] > 65535 || grid[2] > 65535 || grid[0] > 0x7fffffffu)
+    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: grid (%u,%u,%u) exceeds (2^31-1, 65535, 65535)",
+                     grid[0], grid[1], grid[2]);
+  if (kfn->reqntid[0] && (block[0] != kfn->reqntid[0] || block[1] != kfn->reqntid[1] || block[2] != kfn->reqntid[2]))
+    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: kernel '%s' requires .reqntid %u,%u,%u", kfn->name,
+                     kfn->reqntid[0], kfn->reqntid[1], kfn->reqntid[2]);
+  uint64_t shared_size = (uint64_t)kfn->shared_dyn + dyn_shared;
+  if (shared_size > WV_MAX_SHARED)
+    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid launch configuration: %llu bytes of shared memory exceed the %u-byte limit",
+                     (unsigned long long)shared_size, WV_MAX_SHARED);
+  uint64_t nctas = (uint64_t)grid[0] * grid[1] * grid[2];
+  if (coop) {
+    uint32_t lim = wv_exec_coop_limit(kfn, block, dyn_shared);
+    if (nctas > lim)
+      return wv_seterr(vm, WV_ERR_LAUNCH,
+                       "invalid cooperative launch: grid (%u,%u,%u) has %llu blocks, more than the %u that can be resident at "
+                       "once with block (%u,%u,%u) and %llu bytes of shared memory",
+                       grid[0], grid[1], grid[2], (unsigned long long)nctas, lim, block[0], block[1], block[2],
+                       (unsigned long long)shared_size);
+  }
+  return WV_OK;
+}
+
+/* Resident CTAs in turns on the calling thread (the file's comment). */
+static wv_status run_turns(const wv_launch_desc *L, int coop) {
+  wv_vm *vm = L->vm;
+  sched *s = wv_sched_new(L);
+  if (!s) return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
+  wv_status st = run_resident(s, coop ? (uint32_t)L->nctas : resident_ctas(L->nthreads, L->shared_size),
+                              vm->sched_mode == WV_SCHED_RANDOM);
+  wv_mm_commit_all(&s->x); /* the end of the launch makes every store visible */
+  wv_sched_fold_stats(s, vm);
+  wv_sched_free(s);
+  return st;
+}
+
+wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
+                         const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size,
+                         uint32_t flags) {
+  int coop = (flags & WV_LAUNCH_COOPERATIVE) != 0;
+  wv_status st = check_config(vm, kfn, grid, block, dyn_shared, coop);
+  if (st) return st;
+  wv_launch_desc L = {.vm = vm, .mod = &mod->ir, .kfn = kfn, .dyn_shared = dyn_shared, .kparams = kparams,
+                      .kparam_size = kparam_size};
+  memcpy(L.grid, grid, sizeof L.grid);
+  memcpy(L.block, block, sizeof L.block);
+  L.nthreads = block[0] * block[1] * block[2];
+  L.shared_size = kfn->shared_dyn + dyn_shared;
+  L.nctas = (uint64_t)grid[0] * grid[1] * grid[2];
+  if (coop) { /* the grid workspace cooperative_groups' grid.sync() counts arrivals in (driver_abi.h) */
+    const uint32_t ws[2] = {8, 0}; /* wsSize, barrier */
+    uint8_t *h;
+    if (wv_heap_alloc_kind(&vm->heap, sizeof ws, 16, WV_ALLOC_INTERNAL, &L.grid_ws) ||
+        !(h = wv_heap_lookup(&vm->heap, L.grid_ws, sizeof ws))) {
+      if (L.grid_ws) wv_heap_free(&vm->heap, L.grid_ws);
+      return wv_seterr(vm, WV_ERR_NOMEM, "out of device memory for the grid workspace");
+    }
+    memcpy(h, ws, sizeof ws);
+  }
+  double t0 = wv_now();
+  L.deadline = vm->cfg.timeout_seconds ? t0 + vm->cfg.timeout_seconds : 0;
+  if (coop || vm->sched_mode != WV_SCHED_SERIAL) st = run_turns(&L, coop);
+  else st = wv_run_grid(&L, grid_workers(vm, &L));
+  vm->stats.kernel_seconds += wv_now() - t0;
+  vm->stats.launches++;
+  if (L.grid_ws) wv_heap_free(&vm->heap, L.grid_ws);
+  return st;
+}
