@@ -183,7 +183,7 @@ struct mg_test {
 };
 
 static inline int mg_is_int(enum mg_case c) { return mg_cases[c].ab == MG_FMT_S8; }
-static inline int mg_nclass(enum mg_case c) { return mg_is_int(c) ? MG_NICLASS : MG_NFCLASS; }
+static inline int mg_nclass(enum mg_case c) { return mg_is_int(c) ? (int)MG_NICLASS : (int)MG_NFCLASS; }
 
 static inline uint64_t mg_subnormal(uint64_t *s, enum mg_fmt f)
 {
