@@ -1,7 +1,7 @@
 /*
- * sched.c — the SIMT scheduler: runs a launch CTA by CTA (a cooperative launch: all CTAs resident,
- * taking turns round robin), interleaves the warps of a CTA, and inside a warp runs lane groups (threads at one pc) with Volta-style independent thread
- * scheduling:
+ * sched.c — the SIMT scheduler of one CTA (launch.c and workers.c decide which CTAs run when, and on
+ * which thread): interleaves the warps of a CTA, and inside a warp runs lane groups (threads at one pc)
+ * with Volta-style independent thread scheduling:
  *   - a branch that splits a group places a convergence barrier at its immediate
  *     post-dominator (cfg.c); the halves run one after the other and merge when every
  *     non-exited member has arrived (as BSSY/BSYNC do), so __activemask() matches hardware;
