@@ -264,12 +264,12 @@ static int h_st(wv_exec *x, const wv_insn *in, uint32_t m) {
 }
 
 /* Atomics: lanes apply one after another in lane order (a legal serialisation). */
-static uint64_t atom_apply(const wv_insn *in, uint64_t old, uint64_t b, uint64_t c, int global) {
-  wv_type t = (wv_type)in->type;
+static inline __attribute__((always_inline)) uint64_t atom_apply_k(int mode, wv_type t, uint64_t old, uint64_t b,
+                                                                   uint64_t c, int global) {
   int w64 = wv_type_size(t) == 8, sgn = wv_type_is_signed(t);
   uint64_t mask = w64 ? ~0ull : wv_type_size(t) == 2 ? 0xffffull : 0xffffffffull;
   old &= mask; b &= mask; c &= mask;
-  switch (in->mode) {
+  switch (mode) {
   case A_ADD:
     /* atom.add.f32 rounds to nearest even; on global memory it flushes subnormal inputs and results
      * (PTX ISA "atom"; CUDA Programming Guide, atomicAdd), on shared memory it does not */
@@ -290,6 +290,9 @@ static uint64_t atom_apply(const wv_insn *in, uint64_t old, uint64_t b, uint64_t
   case A_EXCH: return b;
   default: return old == b ? c : old; /* cas */
   }
+}
+static uint64_t atom_apply(const wv_insn *in, uint64_t old, uint64_t b, uint64_t c, int global) {
+  return atom_apply_k(in->mode, (wv_type)in->type, old, b, c, global);
 }
 
 /* A global atomic: atomic against other host threads running CTAs of the launch. The new value is atom_apply's,
@@ -330,6 +333,18 @@ static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
   wv_region r;
   if (wv_warp_region(x, in->space, in->a, in->imm, in->addrf, m, size, 1, addr, &r)) { /* lane after lane, in order */
     uintptr_t hb = (uintptr_t)r.host - (uintptr_t)r.abase;
+    if (r.sp != WV_SPACE_GLOBAL && in->mode == A_ADD && (in->type == WV_T_U32 || in->type == WV_T_S32)) {
+      /* the common shared-memory counter (histograms): atom_apply's add, inlined (one CTA, one host thread) */
+      WV_FOR_LANES(m, l, {
+        uint8_t *p = LANE_P(hb, r.stride, addr, l);
+        uint32_t old, nv;
+        memcpy(&old, p, 4);
+        nv = (uint32_t)atom_apply_k(A_ADD, WV_T_U32, old, B[l], 0, 0);
+        memcpy(p, &nv, 4);
+        if (D) D[l] = sgn ? (uint64_t)(int64_t)(int32_t)old : old;
+      });
+      return 0;
+    }
     WV_FOR_LANES(m, l, {
       uint64_t old = atom_one(in, LANE_P(hb, r.stride, addr, l), size, r.sp == WV_SPACE_GLOBAL, B[l], C ? C[l] : 0);
       if (D) D[l] = sgn && size == 4 ? (uint64_t)(int64_t)(int32_t)old : old;
