@@ -691,3 +691,86 @@ static uint32_t fp8_to_f16(uint32_t v, int e5m2) {
 uint32_t wv_fp_cvt_f16x2_fp8x2(uint32_t v, int e5m2) {
   return (fp8_to_f16(v >> 8, e5m2) << 16) | fp8_to_f16(v, e5m2);
 }
+
+/* ============================================================================================
+ * Half-precision arithmetic: add sub mul fma on .f16 and .bf16 (one half; the x2 forms call this
+ * per half). PTX defines only .rn for them.
+ *
+ * Exactness: the operation is done once in double with round-to-odd (round toward zero, then the
+ * last bit set when inexact), then rounded to the half format with wv_fp_cvt. Round-to-odd to p'
+ * bits followed by any rounding to p <= p' - 2 bits equals the direct rounding of the exact value
+ * (Boldo & Melquiond, "Emulation of FMA and correctly rounded sums: proved algorithms using
+ * rounding to odd", IEEE TC 2008); 53 >= 11 + 2 and 8 + 2. No operand or result of two or three
+ * halves is near the double's overflow or subnormal range (bf16 products are above 2^-270), so
+ * the double step never leaves its normal range. Exact zeros: x + (-x) is +0 under both
+ * round-toward-zero and round-to-nearest, so the sign of a zero is already the .rn one.
+ * ============================================================================================ */
+
+static double half_to_f64(uint32_t h, int bf) {
+  return wv_fp_f64(wv_fp_cvt(h & 0xffffu, WV_FP_F64, bf ? WV_FP_BF16 : WV_FP_F16, WV_FP_RN, 0));
+}
+static int half_isnan(uint32_t h, int bf) {
+  return bf ? (h & 0x7fffu) > 0x7f80u : (h & 0x7fffu) > 0x7c00u;
+}
+static uint32_t half_flush(uint32_t h, int bf) { /* .ftz on an input or output half */
+  uint32_t emask = bf ? 0x7f80u : 0x7c00u;
+  return (h & emask) == 0 ? (h & 0x8000u) : h;
+}
+
+uint32_t wv_fp_half_arith(int op, int bf, uint32_t a, uint32_t b, uint32_t c, unsigned flags) {
+  a &= 0xffffu, b &= 0xffffu, c &= 0xffffu;
+  if (flags & WV_FP_FTZ) a = half_flush(a, bf), b = half_flush(b, bf), c = half_flush(c, bf);
+  uint32_t r;
+  double x = half_to_f64(a, bf), y = half_to_f64(b, bf), z = half_to_f64(c, bf);
+  int old = fegetround();
+  fesetround(FE_TOWARDZERO);
+  feclearexcept(FE_INEXACT);
+  volatile double v;
+  switch (op) {
+  case WV_FP__ADD: v = x + y; break;
+  case WV_FP__SUB: v = x - y; break;
+  case WV_FP__MUL: v = x * y; break;
+  default: v = fma(x, y, z); break;
+  }
+  double t = v;
+  int inexact = fetestexcept(FE_INEXACT) != 0;
+  fesetround(old);
+  if (t != t) {
+    r = bf ? WV_FP_BF16_NAN : WV_FP_F16_NAN;
+  } else {
+    uint64_t tb = wv_fp_b64(t);
+    if (inexact && !isinf(t)) tb |= 1;
+    r = (uint32_t)wv_fp_cvt(tb, bf ? WV_FP_BF16 : WV_FP_F16, WV_FP_F64, WV_FP_RN, 0) & 0xffffu;
+    if (flags & WV_FP_FTZ) {
+      /* tininess as for f32 (tiny_unbounded): rounded with an unbounded exponent, below the
+       * smallest normal. Only a result of exactly ±min-normal can disagree with the IEEE one. */
+      uint32_t minn = bf ? 0x0080u : 0x0400u;
+      double mn = bf ? 0x1p-126 : 0x1p-14;
+      if ((r & 0x7fffu) == minn && fabs(wv_fp_f64(tb)) < mn) {
+        double s = nearbyint(fabs(wv_fp_f64(tb)) * (bf ? 0x1p134 : 0x1p25)); /* units of half an ulp below mn */
+        if (s < (bf ? 256.0 : 2048.0)) r &= 0x8000u;
+      }
+      r = half_flush(r, bf);
+    }
+  }
+  if (flags & WV_FP_RELU) {
+    if (half_isnan(r, bf)) r = bf ? WV_FP_BF16_NAN : WV_FP_F16_NAN;
+    else if (r & 0x8000u) r = 0;
+  }
+  if (flags & WV_FP_SAT) r = bf ? sat16(r, 8, 7) : sat16(r, 5, 10);
+  return r;
+}
+
+/* Halves as wv_fp_cvt's f32 values are exact, so comparisons go through f32. */
+int wv_fp_half_cmp(uint32_t a, uint32_t b, int bf, int ftz, wv_fp_cmpop op) {
+  a &= 0xffffu, b &= 0xffffu;
+  if (ftz) a = half_flush(a, bf), b = half_flush(b, bf);
+  return wv_fp_cmp_f64(half_to_f64(a, bf), half_to_f64(b, bf), op);
+}
+
+uint32_t wv_fp_cvt_half2_f32(uint32_t a, uint32_t b, int bf, unsigned flags) {
+  wv_fp_type t = bf ? WV_FP_BF16 : WV_FP_F16;
+  uint32_t hi = (uint32_t)wv_fp_cvt(a, t, WV_FP_F32, WV_FP_RN, flags) & 0xffffu;
+  uint32_t lo = (uint32_t)wv_fp_cvt(b, t, WV_FP_F32, WV_FP_RN, flags) & 0xffffu;
+  return hi << 16 | lo;
+}

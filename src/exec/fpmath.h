@@ -367,6 +367,47 @@ static inline int wv_fp_cmp_f32(float a, float b, wv_fp_cmpop op) {
 }
 
 
+/* ---- half precision: .f16 and .bf16 (PTX ISA "Half Precision Floating-Point Instructions") ---- */
+/* One half in the low 16 bits (the x2 forms call these per half). add sub mul fma, always .rn (the only
+ * mode PTX defines): op WV_FP__ADD/SUB/MUL/FMA, c used by fma only; bf: 1 for .bf16. flags: WV_FP_FTZ
+ * (subnormal inputs and tiny results to signed zero, tininess as for f32), WV_FP_SAT ([0,1], NaN → +0),
+ * WV_FP_RELU (fma: negative → +0, NaN stays the canonical NaN). Every NaN result is the canonical
+ * 0x7fff (WV_FP_F16_NAN / WV_FP_BF16_NAN). Exact: rounded once (fpmath.c says how). */
+uint32_t wv_fp_half_arith(int op, int bf, uint32_t a, uint32_t b, uint32_t c, unsigned flags);
+/* setp/set on halves (ftz: flush subnormal inputs first). */
+int wv_fp_half_cmp(uint32_t a, uint32_t b, int bf, int ftz, wv_fp_cmpop op);
+/* neg/abs: the sign bit (.ftz flushes a subnormal first); a NaN becomes the canonical NaN, as for f32. */
+static inline uint32_t wv_fp_half_sign(uint32_t a, int bf, unsigned flags, int is_abs) {
+  a &= 0xffffu;
+  uint32_t mag = a & 0x7fffu, inf = bf ? 0x7f80u : 0x7c00u;
+  if (mag > inf) return 0x7fffu;
+  if ((flags & WV_FP_FTZ) && (a & inf) == 0) a &= 0x8000u;
+  return is_abs ? a & 0x7fffu : a ^ 0x8000u;
+}
+/* min/max on halves: as wv_fp__minmax32 (NaN-ignoring unless WV_FP_NANPROP; two NaNs → canonical NaN;
+ * -0 < +0; WV_FP_ABS, WV_FP_XORSIGN; WV_FP_FTZ on .f16). */
+static inline uint32_t wv_fp_half_minmax(uint32_t a, uint32_t b, int bf, unsigned flags, int is_max) {
+  uint32_t inf = bf ? 0x7f80u : 0x7c00u;
+  a &= 0xffffu, b &= 0xffffu;
+  if (flags & WV_FP_FTZ) {
+    if ((a & inf) == 0) a &= 0x8000u;
+    if ((b & inf) == 0) b &= 0x8000u;
+  }
+  uint32_t xs = (a ^ b) & 0x8000u;
+  if (flags & WV_FP_ABS) a &= 0x7fffu, b &= 0x7fffu;
+  int an = (a & 0x7fffu) > inf, bn = (b & 0x7fffu) > inf;
+  uint32_t r;
+  if (an || bn) {
+    if ((an && bn) || (flags & WV_FP_NANPROP)) return 0x7fffu;
+    r = an ? b : a;
+  } else {
+    uint32_t ka = (a & 0x8000u) ? (~a & 0xffffu) : (a | 0x8000u), kb = (b & 0x8000u) ? (~b & 0xffffu) : (b | 0x8000u);
+    r = ((ka < kb) != is_max) ? a : b;
+  }
+  if ((flags & WV_FP_XORSIGN) && (flags & WV_FP_ABS)) r = (r & 0x7fffu) | xs;
+  return r;
+}
+
 /* ---- cvt (§9.7.9.21, §6.5) ----------------------------------------------------------------- */
 
 typedef enum wv_fp_type {
@@ -428,6 +469,9 @@ uint64_t wv_fp_cvt_f64_u64(uint64_t v, wv_fp_rnd rnd);
  * flags: WV_FP_RELU. */
 uint32_t wv_fp_cvt_fp8x2_f32(uint32_t a, uint32_t b, int e5m2, unsigned flags);
 uint32_t wv_fp_cvt_f16x2_fp8x2(uint32_t v, int e5m2);
+/* cvt.rn{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b → (half(a) << 16) | half(b). flags: WV_FP_RELU,
+ * WV_FP_SATFINITE. */
+uint32_t wv_fp_cvt_half2_f32(uint32_t a, uint32_t b, int bf, unsigned flags);
 /* Round to an integral value in the same format: cvt.rni/rzi/rmi/rpi.f32.f32 and .f64.f64. */
 uint32_t wv_fp_rint_f32(uint32_t a, wv_fp_rnd rnd, unsigned flags);
 uint64_t wv_fp_rint_f64(uint64_t a, wv_fp_rnd rnd);

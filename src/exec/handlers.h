@@ -20,7 +20,8 @@ wv_handler wv_h_int(int op, int variant, wv_type t);
 wv_handler wv_h_float(int op, wv_type t, const wv_insn *in); /* reads rnd/ftz/sat/mode from in */
 wv_handler wv_h_sfu(int op, wv_type t, const wv_insn *in);   /* .approx, div.full (h_sfu.c) */
 wv_handler wv_h_cvt(wv_type dst, wv_type src, const wv_insn *in);
-wv_handler wv_h_fp8(int from_fp8);                            /* fp8 pair conversions */
+wv_handler wv_h_fp8(int from_fp8);
+wv_handler wv_h_half(int op);                                /* .f16/.bf16/x2 arithmetic, setp, cvt pairs (h_half.c) */                            /* fp8 pair conversions */
 wv_handler wv_h_setp(int op, wv_type t, const wv_insn *in);   /* SETP/SET (by in->type, in->cmp)/SELP/SLCT */
 wv_handler wv_h_bits(int op, wv_type t, const wv_insn *in);   /* lop3 bfe bfi prmt shf fns dp4a dp2a */
 wv_handler wv_h_mov(int kind, wv_type t);                     /* see WV_MOV_* */

@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/fpmath.h"
 #include "exec/warp.h"
 #include "ir/decode_int.h"
 
@@ -96,7 +97,47 @@ static int no_handler(wv_dec *d, const ptx_insn *pi, wv_insn *in) {
 
 /* ---------------- arithmetic ---------------- */
 
+static int is_half(wv_type t) { return t == WV_T_F16 || t == WV_T_BF16 || t == WV_T_F16X2 || t == WV_T_BF16X2; }
+
+/* The half-precision forms (PTX ISA "Half Precision Floating-Point Instructions"): .rn is the only
+ * rounding; .ftz and .sat on .f16/.f16x2 only (add sub mul fma); .relu on fma; .NaN and .xorsign.abs
+ * on min/max; .ftz on neg/abs/min/max .f16. The fpmath flags go to in->imm (h_half.c). */
+static int half_arith(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m, wv_type t) {
+  int bf = t == WV_T_BF16 || t == WV_T_BF16X2, op = in->op;
+  int arith = op == WV_OP_ADD || op == WV_OP_SUB || op == WV_OP_MUL || op == WV_OP_FMA || op == WV_OP_MAD;
+  unsigned f = 0;
+  if (m->rnd && m->rnd != WV_RND_RN) return unsupported(d, pi);
+  if (!arith && m->rnd) return unsupported(d, pi);
+  if ((op == WV_OP_FMA || op == WV_OP_MAD) && m->rnd != WV_RND_RN) return unsupported(d, pi);
+  if (m->ftz) {
+    if (bf) return unsupported(d, pi);
+    f |= WV_FP_FTZ;
+  }
+  if (m->sat) {
+    if (bf || !arith) return unsupported(d, pi);
+    f |= WV_FP_SAT;
+  }
+  if (op == WV_OP_FMA && wv_mods_take(m, "relu")) {
+    if (f & WV_FP_SAT) return unsupported(d, pi);
+    f |= WV_FP_RELU;
+  }
+  if (op == WV_OP_MIN || op == WV_OP_MAX) {
+    if (wv_mods_take(m, "NaN")) f |= WV_FP_NANPROP;
+    if (wv_mods_take(m, "xorsign")) {
+      if (!wv_mods_take(m, "abs")) return unsupported(d, pi);
+      f |= WV_FP_XORSIGN | WV_FP_ABS;
+    }
+  }
+  in->imm = (int64_t)f;
+  in->fn = wv_h_half(op);
+  return no_handler(d, pi, in);
+}
+
+/* add/sub/fma{.rnd}{.sat}.f32.{f16,bf16} (mixed precision, sm_100+): valid PTX, not run yet. */
+static int mixed_float(const wv_mods *m) { return m->nt == 2 && wv_type_is_float(m->t[0]) && wv_type_is_float(m->t[1]); }
+
 static int dec_arith(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (mixed_float(m)) return unsupported(d, pi);
   if (need_type(d, pi, m, 1) || nops(d, pi, 3, 3)) return -1;
   wv_type t = m->t[0];
   in->type = (uint8_t)t;
@@ -120,6 +161,9 @@ static int dec_arith(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   in->a = wv_dsrc(d, &pi->ops[1], t);
   in->b = wv_dsrc(d, &pi->ops[2], bt);
   if (d->failed) return -1;
+  if (is_half(t) && (in->op == WV_OP_ADD || in->op == WV_OP_SUB || in->op == WV_OP_MUL || in->op == WV_OP_MIN ||
+                     in->op == WV_OP_MAX))
+    return half_arith(d, pi, in, m, t);
   if (wv_type_is_float(t)) {
     if (t != WV_T_F32 && t != WV_T_F64) return unsupported(d, pi);
     in->rnd = (uint8_t)m->rnd;
@@ -164,6 +208,7 @@ static int dec_arith(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 }
 
 static int dec_arith3(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  if (mixed_float(m)) return unsupported(d, pi);
   if (need_type(d, pi, m, 1) || nops(d, pi, 4, 4)) return -1;
   wv_type t = m->t[0];
   in->type = (uint8_t)t;
@@ -179,7 +224,9 @@ static int dec_arith3(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   in->b = wv_dsrc(d, &pi->ops[2], t);
   in->c = wv_dsrc(d, &pi->ops[3], ct);
   if (d->failed) return -1;
+  if (is_half(t) && in->op == WV_OP_FMA && !wide) return half_arith(d, pi, in, m, t);
   if (wv_type_is_float(t)) {
+    if (t != WV_T_F32 && t != WV_T_F64) return unsupported(d, pi);
     if ((in->op != WV_OP_FMA && in->op != WV_OP_MAD) || wide) return unsupported(d, pi);
     in->rnd = (uint8_t)m->rnd;
     in->ftz = (uint8_t)m->ftz;
@@ -225,6 +272,7 @@ static int dec_unary(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   in->d[0] = wv_ddst(d, &pi->ops[0]);
   in->a = wv_dsrc(d, &pi->ops[1], t);
   if (d->failed) return -1;
+  if (is_half(t) && (in->op == WV_OP_ABS || in->op == WV_OP_NEG)) return half_arith(d, pi, in, m, t);
   if (wv_type_is_float(t)) {
     if (in->op != WV_OP_ABS && in->op != WV_OP_NEG) return unsupported(d, pi);
     in->ftz = (uint8_t)m->ftz;
@@ -431,7 +479,24 @@ static int dec_cvt(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   for (int i = 0; i < m->nw; i++)
     if (!strcmp(m->w[i], "e4m3x2") || !strcmp(m->w[i], "e5m2x2")) return dec_cvt_fp8(d, pi, in, m);
   if (m->nt != 2 && m->nw) return unsupported(d, pi); /* other packed formats: e2m1x2, ue8m0x2, ... */
-  if (pi->nops == 3) return unsupported(d, pi); /* cvt.rn.f16x2.f32 d, a, b and the other two-source packs */
+  if (pi->nops == 3 && m->nt == 2 && (m->t[0] == WV_T_F16X2 || m->t[0] == WV_T_BF16X2) && m->t[1] == WV_T_F32) {
+    /* cvt.rn{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: d = {half(a) high, half(b) low} */
+    if (m->rnd != WV_RND_RN || m->ftz || m->sat) return unsupported(d, pi);
+    unsigned f = 0;
+    if (wv_mods_take(m, "relu")) f |= WV_FP_RELU;
+    if (wv_mods_take(m, "satfinite")) f |= WV_FP_SATFINITE;
+    if (check_size(d, pi, &pi->ops[0], 4) || check_size(d, pi, &pi->ops[1], 4) || check_size(d, pi, &pi->ops[2], 4)) return -1;
+    in->type = (uint8_t)m->t[0];
+    in->type2 = (uint8_t)WV_T_F32;
+    in->d[0] = wv_ddst(d, &pi->ops[0]);
+    in->a = wv_dsrc(d, &pi->ops[1], WV_T_F32);
+    in->b = wv_dsrc(d, &pi->ops[2], WV_T_F32);
+    if (d->failed) return -1;
+    in->imm = (int64_t)f;
+    in->fn = wv_h_half(WV_OP_CVT);
+    return no_handler(d, pi, in);
+  }
+  if (pi->nops == 3) return unsupported(d, pi); /* the other two-source packs */
   if (need_type(d, pi, m, 2) || nops(d, pi, 2, 2)) return -1;
   in->type = (uint8_t)m->t[0];
   in->type2 = (uint8_t)m->t[1];
@@ -488,7 +553,9 @@ static int dec_setp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   in->cmp = (uint8_t)k;
   if (!wv_type_is_float(t) && k >= WV_CMP_EQU) return unsupported(d, pi);
   if (wv_type_is_float(t) && k >= WV_CMP_LO && k <= WV_CMP_HS) return unsupported(d, pi);
-  if (t != WV_T_F32 && t != WV_T_F64 && (wv_type_is_float(t) || wv_type_size(t) < 2)) return unsupported(d, pi);
+  int half = !set && is_half(t);
+  if (!half && t != WV_T_F32 && t != WV_T_F64 && (wv_type_is_float(t) || wv_type_size(t) < 2)) return unsupported(d, pi);
+  if (half && m->ftz && (t == WV_T_BF16 || t == WV_T_BF16X2)) return unsupported(d, pi);
   static const char *const bools[] = {"and", "or", "xor", NULL};
   int b = take_one(m, bools);
   in->boolop = (uint8_t)(b + 1);
@@ -514,7 +581,7 @@ static int dec_setp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     in->c = (uint32_t)c;
   }
   if (d->failed) return -1;
-  in->fn = wv_h_setp(in->op, t, in);
+  in->fn = half ? wv_h_half(WV_OP_SETP) : wv_h_setp(in->op, t, in);
   return no_handler(d, pi, in);
 }
 

@@ -769,6 +769,43 @@ static void test_setp_sink_destination(void **state) {
   wvt_check_ops(vm, "setp.lt.u32 _|%p, %a, %b;", 'p', q, N(q));
 }
 
+/* Half precision through the decoder (issue 13): the scalar forms on .b16 registers, the x2 forms per half,
+ * setp.f16x2 p|q (p from the low halves, q from the high), cvt.rn.f16x2.f32 (a to the high half). Values by
+ * hand from the PTX ISA's definitions; fpmath's own tests cover the rounding. */
+static void test_half_forms(void **state) {
+  wv_vm *vm = *state;
+  wvt_case add[] = {{0x3c00, 0x1000, 0, 0x3c00}, {0x3c01, 0x1000, 0, 0x3c02}, {0x7c00, 0xfc00, 0, 0x7fff}};
+  wvt_check_ops(vm, "add.rn.f16 %hd, %ha, %hb;", 'h', add, N(add));
+  wvt_check_ops(vm, "add.f16 %hd, %ha, %hb;", 'h', add, N(add));
+  wvt_case sat[] = {{0x3c00, 0x3c00, 0, 0x3c00}, {0xbc00, 0x0000, 0, 0x0000}};
+  wvt_check_ops(vm, "add.rn.sat.f16 %hd, %ha, %hb;", 'h', sat, N(sat));
+  wvt_case fma[] = {{0x3c00, 0x4000, 0x3c00, 0x4200}, {0xbf80, 0x3f80, 0x3f00, 0x0000}};
+  wvt_check_ops(vm, "fma.rn.f16 %hd, %ha, %hb, %hc;", 'h', fma, 1);
+  wvt_check_ops(vm, "fma.rn.relu.bf16 %hd, %ha, %hb, %hc;", 'h', fma + 1, 1);
+  wvt_case x2[] = {{0x3c004000, 0x40003c00, 0x3c003c00, 0x42004200}}; /* (1*2+1, 2*1+1) */
+  wvt_check_ops(vm, "fma.rn.f16x2 %d, %a, %b, %c;", 'd', x2, N(x2));
+  wvt_case bx2[] = {{0x3f804000, 0x3f803f80, 0, 0x40004040}}; /* (1+1, 2+1) */
+  wvt_check_ops(vm, "add.rn.bf16x2 %d, %a, %b;", 'd', bx2, N(bx2));
+  wvt_case mn[] = {{0x8000, 0x0000, 0, 0x8000}, {0x7e00, 0x3c00, 0, 0x3c00}};
+  wvt_check_ops(vm, "min.f16 %hd, %ha, %hb;", 'h', mn, N(mn));
+  wvt_case mnn[] = {{0x7fc0, 0x3f80, 0, 0x7fff}}; /* bf16 NaN */
+  wvt_check_ops(vm, "max.NaN.bf16 %hd, %ha, %hb;", 'h', mnn, N(mnn));
+  wvt_case xs[] = {{0xc000, 0x4200, 0, 0xc000}};
+  wvt_check_ops(vm, "min.xorsign.abs.f16 %hd, %ha, %hb;", 'h', xs, N(xs));
+  wvt_case ng[] = {{0x3c00, 0, 0, 0xbc00}, {0x8001, 0, 0, 0x0000}};
+  wvt_check_ops(vm, "neg.ftz.f16 %hd, %ha;", 'h', ng, 1);
+  wvt_check_ops(vm, "abs.ftz.f16 %hd, %ha;", 'h', ng + 1, 1);
+  wvt_case lt[] = {{0x3c00, 0x4000, 0, 1}, {0x7e00, 0x4000, 0, 0}};
+  wvt_check_ops(vm, "setp.lt.f16 %p, %ha, %hb;", 'p', lt, N(lt));
+  wvt_case ltx2[] = {{0x40003c00, 0x3c004000, 0, 1}, {0x3c004000, 0x40003c00, 0, 2}, {0x3c003c00, 0x40004000, 0, 3}};
+  wvt_check_ops(vm, "setp.lt.f16x2 %pa|%pb, %a, %b;\n selp.u32 %t0, 1, 0, %pa;\n selp.u32 %t1, 2, 0, %pb;\n"
+                    " or.b32 %d, %t0, %t1;", 'd', ltx2, N(ltx2));
+  wvt_case cv[] = {{0x3f800000, 0x40000000, 0, 0x3c004000}};
+  wvt_check_ops(vm, "cvt.rn.f16x2.f32 %d, %fa, %fb;", 'd', cv, N(cv));
+  wvt_case cvb[] = {{0xbf800000, 0x3f808000, 0, 0x00003f80}};
+  wvt_check_ops(vm, "cvt.rn.relu.bf16x2.f32 %d, %fa, %fb;", 'd', cvb, N(cvb));
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_add_sub_mul_rounding, wvt_setup, wvt_teardown),
@@ -792,6 +829,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_cvt_float_to_int, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_cvt_round_to_integral, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_cvt_int_int, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_half_forms, wvt_setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }

@@ -679,6 +679,106 @@ static void t_cvt_bf16_tf32(void **st) {
   EQ32(wv_fp_cvt(0xffc00000u, WV_FP_TF32, WV_FP_F32, WV_FP_RN, 0), 0x7fffe000u);
 }
 
+/* ---- half precision (issue 13): values worked out by hand from the PTX ISA's definitions ---- */
+#define HA(op, bf, a, b, c, f) wv_fp_half_arith(WV_FP__##op, bf, a, b, c, f)
+static void t_half_arith(void **state) {
+  (void)state;
+  EQ32(HA(ADD, 0, 0x3c00, 0x1000, 0, 0), 0x3c00u); /* 1 + 2^-11: tie → even 1.0 */
+  EQ32(HA(ADD, 0, 0x3c01, 0x1000, 0, 0), 0x3c02u); /* 1 + 2^-10 + 2^-11: tie → even */
+  EQ32(HA(SUB, 0, 0x3c00, 0x3c00, 0, 0), 0x0000u); /* x - x = +0 */
+  EQ32(HA(ADD, 0, 0x8000, 0x8000, 0, 0), 0x8000u); /* -0 + -0 = -0 */
+  EQ32(HA(MUL, 0, 0x7bff, 0x4000, 0, 0), 0x7c00u); /* 65504 * 2 → inf */
+  EQ32(HA(MUL, 0, 0x0001, 0x3800, 0, 0), 0x0000u); /* 2^-25: tie → 0 */
+  EQ32(HA(MUL, 0, 0x0003, 0x3800, 0, 0), 0x0002u); /* 1.5 * 2^-24: tie → even 2^-23 */
+  EQ32(HA(ADD, 0, 0x7c00, 0xfc00, 0, 0), 0x7fffu); /* inf - inf: canonical NaN */
+  EQ32(HA(ADD, 0, 0xfe12, 0x3c00, 0, 0), 0x7fffu); /* NaN payloads are not kept */
+  /* fma rounds once: (1 + 2^-10)^2 - 2^-11 = 1 + 1.5 ulp + 2^-20, just above the tie → 1 + 2 ulp */
+  EQ32(HA(FMA, 0, 0x3c01, 0x3c01, 0x9000, 0), 0x3c02u);
+  /* (1 + 2^-10)(1 - 2^-11) + 0 = 1 + 2^-11 - 2^-21: just below the tie → 1 */
+  EQ32(HA(FMA, 0, 0x3c01, 0x3bff, 0x0000, 0), 0x3c00u);
+  EQ32(HA(FMA, 0, 0x3c00, 0x3c00, 0x3c00, 0), 0x4000u);
+  EQ32(HA(FMA, 0, 0x3c00, 0xbc00, 0x3c00, 0), 0x0000u); /* exact cancellation: +0 */
+  /* .ftz: subnormal inputs and tiny results flush; tininess with an unbounded exponent, as on f32 */
+  EQ32(HA(ADD, 0, 0x0001, 0x0000, 0, WV_FP_FTZ), 0x0000u);
+  EQ32(HA(ADD, 0, 0x83ff, 0x8000, 0, WV_FP_FTZ), 0x8000u);
+  EQ32(HA(MUL, 0, 0x3bff, 0x0400, 0, 0), 0x0400u);         /* 2^-14 - 2^-25: subnormal tie → even 2^-14 */
+  EQ32(HA(MUL, 0, 0x3bff, 0x0400, 0, WV_FP_FTZ), 0x0000u); /* ... but tiny before denormalising */
+  EQ32(HA(MUL, 0, 0x3c00, 0x0400, 0, WV_FP_FTZ), 0x0400u);
+  /* .sat and .relu */
+  EQ32(HA(ADD, 0, 0x3c00, 0x3c00, 0, WV_FP_SAT), 0x3c00u);
+  EQ32(HA(ADD, 0, 0xbc00, 0x0000, 0, WV_FP_SAT), 0x0000u);
+  EQ32(HA(ADD, 0, 0x7e00, 0x0000, 0, WV_FP_SAT), 0x0000u);
+  EQ32(HA(FMA, 0, 0xbc00, 0x3c00, 0x0000, WV_FP_RELU), 0x0000u);
+  EQ32(HA(FMA, 0, 0x7e00, 0x3c00, 0x0000, WV_FP_RELU), 0x7fffu);
+  EQ32(HA(FMA, 1, 0xbf80, 0x3f80, 0x3f00, WV_FP_RELU), 0x0000u); /* -1 + 0.5 */
+  /* bf16: 8-bit significands, f32's exponent range */
+  EQ32(HA(ADD, 1, 0x3f80, 0x3b80, 0, 0), 0x3f80u); /* 1 + 2^-8: tie → even */
+  EQ32(HA(ADD, 1, 0x3f81, 0x3b80, 0, 0), 0x3f82u);
+  EQ32(HA(MUL, 1, 0x7f7f, 0x4000, 0, 0), 0x7f80u);
+  EQ32(HA(MUL, 1, 0x0001, 0x3f00, 0, 0), 0x0000u); /* 2^-134: tie → 0 */
+  EQ32(HA(MUL, 1, 0x7f80, 0x0000, 0, 0), 0x7fffu); /* inf * 0 */
+  EQ32(HA(FMA, 1, 0x3f80, 0x3f80, 0x0001, 0), 0x3f80u); /* 1 + 2^-133: far below the ulp */
+  EQ32(HA(FMA, 1, 0x3f80, 0x3b80, 0x3f80, 0), 0x3f80u); /* 1 + 2^-8 tie → even */
+  EQ32(HA(FMA, 1, 0x3f81, 0x3b80, 0x3f80, 0), 0x3f81u); /* 1 + 2^-8 + 2^-15 > tie → up */
+}
+
+/* The f16 operations against the host's own half rounding (an independent implementation), where the
+ * compiler has _Float16 (gcc 12 on x86-64): add/mul exact in double, fma exact in __float128. */
+static void t_half_vs_host(void **state) {
+  (void)state;
+#if defined(__FLT16_MAX__) && defined(__SIZEOF_FLOAT128__) && defined(__GNUC__) && !defined(__clang__)
+  uint64_t x = 0x9e3779b97f4a7c15ull;
+  for (int i = 0; i < 200000; i++) {
+    x ^= x << 13, x ^= x >> 7, x ^= x << 17;
+    uint16_t h[3] = {(uint16_t)x, (uint16_t)(x >> 16), (uint16_t)(x >> 32)};
+    if (i < 4096) h[0] = (uint16_t)(h[0] & 0x83ff), h[1] = (uint16_t)((h[1] & 0x87ff) | 0x3000); /* near-ties, subnormals */
+    _Float16 v[3];
+    memcpy(v, h, sizeof v);
+    int nan = 0;
+    for (int k = 0; k < 3; k++) nan |= v[k] != v[k];
+    if (nan) continue;
+    _Float16 r[3] = {(_Float16)((double)v[0] + (double)v[1]), (_Float16)((double)v[0] * (double)v[1]),
+                     (_Float16)((__float128)v[0] * (__float128)v[1] + (__float128)v[2])};
+    uint16_t rb[3];
+    memcpy(rb, r, sizeof rb);
+    int op[3] = {WV_FP__ADD, WV_FP__MUL, WV_FP__FMA};
+    for (int k = 0; k < 3; k++) {
+      uint32_t got = wv_fp_half_arith(op[k], 0, h[0], h[1], h[2], 0), want = rb[k];
+      if ((want & 0x7fffu) > 0x7c00u) want = 0x7fffu;
+      if (got != want) fail_msg("op %d of %04x %04x %04x: got %04x want %04x", k, h[0], h[1], h[2], got, want);
+    }
+  }
+#else
+  skip();
+#endif
+}
+
+static void t_half_minmax_cmp_cvt(void **state) {
+  (void)state;
+  EQ32(wv_fp_half_minmax(0x8000, 0x0000, 0, 0, 0), 0x8000u); /* -0 < +0 */
+  EQ32(wv_fp_half_minmax(0x8000, 0x0000, 0, 0, 1), 0x0000u);
+  EQ32(wv_fp_half_minmax(0x7e00, 0x3c00, 0, 0, 0), 0x3c00u); /* NaN ignored */
+  EQ32(wv_fp_half_minmax(0x7e00, 0xfe00, 0, 0, 0), 0x7fffu);
+  EQ32(wv_fp_half_minmax(0x7e00, 0x3c00, 0, WV_FP_NANPROP, 1), 0x7fffu);
+  EQ32(wv_fp_half_minmax(0xc000, 0x4200, 0, WV_FP_ABS | WV_FP_XORSIGN, 0), 0xc000u); /* min(|-2|,|3|) = 2, sign - */
+  EQ32(wv_fp_half_minmax(0x0001, 0x8002, 0, WV_FP_FTZ, 1), 0x0000u);
+  EQ32(wv_fp_half_minmax(0xff80, 0x3f80, 1, 0, 0), 0xff80u); /* bf16 -inf */
+  EQ32(wv_fp_half_sign(0x3c00, 0, 0, 0), 0xbc00u);
+  EQ32(wv_fp_half_sign(0x8001, 0, WV_FP_FTZ, 1), 0x0000u);
+  EQ32(wv_fp_half_sign(0x8001, 1, 0, 1), 0x0001u);
+  assert_true(wv_fp_half_cmp(0x3c00, 0x4000, 0, 0, WV_FP_LT));
+  assert_false(wv_fp_half_cmp(0x7e00, 0x4000, 0, 0, WV_FP_LT));
+  assert_true(wv_fp_half_cmp(0x7e00, 0x4000, 0, 0, WV_FP_LTU));
+  assert_true(wv_fp_half_cmp(0x0001, 0x8000, 0, 1, WV_FP_EQ)); /* .ftz: both zeros */
+  assert_false(wv_fp_half_cmp(0x0001, 0x8000, 0, 0, WV_FP_EQ));
+  assert_true(wv_fp_half_cmp(0x3f80, 0x3f81, 1, 0, WV_FP_LT));
+  /* cvt.rn.f16x2.f32 d, a, b: a in the upper half */
+  EQ32(wv_fp_cvt_half2_f32(fb(1.0f), fb(2.0f), 0, 0), 0x3c004000u);
+  EQ32(wv_fp_cvt_half2_f32(fb(-1.0f), 0x477ff000u, 0, WV_FP_RELU), 0x00007c00u); /* 65520 → inf */
+  EQ32(wv_fp_cvt_half2_f32(0x7fc00000u, 0x477ff000u, 0, WV_FP_SATFINITE), 0x7fff7bffu);
+  EQ32(wv_fp_cvt_half2_f32(fb(1.0f), 0x3f808000u, 1, 0), 0x3f803f80u); /* bf16: 1 + 2^-8 tie → even */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(t_add_modes),        cmocka_unit_test(t_mul_div_sqrt_modes),
@@ -690,6 +790,8 @@ int main(void) {
       cmocka_unit_test(t_cvt_float_to_int), cmocka_unit_test(t_cvt_int_to_int),
       cmocka_unit_test(t_cvt_float_float),  cmocka_unit_test(t_cvt_rint),
       cmocka_unit_test(t_cvt_half),         cmocka_unit_test(t_cvt_bf16_tf32),
+      cmocka_unit_test(t_half_arith),       cmocka_unit_test(t_half_vs_host),
+      cmocka_unit_test(t_half_minmax_cmp_cvt),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
