@@ -52,20 +52,7 @@ static int h_half_setp(wv_exec *x, const wv_insn *in, uint32_t m) {
     t |= (uint32_t)wv_fp_half_cmp((uint32_t)A[l], (uint32_t)B[l], bf, in->ftz, op) << l;
     if (x2) u |= (uint32_t)wv_fp_half_cmp((uint32_t)A[l] >> 16, (uint32_t)B[l] >> 16, bf, in->ftz, op) << l;
   });
-  if (!x2) u = ~t;
-  if (in->boolop) {
-    uint32_t c = x->preds[in->c];
-    if (in->neg_c) c = ~c;
-    switch (in->boolop) {
-    case WV_BOOL_AND: t &= c; u &= c; break;
-    case WV_BOOL_OR: t |= c; u |= c; break;
-    default: t ^= c; u ^= c; break;
-    }
-  }
-  uint32_t *P = x->preds;
-  if (in->d[0] != WV_NOSLOT) P[in->d[0]] = (P[in->d[0]] & ~m) | (t & m);
-  if (in->pd >= 0) P[in->pd] = (P[in->pd] & ~m) | (u & m);
-  return 0;
+  return wv_setp_write(x, in, m, t, x2 ? u : ~t);
 }
 
 /* cvt.rn{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a to the high half, b to the low. */

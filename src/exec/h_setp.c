@@ -52,19 +52,22 @@ FTYPES(GEN_FTYPE)
 
 typedef uint32_t (*cmp_fn)(wv_exec *x, const wv_insn *in, uint32_t m);
 enum { TC_S16, TC_S32, TC_S64, TC_U16, TC_U32, TC_U64, TC_F32, TC_F64, TC_N };
-#define CMP_ENTRY(T, CT, name, id, OP) [id] = cmp_##T##_##name,
-#define FCMP_ENTRY(T, CT, UT, conv, name, id, FOP) [id] = cmp_##T##_##name,
-#define UNSIGNED_ALIASES(T) [WV_CMP_LO] = cmp_##T##_lt, [WV_CMP_LS] = cmp_##T##_le, [WV_CMP_HI] = cmp_##T##_gt, [WV_CMP_HS] = cmp_##T##_ge,
-static const cmp_fn CMP[TC_N][WV_CMP_NAN + 1] = {
-  [TC_S16] = {ICMPS(CMP_ENTRY, s16, int16_t)},
-  [TC_S32] = {ICMPS(CMP_ENTRY, s32, int32_t)},
-  [TC_S64] = {ICMPS(CMP_ENTRY, s64, int64_t)},
-  [TC_U16] = {ICMPS(CMP_ENTRY, u16, uint16_t) UNSIGNED_ALIASES(u16)},
-  [TC_U32] = {ICMPS(CMP_ENTRY, u32, uint32_t) UNSIGNED_ALIASES(u32)},
-  [TC_U64] = {ICMPS(CMP_ENTRY, u64, uint64_t) UNSIGNED_ALIASES(u64)},
-  [TC_F32] = {FCMPS(FCMP_ENTRY, f32, float, uint32_t, wv_fp_f32)},
-  [TC_F64] = {FCMPS(FCMP_ENTRY, f64, double, uint64_t, wv_fp_f64)},
-};
+/* A table by type class and comparison of the functions PREFIX##TYPE##_##NAME (cmp_ and h_setp_); lo/ls/hi/hs
+ * are lt/le/gt/ge of the unsigned types. */
+#define BY_TYPE_AND_CMP(P)                                                                                 \
+  {                                                                                                        \
+    [TC_S16] = {ICMPS(P##ENTRY, s16, int16_t)}, [TC_S32] = {ICMPS(P##ENTRY, s32, int32_t)},                \
+    [TC_S64] = {ICMPS(P##ENTRY, s64, int64_t)},                                                            \
+    [TC_U16] = {ICMPS(P##ENTRY, u16, uint16_t) UNSIGNED_ALIASES(P, u16)},                                  \
+    [TC_U32] = {ICMPS(P##ENTRY, u32, uint32_t) UNSIGNED_ALIASES(P, u32)},                                  \
+    [TC_U64] = {ICMPS(P##ENTRY, u64, uint64_t) UNSIGNED_ALIASES(P, u64)},                                  \
+    [TC_F32] = {FCMPS(P##FENTRY, f32, float, uint32_t, wv_fp_f32)},                                        \
+    [TC_F64] = {FCMPS(P##FENTRY, f64, double, uint64_t, wv_fp_f64)},                                       \
+  }
+#define UNSIGNED_ALIASES(P, T) [WV_CMP_LO] = P##T##_lt, [WV_CMP_LS] = P##T##_le, [WV_CMP_HI] = P##T##_gt, [WV_CMP_HS] = P##T##_ge,
+#define cmp_ENTRY(T, CT, name, id, OP) [id] = cmp_##T##_##name,
+#define cmp_FENTRY(T, CT, UT, conv, name, id, FOP) [id] = cmp_##T##_##name,
+static const cmp_fn CMP[TC_N][WV_CMP_NAN + 1] = BY_TYPE_AND_CMP(cmp_);
 
 static int type_class(int t) {
   switch (t) {
@@ -86,56 +89,24 @@ static cmp_fn cmp_of(const wv_insn *in) {
   return tc < 0 || in->cmp > WV_CMP_NAN ? NULL : CMP[tc][in->cmp];
 }
 
-/* Apply `.bool c`: returns t, and the complement result in *f. */
-static uint32_t combine(wv_exec *x, const wv_insn *in, uint32_t t, uint32_t *f) {
-  uint32_t nt = ~t;
-  if (in->boolop) {
-    uint32_t c = x->preds[in->c];
-    if (in->neg_c) c = ~c;
-    switch (in->boolop) {
-    case WV_BOOL_AND: t &= c; nt &= c; break;
-    case WV_BOOL_OR: t |= c; nt |= c; break;
-    default: t ^= c; nt ^= c; break;
-    }
-  }
-  *f = nt;
-  return t;
-}
-
-static inline int setp_write(wv_exec *x, const wv_insn *in, uint32_t m, uint32_t r) {
-  uint32_t f, t = combine(x, in, r, &f);
-  uint32_t *P = x->preds;
-  if (in->d[0] != WV_NOSLOT) P[in->d[0]] = (P[in->d[0]] & ~m) | (t & m);
-  if (in->pd >= 0) P[in->pd] = (P[in->pd] & ~m) | (f & m);
-  return 0;
-}
 /* setp: one handler per type and comparison (h_setp_TYPE_NAME), chosen at decode time. */
 #define GEN_SETP(T, CT, name, id, OP)                                                    \
   static int h_setp_##T##_##name(wv_exec *x, const wv_insn *in, uint32_t m) {            \
-    return setp_write(x, in, m, cmp_##T##_##name(x, in, m));                             \
+    uint32_t r_ = cmp_##T##_##name(x, in, m);                                            \
+    return wv_setp_write(x, in, m, r_, ~r_);                                             \
   }
 #define GEN_FSETP(T, CT, UT, conv, name, id, FOP) GEN_SETP(T, CT, name, id, FOP)
 #define GEN_ISETPS(T, CT) ICMPS(GEN_SETP, T, CT)
 #define GEN_FSETPS(T, CT, UT, conv) FCMPS(GEN_FSETP, T, CT, UT, conv)
 ITYPES(GEN_ISETPS)
 FTYPES(GEN_FSETPS)
-#define SETP_ENTRY(T, CT, name, id, OP) [id] = h_setp_##T##_##name,
-#define FSETP_ENTRY(T, CT, UT, conv, name, id, FOP) [id] = h_setp_##T##_##name,
-#define UNSIGNED_SETP_ALIASES(T) [WV_CMP_LO] = h_setp_##T##_lt, [WV_CMP_LS] = h_setp_##T##_le, [WV_CMP_HI] = h_setp_##T##_gt, [WV_CMP_HS] = h_setp_##T##_ge,
-static const wv_handler SETP[TC_N][WV_CMP_NAN + 1] = {
-  [TC_S16] = {ICMPS(SETP_ENTRY, s16, int16_t)},
-  [TC_S32] = {ICMPS(SETP_ENTRY, s32, int32_t)},
-  [TC_S64] = {ICMPS(SETP_ENTRY, s64, int64_t)},
-  [TC_U16] = {ICMPS(SETP_ENTRY, u16, uint16_t) UNSIGNED_SETP_ALIASES(u16)},
-  [TC_U32] = {ICMPS(SETP_ENTRY, u32, uint32_t) UNSIGNED_SETP_ALIASES(u32)},
-  [TC_U64] = {ICMPS(SETP_ENTRY, u64, uint64_t) UNSIGNED_SETP_ALIASES(u64)},
-  [TC_F32] = {FCMPS(FSETP_ENTRY, f32, float, uint32_t, wv_fp_f32)},
-  [TC_F64] = {FCMPS(FSETP_ENTRY, f64, double, uint64_t, wv_fp_f64)},
-};
+#define h_setp_ENTRY(T, CT, name, id, OP) [id] = h_setp_##T##_##name,
+#define h_setp_FENTRY(T, CT, UT, conv, name, id, FOP) [id] = h_setp_##T##_##name,
+static const wv_handler SETP[TC_N][WV_CMP_NAN + 1] = BY_TYPE_AND_CMP(h_setp_);
 
 /* set.CMP.dtype.stype: all ones (integer) or 1.0f (f32) when true, else 0. */
 static int h_set(wv_exec *x, const wv_insn *in, uint32_t m) {
-  uint32_t f, t = combine(x, in, cmp_of(in)(x, in, m), &f);
+  uint32_t t = wv_setp_bool(x, in, cmp_of(in)(x, in, m));
   uint64_t *D = WV_R(x, in->d[0]);
   uint64_t one = in->type2 == WV_T_F32 ? 0x3f800000u : 0xffffffffu; /* 1.0f, or all ones for .s32/.u32 */
   WV_FOR_LANES(m, l, { D[l] = (t >> l & 1) ? one : 0; });

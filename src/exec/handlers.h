@@ -75,6 +75,22 @@ typedef struct wv_region {
 } wv_region;
 int wv_warp_region(wv_exec *x, int space, uint32_t slot, int64_t off, uint8_t flags, uint32_t m, uint32_t bytes,
                    int store, uint64_t *addr, wv_region *r);
+/* setp's `.BOOL c` (PTX ISA "setp"): v combined with predicate c (!c when negated); v unchanged without one. */
+static inline uint32_t wv_setp_bool(const wv_exec *x, const wv_insn *in, uint32_t v) {
+  if (!in->boolop) return v;
+  uint32_t c = in->neg_c ? ~x->preds[in->c] : x->preds[in->c];
+  return in->boolop == WV_BOOL_AND ? v & c : in->boolop == WV_BOOL_OR ? v | c : v ^ c;
+}
+/* setp's predicates for lanes m: p = BOOL(t, c), q = BOOL(u, c); u is ~t, except for the .f16x2/.bf16x2
+ * forms, whose q compares the high halves (h_half.c). */
+static inline int wv_setp_write(wv_exec *x, const wv_insn *in, uint32_t m, uint32_t t, uint32_t u) {
+  uint32_t *P = x->preds;
+  t = wv_setp_bool(x, in, t);
+  u = wv_setp_bool(x, in, u);
+  if (in->d[0] != WV_NOSLOT) P[in->d[0]] = (P[in->d[0]] & ~m) | (t & m);
+  if (in->pd >= 0) P[in->pd] = (P[in->pd] & ~m) | (u & m);
+  return 0;
+}
 wv_handler wv_h_async(int mode);                              /* cp.async and mbarrier (async.c) */
 
 /* cp.async / mbarrier modes (in->mode) */
