@@ -1,10 +1,11 @@
 /*
  * app.c — `warpvm [options] ./app [args...]`: run an unmodified nvcc-built program with warpvm as
- * its GPU. The program must load the CUDA runtime as a shared library (nvcc -cudart shared); we
- * check its ELF for that first and say exactly what to change when it links the runtime
- * statically. Then we preload warpvm's libcudart.so.13 and .12 (a DT_NEEDED libcudart.so.N is
- * satisfied by the already-loaded library of that SONAME, whatever the program's RPATH says), pass
- * the options through WARPVM_* environment variables that the runtime reads, and exec the program.
+ * its GPU. A program built with nvcc's default static runtime talks to the driver, libcuda.so.1:
+ * warpvm's (lib/libcuda.so.1) is preloaded, so the runtime's dlopen of that SONAME finds it. A
+ * program using the shared runtime (nvcc -cudart shared) gets warpvm's libcudart.so.13 and .12
+ * preloaded too (a DT_NEEDED libcudart.so.N is satisfied by the already-loaded library of that
+ * SONAME, whatever the program's RPATH says). The options go through WARPVM_* environment
+ * variables that the driver reads, and the program is exec'd.
  */
 #include <errno.h>
 #include <limits.h>
@@ -65,8 +66,9 @@ static int libdir(char *out, size_t cap) {
   return -1;
 }
 
-/* Refuse programs whose CUDA runtime warpvm cannot replace, with the fix. 0: go ahead. */
-static int check_program(const char *shown, const char *path, int verbose) {
+/* Refuse programs whose CUDA runtime warpvm cannot serve, with the fix. 0: go ahead; *is_static: the
+ * program carries NVIDIA's runtime itself. */
+static int check_program(const char *shown, const char *path, int verbose, int *is_static) {
   wv_elf e;
   char err[256], why[256] = "";
   if (wv_elf_open(path, &e, err, sizeof err)) {
@@ -76,13 +78,8 @@ static int check_program(const char *shown, const char *path, int verbose) {
   int rc = 0;
   switch (wv_elf_cudart_linkage(&e, why, sizeof why)) {
   case WV_ELF_CUDART_STATIC:
-    fprintf(stderr,
-            "warpvm: %s links the CUDA runtime statically (%s): nvcc does that by default, and a static\n"
-            "  runtime cannot be replaced. Rebuild it with the shared runtime by adding one flag:\n"
-            "      nvcc -cudart shared ...\n"
-            "  (CMake: set_target_properties(app PROPERTIES CUDA_RUNTIME_LIBRARY Shared)), then run warpvm %s again.\n",
-            shown, why, shown);
-    rc = 1;
+    if (verbose) fprintf(stderr, "warpvm: %s links NVIDIA's CUDA runtime statically (%s): it runs on warpvm's driver\n", shown, why);
+    *is_static = 1;
     break;
   case WV_ELF_CUDART_SHARED:
     if (!wv_elf_needs(&e, "libcudart.so.12") && !wv_elf_needs(&e, "libcudart.so.13")) {
@@ -119,15 +116,16 @@ int wv_cli_run_app(const wv_vm_opts *o, int argc, char **argv) {
     fprintf(stderr, "warpvm: %s: no such program\n", argv[0]);
     return 127;
   }
-  if (check_program(argv[0], path, o->verbose)) return 1;
+  int is_static = 0;
+  if (check_program(argv[0], path, o->verbose, &is_static)) return 1;
   if (libdir(dir, sizeof dir)) {
     fprintf(stderr, "warpvm: cannot find warpvm's libcudart.so.13 (looked next to the warpvm executable, in lib/ "
                     "and ../lib/warpvm/); set WARPVM_LIBDIR to the folder that holds it\n");
     return 1;
   }
   char pre[3 * PATH_MAX + 512];
-  int bad = (size_t)snprintf(pre, sizeof pre, "%s%s%s/libcudart.so.13 %s/libcudart.so.12",
-                             o->preload_first ? o->preload_first : "", o->preload_first ? " " : "", dir, dir) >= sizeof pre;
+  int bad = (size_t)snprintf(pre, sizeof pre, is_static ? "%s%s%s/libcuda.so.1" : "%s%s%s/libcuda.so.1 %s/libcudart.so.13 %s/libcudart.so.12",
+                             o->preload_first ? o->preload_first : "", o->preload_first ? " " : "", dir, dir, dir) >= sizeof pre;
   bad = bad || prepend_env("LD_PRELOAD", pre, ' ') || prepend_env("LD_LIBRARY_PATH", dir, ':');
   char num[32];
   if (o->machine) bad |= setenv("WARPVM_MACHINE", o->machine, 1);

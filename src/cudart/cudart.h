@@ -16,11 +16,10 @@
 #include <time.h>
 
 #include "cudart/abi.h"
+#include "cudadrv/wvcu.h"
 #include "warpvm.h"
 
 #define WV_EXPORT __attribute__((visibility("default")))
-#define WV_DEFAULT_SHARED (48u * 1024u)   /* dynamic shared memory allowed without opt-in */
-#define WV_OPTIN_SHARED (227u * 1024u)    /* cudaFuncAttributeMaxDynamicSharedMemorySize limit */
 
 /* One fatbinary that a translation unit (or a device link) registered. */
 typedef struct cr_fatbin {
@@ -105,15 +104,6 @@ typedef struct cr_alloc {
   int owned;                /* host memory the runtime allocated (pinned/managed), freed with it */
 } cr_alloc;
 
-/* printf.c: device printf records waiting for a flush point, oldest first; at most `limit` bytes. */
-typedef struct cr_fifo {
-  char *buf; size_t head, len, cap;            /* the records' text is buf[head, head + len) */
-  uint32_t *rec; uint32_t rhead, nrec, rcap;   /* their lengths, a ring from rhead */
-  size_t limit;                                /* cudaLimitPrintfFifoSize */
-  uint64_t dropped;                            /* records lost since the last flush */
-  int used;                                    /* a kernel printed: the limit is fixed from now on */
-} cr_fifo;
-
 typedef struct cudart {
   pthread_mutex_t lock;
   wv_vm *vm;
@@ -127,12 +117,11 @@ typedef struct cudart {
   cr_alloc *allocs; uint32_t nallocs, capallocs;  /* sorted by base */
   uint32_t nregistered;       /* of them, ranges the program registered (cudaHostRegister) */
   size_t dev_live;            /* bytes of device memory allocated */
-  cr_fifo fifo;                /* device printf output not yet flushed (CUDA: at sync points) */
   wv_prop_all prop;
   size_t heap_limit;          /* cudaLimitMallocHeapSize */
   size_t stack_limit;                /* cudaLimitStackSize (0: the default, 1024) */
   unsigned device_flags;
-  int verbose, stats;
+  int verbose;
   void *warned;               /* wv_cr_first_time: what was already said on stderr */
   cr_slot *slots; uint32_t nslots, capslots;  /* handles.c */
   uint32_t *free_slots, nfree;
@@ -148,9 +137,9 @@ cudaError_t wv_cr_synchronize(cudart *r); /* cuda*Synchronize: a sync point, std
 
 /* printf.c */
 void wv_cr_printf_init(cudart *r);
-void wv_cr_printf_record(void *user, const char *text, size_t n); /* the vm's printf sink (user: the runtime) */
-void wv_cr_flush_printf(cudart *r);        /* write the FIFO's records to stdout */
+void wv_cr_flush_printf(cudart *r);        /* write the driver's FIFO's records to stdout */
 cudaError_t wv_cr_printf_set_limit(cudart *r, size_t bytes);
+size_t wv_cr_printf_limit(cudart *r);
 cudaError_t wv_cr_from_status(wv_status st);
 void wv_cr_fill_props(cudart *r);
 cudaError_t *wv_cr_last_error(void);      /* the calling thread's */

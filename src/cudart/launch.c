@@ -37,27 +37,11 @@ WV_EXPORT cudaError_t __cudaPopCallConfiguration(dim3 *grid, dim3 *block, size_t
   return cudaSuccess;
 }
 
-/* ---- occupancy: the limits of one SM of the virtual device (see device.c) ---- */
-static int dyn_limit(const cr_func *f) {
-  uint32_t st = f->k ? wv_kernel_static_shared(f->k) : 0;
-  if (f->max_dyn_shared >= 0) return f->max_dyn_shared;
-  return st >= WV_DEFAULT_SHARED ? 0 : (int)(WV_DEFAULT_SHARED - st);
-}
+/* ---- occupancy and launch limits (cudadrv/devprops.c: the same rules as the driver's) ---- */
+static int dyn_limit(const cr_func *f) { return wvcu_dyn_shared_limit(f->k, f->max_dyn_shared); }
 
 int wv_cr_occupancy(cudart *r, cr_func *f, int block, size_t dyn_shared) {
-  if (block <= 0 || block > r->prop.maxThreadsPerBlock || (f->k && (uint32_t)block > wv_kernel_max_threads(f->k)))
-    return 0;
-  if (dyn_shared > r->prop.sharedMemPerMultiprocessor) return 0;
-  int warps = (block + 31) / 32;
-  int n = r->prop.maxThreadsPerMultiProcessor / (warps * 32);
-  if (n > r->prop.maxBlocksPerMultiProcessor) n = r->prop.maxBlocksPerMultiProcessor;
-  size_t smem = (f->k ? wv_kernel_static_shared(f->k) : 0) + dyn_shared;
-  if (smem) {
-    size_t per = smem + r->prop.reservedSharedMemPerBlock;
-    int by_smem = (int)(r->prop.sharedMemPerMultiprocessor / per);
-    if (by_smem < n) n = by_smem;
-  }
-  return n;
+  return wvcu_occupancy(&r->prop, f->k, block, dyn_shared);
 }
 
 /* A launch that does not start: its error comes back from the launch (and cudaGetLastError) and is
@@ -78,30 +62,14 @@ static cudaError_t refuse(cudart *r, const cr_func *f, cudaError_t e, const char
 cudaError_t wv_cr_launch_check(cudart *r, cr_func *f, dim3 grid, dim3 block, size_t shared, int coop) {
   cudaError_t e = wv_cr_func_kernel(r, f);
   if (e) return e;
-  uint64_t threads = (uint64_t)block.x * block.y * block.z;
-  if (!threads || threads > 1024 || block.x > 1024 || block.y > 1024 || block.z > 64)
-    return refuse(r, f, WV_BAD_CONFIG, "block (%u,%u,%u): at most 1024 threads, x and y at most 1024, z at most 64",
-                  block.x, block.y, block.z);
-  if (!grid.x || !grid.y || !grid.z || grid.x > 2147483647u || grid.y > 65535 || grid.z > 65535)
-    return refuse(r, f, WV_BAD_CONFIG, "grid (%u,%u,%u): each dimension from 1 to (2^31-1, 65535, 65535)", grid.x,
-                  grid.y, grid.z);
-  if (threads > wv_kernel_max_threads(f->k)) /* beyond __launch_bounds__ */
-    return refuse(r, f, WV_BAD_CONFIG, "a block of %llu threads, the kernel's __launch_bounds__ allow %u",
-                  (unsigned long long)threads, wv_kernel_max_threads(f->k));
-  if (shared > (size_t)dyn_limit(f))
-    return refuse(r, f, cudaErrorInvalidValue,
-                  "%zu bytes of dynamic shared memory, the kernel may have %d (48 KiB less its %u static bytes, unless "
-                  "cudaFuncSetAttribute(cudaFuncAttributeMaxDynamicSharedMemorySize) allows up to 227 KiB)",
-                  shared, dyn_limit(f), wv_kernel_static_shared(f->k));
-  if (coop) {
-    uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
-    uint64_t cap = (uint64_t)wv_cr_occupancy(r, f, (int)threads, shared) * (uint64_t)r->prop.multiProcessorCount;
-    if (blocks > cap)
-      return refuse(r, f, cudaErrorCooperativeLaunchTooLarge,
-                    "a cooperative grid of %llu blocks, at most %llu can be resident at once",
-                    (unsigned long long)blocks, (unsigned long long)cap);
+  char why[512];
+  switch (wvcu_launch_check(&r->prop, f->k, f->max_dyn_shared, (wv_dim3){grid.x, grid.y, grid.z},
+                            (wv_dim3){block.x, block.y, block.z}, shared, coop, why, sizeof why)) {
+  case WVCU_LAUNCH_OK: return cudaSuccess;
+  case WVCU_BAD_CONFIG: return refuse(r, f, WV_BAD_CONFIG, "%s", why);
+  case WVCU_TOO_MUCH_SHARED: return refuse(r, f, cudaErrorInvalidValue, "%s", why);
+  default: return refuse(r, f, cudaErrorCooperativeLaunchTooLarge, "%s", why);
   }
-  return cudaSuccess;
 }
 
 /* Run a kernel now. A launch the vm refuses (its configuration, PTX warpvm does not run, host memory)

@@ -1,103 +1,29 @@
 /*
- * printf.c — the device printf FIFO of the runtime (cudaLimitPrintfFifoSize). A kernel's printf
- * records (one per printf call of one thread: its formatted text) are kept in order in a buffer of
- * at most the limit's bytes until CUDA's flush points (launch, synchronisation, blocking copies,
- * exit: wv_cr_flush_printf) write them to stdout. When a record does not fit, the oldest records are
- * dropped until it does, and a record larger than the whole FIFO is dropped: an H100 keeps the newest
- * output of an overfull FIFO too ("older output is overwritten", as the CUDA programming guide says).
- * What a GPU stores per record is its own format; here a record costs its text's length. The loss is
- * said once on stderr. The limit is 1 MiB by default (64 KiB per SM of the virtual device's 16, as an
- * H100 reports 64 KiB x 132 SMs), and cudaDeviceSetLimit clamps it as an H100 does: 512 KiB to 2 GiB.
+ * printf.c — device printf as the runtime sees it: the FIFO is the driver's (libcuda.so.1, shared with
+ * any other runtime in the process, see cudadrv/printf.c); the runtime flushes it where CUDA does and
+ * sets its size (cudaLimitPrintfFifoSize).
  */
-#include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
-
+#include "cudadrv/wvcu.h"
 #include "cudart/cudart.h"
 
-#define FIFO_DEFAULT ((size_t)1 << 20)
-#define FIFO_MIN ((size_t)512 << 10)
-#define FIFO_MAX ((size_t)2 << 30)
-
-static void drop_oldest(cr_fifo *f) {
-  uint32_t n = f->rec[f->rhead];
-  f->head += n;
-  f->len -= n;
-  f->rhead = (f->rhead + 1) % f->rcap;
-  f->nrec--;
-  f->dropped++;
-}
-
-static int grow_records(cr_fifo *f) {
-  uint32_t nc = f->rcap ? 2 * f->rcap : 256;
-  uint32_t *n = malloc((size_t)nc * sizeof *n);
-  if (!n || nc < f->rcap) {
-    free(n);
-    return -1;
-  }
-  for (uint32_t i = 0; i < f->nrec; i++) n[i] = f->rec[(f->rhead + i) % f->rcap];
-  free(f->rec);
-  f->rec = n, f->rcap = nc, f->rhead = 0;
-  return 0;
-}
-
-/* Room for len + n bytes from buf[0] (n <= limit - len). */
-static int make_room(cr_fifo *f, size_t n) {
-  if (f->head + f->len + n <= f->cap) return 0;
-  if (f->head) { /* buf exists */
-    memmove(f->buf, f->buf + f->head, f->len);
-    f->head = 0;
-  }
-  if (f->len + n <= f->cap) return 0;
-  size_t nc = f->cap ? f->cap : 4096;
-  while (nc < f->len + n) nc = nc > f->limit / 2 ? f->limit : 2 * nc;
-  char *b = realloc(f->buf, nc);
-  if (!b) return -1;
-  f->buf = b, f->cap = nc;
-  return 0;
-}
-
-/* The vm's printf sink: one call is one printf record. */
-void wv_cr_printf_record(void *user, const char *text, size_t n) {
-  cr_fifo *f = &((cudart *)user)->fifo;
-  f->used = 1;
-  if (!n) return;
-  if (n > f->limit) { /* larger than the whole FIFO */
-    f->dropped++;
-    return;
-  }
-  while (f->nrec && f->len + n > f->limit) drop_oldest(f);
-  if ((f->nrec == f->rcap && grow_records(f)) || make_room(f, n)) {
-    f->dropped++;
-    return;
-  }
-  memcpy(f->buf + f->head + f->len, text, n);
-  f->len += n;
-  f->rec[(f->rhead + f->nrec++) % f->rcap] = (uint32_t)n;
-}
-
 void wv_cr_flush_printf(cudart *r) {
-  cr_fifo *f = &r->fifo;
-  if (f->len) fwrite(f->buf + f->head, 1, f->len, stdout);
-  f->head = f->len = 0;
-  f->nrec = f->rhead = 0;
-  if (f->dropped && wv_cr_first_time(r, "printf FIFO overflow")) {
-    fflush(stdout);
-    fprintf(stderr,
-            "warpvm: %llu device printf records were lost: the printf FIFO holds %zu bytes of output between "
-            "flushes (cudaDeviceSetLimit(cudaLimitPrintfFifoSize, BYTES) raises it); the oldest records go first "
-            "(not repeated)\n",
-            (unsigned long long)f->dropped, f->limit);
-  }
-  f->dropped = 0;
+  (void)r;
+  wvcu_flush_printf();
 }
 
-void wv_cr_printf_init(cudart *r) { r->fifo.limit = FIFO_DEFAULT; }
+void wv_cr_printf_init(cudart *r) {
+  (void)r;
+  wvcu_printf_reset();
+}
 
 cudaError_t wv_cr_printf_set_limit(cudart *r, size_t bytes) {
-  cr_fifo *f = &r->fifo;
-  if (f->used) return cudaErrorInvalidValue; /* CUDA: not after a kernel that uses printf has run */
-  wv_cr_flush_printf(r);
-  f->limit = bytes < FIFO_MIN ? FIFO_MIN : bytes > FIFO_MAX ? FIFO_MAX : bytes;
-  return cudaSuccess;
+  (void)r;
+  return wvcu_printf_limit(NULL, bytes ? bytes : 1) ? cudaErrorInvalidValue : cudaSuccess;
+}
+
+size_t wv_cr_printf_limit(cudart *r) {
+  (void)r;
+  size_t v = 0;
+  wvcu_printf_limit(&v, 0);
+  return v;
 }

@@ -12,63 +12,17 @@
 #include "cudart/cudart.h"
 #include "fatbin/fatbin.h"
 
-#define WV_MAX_PTX_ARCH 90 /* the newest PTX target warpvm runs */
-
 static cr_fatbin *fatbin_of(cudart *r, void **handle) {
   for (cr_fatbin *f = r->fatbins; f; f = f->next)
     if ((void **)f == handle) return f;
   return NULL;
 }
 
-static void no_ptx_message(cr_fatbin *fb, const wv_fatbin *bin) {
-  char sass[128];
-  wv_fatbin_describe(bin, sass, sizeof sass);
-  const char *arch = strstr(sass, "sm_") ? strstr(sass, "sm_") : "sm_90";
-  char one[16];
-  snprintf(one, sizeof one, "%.*s", (int)strcspn(arch, " ,)a"), arch);
-  snprintf(fb->why, sizeof fb->why,
-           "this program's GPU code has no PTX, only machine code (%s), which warpvm cannot run.\n"
-           "  Rebuild it so that nvcc embeds PTX: -arch=%s (or add -gencode arch=compute_%s,code=compute_%s).",
-           sass[0] ? sass : "none", one, one + 3, one + 3);
-}
-
-/* Load the best PTX of every unit as one module: one unit for a plain fatbin, one per translation unit for -rdc,
- * linked together by wv_module_load_units (so fb->nmods is 0 or 1). */
+/* Load the best PTX of every unit as one module (fb->nmods 0 or 1; fatbin/load.c). */
 static void load_fatbin(cudart *r, cr_fatbin *fb, const void *wrapper) {
-  char err[512];
-  wv_fatbin bin;
+  wv_module *m = wv_fatbin_load(r->vm, wrapper, 1, 0, &fb->arch, fb->why, sizeof fb->why);
   fb->nmods = 0;
-  if (wv_fatbin_parse_wrapper(wrapper, &bin, err, sizeof err)) {
-    snprintf(fb->why, sizeof fb->why, "%s", err);
-    return;
-  }
-  char **texts = calloc((size_t)bin.units + 1, sizeof *texts);
-  size_t *lens = calloc((size_t)bin.units + 1, sizeof *lens);
-  uint32_t n = 0;
-  int ok = texts && lens;
-  if (!ok) snprintf(fb->why, sizeof fb->why, "out of memory");
-  for (uint32_t u = 0; ok && u < bin.units; u++) {
-    int best = wv_fatbin_best_ptx_unit(&bin, u, WV_MAX_PTX_ARCH);
-    if (best < 0) continue;
-    if (!(texts[n] = wv_fatbin_extract(&bin, (uint32_t)best, &lens[n], err, sizeof err))) {
-      snprintf(fb->why, sizeof fb->why, "%s", err); /* without one unit the others would not link */
-      ok = 0;
-    } else if (!n++) {
-      fb->arch = bin.v[best].arch;
-    }
-  }
-  if (ok && n) {
-    char name[32];
-    snprintf(name, sizeof name, "compute_%u.ptx", fb->arch);
-    wv_module *m = NULL;
-    if (wv_module_load_units(r->vm, (const char *const *)texts, lens, n, name, &m) == WV_OK) fb->mods[fb->nmods++] = m;
-    else snprintf(fb->why, sizeof fb->why, "%s", wv_last_error(r->vm));
-  }
-  for (uint32_t i = 0; i < n; i++) free(texts[i]);
-  free(texts);
-  free(lens);
-  if (!fb->nmods && !fb->why[0]) no_ptx_message(fb, &bin);
-  wv_fatbin_free(&bin);
+  if (m) fb->mods[fb->nmods++] = m;
 }
 
 /* The module of fb that defines kernel `name`, or NULL. */

@@ -33,6 +33,8 @@
 #include <stddef.h>
 #include <stdint.h>
 
+#include "warpvm.h"
+
 #define WV_FATBIN_WRAPPER_MAGIC 0x466243b1u
 #define WV_FATBIN_MAGIC 0xBA55ED50u
 
@@ -113,5 +115,18 @@ int wv_fatbin_best_ptx_unit(const wv_fatbin *fb, uint32_t unit, uint32_t max_arc
 void wv_fatbin_describe(const wv_fatbin *fb, char *buf, size_t cap);
 
 void wv_fatbin_free(wv_fatbin *fb);
+
+/* The newest PTX target warpvm runs. */
+#define WV_FATBIN_MAX_PTX_ARCH 90
+
+/*
+ * Loads the GPU code of a fatbin into vm as one module, as a CUDA driver does (load.c): the best
+ * PTX of every unit (one unit for a plain fatbin, one per translation unit for -rdc, linked
+ * together). `wrapper` is a __fatBinC_Wrapper_t (is_wrapper) or a fatbin image of at most max_len
+ * bytes. Returns the module, or NULL with why (a one-line reason, or the advice to rebuild with PTX
+ * when there is only machine code); *arch receives the PTX target loaded.
+ */
+wv_module *wv_fatbin_load(wv_vm *vm, const void *image, int is_wrapper, size_t max_len, uint32_t *arch, char *why,
+                          size_t whylen);
 
 #endif

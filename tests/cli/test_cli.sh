@@ -202,12 +202,7 @@ wv --check memchek /bin/true
 want_rc 1
 want_err 'bad --check'
 check "app: an unknown --check name is a usage error"
-cp "$SRC/tests/unit/data/fatbin/k_static.elf" "$TMP/static_app" && chmod +x "$TMP/static_app"
-wv "$TMP/static_app"
-want_rc 1
-want_err 'links the CUDA runtime statically'
-want_err 'nvcc -cudart shared'
-check "app: a static CUDA runtime is refused with the flag to add"
+# (A program built with the static runtime runs on warpvm's libcuda.so.1: tests/programs, variant static.)
 
 # ---- list ------------------------------------------------------------------------------------
 wv list "$K"

@@ -1,0 +1,162 @@
+/*
+ * cu.h — the insides of warpvm's CUDA driver (libcuda.so.1): the driver API's types as NVIDIA's
+ * cuda.h defines them (only what is implemented; numbers from CUDA 13.0's cuda.h), the one
+ * process-wide driver object and the helpers every API file uses.
+ *
+ * A CUDA driver is process-global by definition, so this library has exactly one mutable global:
+ * the driver object in state.c, reached through cu_lock(). It owns the process's one wv_vm, which
+ * warpvm's CUDA runtime (libcudart.so) shares: the runtime asks for it with wvcu_shared_vm(). One
+ * device (ordinal 0) with one primary context; contexts created with cuCtxCreate are further
+ * handles on the same device state. Work runs when it is enqueued (the vm is synchronous), so
+ * streams and events only order what already happened; device printf is flushed at CUDA's flush
+ * points, and a kernel fault is sticky as on a GPU.
+ */
+#ifndef WV_CUDADRV_CU_H
+#define WV_CUDADRV_CU_H
+
+#include <pthread.h>
+#include <stddef.h>
+#include <stdint.h>
+#include <time.h>
+
+#include "cudadrv/devprops.h"
+#include "warpvm.h"
+
+#define CU_EXPORT __attribute__((visibility("default")))
+
+typedef int CUresult;
+typedef int CUdevice;
+typedef unsigned long long CUdeviceptr;
+typedef struct { char bytes[16]; } CUuuid;
+
+enum {
+  CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_OUT_OF_MEMORY = 2, CUDA_ERROR_NOT_INITIALIZED = 3,
+  CUDA_ERROR_DEINITIALIZED = 4, CUDA_ERROR_PROFILER_DISABLED = 5, CUDA_ERROR_NO_DEVICE = 100,
+  CUDA_ERROR_INVALID_DEVICE = 101, CUDA_ERROR_INVALID_IMAGE = 200, CUDA_ERROR_INVALID_CONTEXT = 201,
+  CUDA_ERROR_NO_BINARY_FOR_GPU = 209, CUDA_ERROR_UNSUPPORTED_LIMIT = 215, CUDA_ERROR_INVALID_PTX = 218,
+  CUDA_ERROR_INVALID_SOURCE = 300, CUDA_ERROR_FILE_NOT_FOUND = 301, CUDA_ERROR_INVALID_HANDLE = 400,
+  CUDA_ERROR_NOT_FOUND = 500, CUDA_ERROR_NOT_READY = 600, CUDA_ERROR_ILLEGAL_ADDRESS = 700,
+  CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES = 701, CUDA_ERROR_LAUNCH_TIMEOUT = 702, CUDA_ERROR_PEER_ACCESS_UNSUPPORTED = 217,
+  CUDA_ERROR_ASSERT = 710, CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712, CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
+  CUDA_ERROR_ILLEGAL_INSTRUCTION = 715, CUDA_ERROR_MISALIGNED_ADDRESS = 716, CUDA_ERROR_LAUNCH_FAILED = 719,
+  CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720, CUDA_ERROR_NOT_PERMITTED = 800, CUDA_ERROR_NOT_SUPPORTED = 801,
+  CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900, CUDA_ERROR_UNKNOWN = 999
+};
+
+/* The CUDA version this driver reports (cuDriverGetVersion) and was generated from (procs.def). */
+#define CU_DRIVER_VERSION 13000
+
+/* ---- driver objects (every handle the program holds points at one; cu_obj_check validates) ---- */
+typedef enum { CU_K_CTX = 1, CU_K_MODULE, CU_K_FUNC, CU_K_STREAM, CU_K_EVENT, CU_K_LINK } cu_kind;
+
+typedef struct cu_ctx { unsigned flags; int primary; int destroyed; } cu_ctx;
+
+/* A module: cuModuleLoad*, cuLibraryLoad* (a library is a module; its kernels are its functions). */
+typedef struct cu_func cu_func;
+typedef struct cu_module {
+  struct cu_module *next;  /* the driver's list of loaded modules */
+  wv_module *m;
+  uint32_t arch;
+  int library;             /* cuLibraryLoadData: survives a context reset, reloaded from image */
+  const void *image;
+  cu_func **funcs; uint32_t nfuncs;   /* made on demand, one per kernel name */
+} cu_module;
+
+struct cu_func {
+  cu_module *mod;
+  const wv_kernel *k;
+  const char *name;        /* k's name (the module's, valid while it is loaded) */
+  int max_dyn_shared;      /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
+  int carveout;
+  int cache_config;
+};
+
+typedef struct cu_stream { unsigned flags; int prio; cu_ctx *ctx; } cu_stream;
+typedef struct cu_event { unsigned flags; int recorded; struct timespec t; } cu_event;
+
+/* An allocation made through the driver: device (wv_malloc), pinned host or managed (identity-mapped). */
+enum { CU_MEMTYPE_HOST = 1, CU_MEMTYPE_DEVICE = 2, CU_MEMTYPE_UNIFIED = 4 };
+typedef struct cu_alloc {
+  uintptr_t base;
+  size_t size;
+  int type;       /* CU_MEMTYPE_*; managed: UNIFIED */
+  int owned;      /* host memory the driver allocated (pinned/managed), freed with it */
+  int registered; /* cuMemHostRegister'd */
+} cu_alloc;
+
+/* printf.c: device printf records waiting for a flush point, oldest first; at most `limit` bytes. */
+typedef struct cu_fifo {
+  char *buf; size_t head, len, cap;            /* the records' text is buf[head, head + len) */
+  uint32_t *rec; uint32_t rhead, nrec, rcap;   /* their lengths, a ring from rhead */
+  size_t limit;                                /* CU_LIMIT_PRINTF_FIFO_SIZE */
+  uint64_t dropped;                            /* records lost since the last flush */
+  int used;                                    /* a kernel printed: the limit is fixed from now on */
+} cu_fifo;
+
+typedef struct cu_driver {
+  pthread_mutex_t lock;
+  wv_vm *vm;
+  int initialized;          /* cuInit was called */
+  int unloading;
+  CUresult sticky;          /* a kernel fault: every later call on the context returns it */
+  CUresult pending;         /* fault of the last launch, made sticky at the next synchronising call */
+  cu_ctx primary;
+  int primary_refs;
+  wv_prop_all prop;
+  cu_alloc *allocs; uint32_t nallocs, capallocs;  /* sorted by base */
+  size_t dev_live;           /* bytes of device memory allocated */
+  cu_module *modules;
+  cu_fifo fifo;
+  size_t heap_limit, stack_limit;
+  int verbose, stats;
+  void *warned;              /* what was already said on stderr */
+  struct { void **p; cu_kind *k; uint32_t cap, n; } objs; /* live handles (open addressing) */
+  void *cls;                 /* dark.c: context-local storage entries */
+  uint32_t hooks_buf1[1024], hooks_buf2[14]; /* dark.c: the tools runtime hooks' buffers */
+} cu_driver;
+
+/* state.c */
+cu_driver *cu_lock(void);               /* the driver, locked (created on first use) */
+CUresult cu_ret(CUresult e);            /* unlock, return e */
+CUresult cu_check(cu_driver *d);        /* CUDA_SUCCESS, or why no call may run: not initialised, sticky fault */
+void cu_sync_point(cu_driver *d);       /* flush device printf; a pending fault becomes sticky */
+CUresult cu_from_status(wv_status st);
+int cu_first_time(cu_driver *d, const char *what);
+int cu_obj_add(cu_driver *d, void *p, cu_kind k);     /* 0, or -1: no memory */
+int cu_obj_check(const cu_driver *d, const void *p, cu_kind k);  /* 1 if p is a live handle of kind k */
+void cu_obj_del(cu_driver *d, const void *p);
+cu_ctx *cu_current(void);               /* the calling thread's current context (NULL: none) */
+void cu_set_current(cu_ctx *c);
+
+/* printf.c */
+void cu_printf_record(void *user, const char *text, size_t n);  /* the vm's printf sink (user: the driver) */
+void cu_flush_printf(cu_driver *d);
+void cu_printf_reset(cu_driver *d);
+int cu_printf_limit(cu_driver *d, size_t *get, size_t set);     /* 0, or -1: refused */
+
+/* memory.c */
+void cu_reset_memory(cu_driver *d);     /* free every allocation (primary context reset) */
+cu_alloc *cu_alloc_find(cu_driver *d, uintptr_t p);   /* the allocation containing p, or NULL */
+CUresult cu_copy(cu_driver *d, uintptr_t dst, uintptr_t src, size_t n);   /* any direction, unified addressing */
+CUresult cu_set(cu_driver *d, uintptr_t dst, const void *pattern, unsigned elem, size_t count);
+
+/* module.c */
+void cu_reset_modules(cu_driver *d);    /* unload every module (primary context reset) */
+CUresult cu_launch(cu_driver *d, cu_func *f, wv_dim3 grid, wv_dim3 block, unsigned shared, void **params,
+                   void **extra, int coop);
+
+/* procs.c: the entry point serving (name, CUDA version, flags) — a CU_GET_PROC_ADDRESS_* result. */
+enum { CU_GET_PROC_ADDRESS_DEFAULT = 0, CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 2 };
+enum { CU_GET_PROC_ADDRESS_SUCCESS = 0, CU_GET_PROC_ADDRESS_SYMBOL_NOT_FOUND = 1, CU_GET_PROC_ADDRESS_VERSION_NOT_SUFFICIENT = 2 };
+int cu_proc_lookup(const char *name, int version, unsigned long long flags, void **fn);
+
+/* dark.c */
+void cu_cls_destroy(cu_driver *d, void *ctx);   /* run the context-local storage destructors of ctx */
+
+/* module.c: a module from a fatbin wrapper (the runtime's export-table path). */
+CUresult cu_module_from_fatbin(const void *wrapper, void **module);
+
+/* The API's error for a bad argument, said once per (api, problem) with WARPVM_VERBOSE=1. */
+CUresult cu_bad(cu_driver *d, const char *api, const char *what, CUresult e);
+
+#endif

@@ -1,0 +1,401 @@
+/*
+ * device.c — initialisation, the one device (ordinal 0: its name, UUID, memory, attributes from
+ * devprops.c) and contexts: the primary context (retain/release/reset/flags) and contexts made
+ * with cuCtxCreate, the per-thread current context and its stack (push/pop), limits, and
+ * cuCtxSynchronize, a flush point. Every context is a handle on the same device state.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudadrv/cuapi.h"
+#include "cudadrv/wvcu.h"
+
+#define CTX_STACK_MAX 64
+static _Thread_local cu_ctx *tl_stack[CTX_STACK_MAX];
+static _Thread_local int tl_depth;
+
+CU_EXPORT CUresult cuInit(unsigned flags) {
+  cu_driver *d = cu_lock();
+  if (flags) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (!d->initialized) {
+    d->initialized = 1;
+    cu_obj_add(d, &d->primary, CU_K_CTX);
+    d->primary.primary = 1;
+  }
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuDriverGetVersion(int *v) {
+  if (!v) return CUDA_ERROR_INVALID_VALUE;
+  *v = CU_DRIVER_VERSION;
+  return CUDA_SUCCESS;
+}
+
+/* Every device call starts here: initialised, a valid ordinal. */
+static CUresult dev_ok(cu_driver *d, CUdevice dev) {
+  if (!d->initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  return dev == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE;
+}
+
+CU_EXPORT CUresult cuDeviceGetCount(int *count) {
+  cu_driver *d = cu_lock();
+  if (!count) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (!d->initialized) return cu_ret(CUDA_ERROR_NOT_INITIALIZED);
+  *count = 1;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuDeviceGet(CUdevice *dev, int ordinal) {
+  cu_driver *d = cu_lock();
+  if (!dev) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, ordinal);
+  if (e == CUDA_SUCCESS) *dev = 0;
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuDeviceGetName(char *name, int len, CUdevice dev) {
+  cu_driver *d = cu_lock();
+  if (!name || len <= 0) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  if (e == CUDA_SUCCESS) snprintf(name, (size_t)len, "%s", d->prop.name);
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuDeviceTotalMem_v2(size_t *bytes, CUdevice dev) {
+  cu_driver *d = cu_lock();
+  if (!bytes) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  if (e == CUDA_SUCCESS) *bytes = d->prop.totalGlobalMem;
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev) {
+  cu_driver *d = cu_lock();
+  if (!uuid) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  if (e == CUDA_SUCCESS) memcpy(uuid->bytes, d->prop.uuid.bytes, 16);
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuDeviceGetUuid_v2(CUuuid *uuid, CUdevice dev) { return cuDeviceGetUuid(uuid, dev); }
+
+CU_EXPORT CUresult cuDeviceGetLuid(char *luid, unsigned *mask, CUdevice dev) {
+  cu_driver *d = cu_lock();
+  if (!luid || !mask) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  return cu_ret(e == CUDA_SUCCESS ? CUDA_ERROR_NOT_SUPPORTED : e); /* Windows only, as on Linux drivers */
+}
+
+CU_EXPORT CUresult cuDeviceGetAttribute(int *pi, int attrib, CUdevice dev) {
+  cu_driver *d = cu_lock();
+  if (!pi) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  if (e == CUDA_SUCCESS && wvcu_attribute(&d->prop, attrib, pi)) e = CUDA_ERROR_INVALID_VALUE;
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuDeviceComputeCapability(int *major, int *minor, CUdevice dev) {
+  cu_driver *d = cu_lock();
+  if (!major || !minor) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  if (e == CUDA_SUCCESS) *major = d->prop.major, *minor = d->prop.minor;
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuDeviceGetPCIBusId(char *id, int len, CUdevice dev) {
+  cu_driver *d = cu_lock();
+  if (!id || len <= 0) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  if (e == CUDA_SUCCESS) snprintf(id, (size_t)len, "0000:00:00.0");
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuDeviceGetByPCIBusId(CUdevice *dev, const char *id) {
+  cu_driver *d = cu_lock();
+  if (!dev || !id) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (!d->initialized) return cu_ret(CUDA_ERROR_NOT_INITIALIZED);
+  unsigned dom, bus, slot, fn;
+  if (sscanf(id, "%x:%x:%x.%x", &dom, &bus, &slot, &fn) != 4 && sscanf(id, "%x:%x.%x", &bus, &slot, &fn) != 3)
+    return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  *dev = 0;
+  return cu_ret(bus == 0 && slot == 0 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_DEVICE);
+}
+
+CU_EXPORT CUresult cuDeviceCanAccessPeer(int *can, CUdevice dev, CUdevice peer) {
+  cu_driver *d = cu_lock();
+  if (!can) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  if (e == CUDA_SUCCESS) e = dev_ok(d, peer);
+  if (e == CUDA_SUCCESS) *can = 0;
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuDeviceGetTexture1DLinearMaxWidth(size_t *w, int format, unsigned channels, CUdevice dev) {
+  (void)format, (void)channels;
+  cu_driver *d = cu_lock();
+  if (!w) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  if (e == CUDA_SUCCESS) *w = (size_t)1 << 27;
+  return cu_ret(e);
+}
+
+/* ---- the primary context ---- */
+CU_EXPORT CUresult cuDevicePrimaryCtxRetain(void **pctx, CUdevice dev) {
+  cu_driver *d = cu_lock();
+  if (!pctx) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  if (e != CUDA_SUCCESS) return cu_ret(e);
+  d->primary_refs++;
+  *pctx = &d->primary;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuDevicePrimaryCtxRelease_v2(CUdevice dev) {
+  cu_driver *d = cu_lock();
+  CUresult e = dev_ok(d, dev);
+  if (e == CUDA_SUCCESS && d->primary_refs == 0) e = CUDA_ERROR_INVALID_CONTEXT;
+  if (e == CUDA_SUCCESS) {
+    cu_sync_point(d);
+    d->primary_refs--;
+  }
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuDevicePrimaryCtxRelease(CUdevice dev) { return cuDevicePrimaryCtxRelease_v2(dev); }
+
+CU_EXPORT CUresult cuDevicePrimaryCtxGetState(CUdevice dev, unsigned *flags, int *active) {
+  cu_driver *d = cu_lock();
+  if (!flags || !active) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  if (e == CUDA_SUCCESS) *flags = d->primary.flags, *active = d->primary_refs > 0;
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned flags) {
+  cu_driver *d = cu_lock();
+  CUresult e = dev_ok(d, dev);
+  if (e == CUDA_SUCCESS && (flags & ~0x1fu)) e = CUDA_ERROR_INVALID_VALUE;
+  if (e == CUDA_SUCCESS) d->primary.flags = flags;
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned flags) { return cuDevicePrimaryCtxSetFlags_v2(dev, flags); }
+
+/* The device's state starts afresh (cudaDeviceReset): memory freed, modules unloaded, faults cleared. */
+CU_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
+  cu_driver *d = cu_lock();
+  CUresult e = dev_ok(d, dev);
+  if (e != CUDA_SUCCESS) return cu_ret(e);
+  cu_sync_point(d);
+  cu_cls_destroy(d, &d->primary);
+  cu_reset_memory(d);
+  cu_reset_modules(d);
+  d->sticky = d->pending = CUDA_SUCCESS;
+  cu_printf_reset(d);
+  d->primary.flags = 0;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuDevicePrimaryCtxReset(CUdevice dev) { return cuDevicePrimaryCtxReset_v2(dev); }
+
+/* ---- contexts ---- */
+static CUresult ctx_create(void **pctx, unsigned flags, CUdevice dev) {
+  cu_driver *d = cu_lock();
+  if (!pctx) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = dev_ok(d, dev);
+  if (e != CUDA_SUCCESS) return cu_ret(e);
+  cu_ctx *c = calloc(1, sizeof *c);
+  if (!c || cu_obj_add(d, c, CU_K_CTX)) {
+    free(c);
+    return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
+  }
+  c->flags = flags;
+  if (tl_depth < CTX_STACK_MAX) tl_stack[tl_depth++] = c;
+  cu_set_current(c);
+  *pctx = c;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuCtxCreate_v2(void **pctx, unsigned flags, CUdevice dev) { return ctx_create(pctx, flags, dev); }
+CU_EXPORT CUresult cuCtxCreate_v3(void **pctx, void *affinity, int n, unsigned flags, CUdevice dev) {
+  (void)affinity, (void)n;
+  return ctx_create(pctx, flags, dev);
+}
+CU_EXPORT CUresult cuCtxCreate_v4(void **pctx, void *params, unsigned flags, CUdevice dev) {
+  (void)params;
+  return ctx_create(pctx, flags, dev);
+}
+
+CU_EXPORT CUresult cuCtxDestroy_v2(void *ctx) {
+  cu_driver *d = cu_lock();
+  if (!cu_obj_check(d, ctx, CU_K_CTX) || ctx == &d->primary) return cu_ret(CUDA_ERROR_INVALID_CONTEXT);
+  cu_sync_point(d);
+  cu_cls_destroy(d, ctx);
+  for (int i = 0; i < tl_depth; i++)
+    if (tl_stack[i] == ctx) {
+      memmove(&tl_stack[i], &tl_stack[i + 1], (size_t)(tl_depth - i - 1) * sizeof tl_stack[0]);
+      tl_depth--, i--;
+    }
+  if (cu_current() == ctx) cu_set_current(tl_depth ? tl_stack[tl_depth - 1] : NULL);
+  cu_obj_del(d, ctx);
+  free(ctx);
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuCtxGetCurrent(void **pctx) {
+  cu_driver *d = cu_lock();
+  if (!pctx) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (!d->initialized) return cu_ret(CUDA_ERROR_NOT_INITIALIZED);
+  *pctx = cu_current();
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuCtxSetCurrent(void *ctx) {
+  cu_driver *d = cu_lock();
+  if (!d->initialized) return cu_ret(CUDA_ERROR_NOT_INITIALIZED);
+  if (ctx && !cu_obj_check(d, ctx, CU_K_CTX)) return cu_ret(CUDA_ERROR_INVALID_CONTEXT);
+  if (tl_depth) tl_stack[tl_depth - 1] = ctx;
+  else if (ctx) tl_stack[tl_depth++] = ctx;
+  cu_set_current(ctx);
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuCtxPushCurrent_v2(void *ctx) {
+  cu_driver *d = cu_lock();
+  if (!cu_obj_check(d, ctx, CU_K_CTX)) return cu_ret(CUDA_ERROR_INVALID_CONTEXT);
+  if (tl_depth == CTX_STACK_MAX) return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
+  tl_stack[tl_depth++] = ctx;
+  cu_set_current(ctx);
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuCtxPopCurrent_v2(void **pctx) {
+  cu_driver *d = cu_lock();
+  if (!tl_depth) return cu_ret(CUDA_ERROR_INVALID_CONTEXT);
+  cu_ctx *c = tl_stack[--tl_depth];
+  if (pctx) *pctx = c;
+  cu_set_current(tl_depth ? tl_stack[tl_depth - 1] : NULL);
+  (void)d;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+/* The current context, or why there is none. */
+static CUresult need_ctx(cu_driver *d) {
+  if (!d->initialized) return CUDA_ERROR_NOT_INITIALIZED;
+  return cu_current() ? CUDA_SUCCESS : CUDA_ERROR_INVALID_CONTEXT;
+}
+
+CU_EXPORT CUresult cuCtxGetDevice(CUdevice *dev) {
+  cu_driver *d = cu_lock();
+  if (!dev) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = need_ctx(d);
+  if (e == CUDA_SUCCESS) *dev = 0;
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuCtxGetDevice_v2(CUdevice *dev, void *ctx) {
+  (void)ctx;
+  return cuCtxGetDevice(dev);
+}
+
+CU_EXPORT CUresult cuCtxGetFlags(unsigned *flags) {
+  cu_driver *d = cu_lock();
+  if (!flags) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  CUresult e = need_ctx(d);
+  if (e == CUDA_SUCCESS) *flags = cu_current()->flags;
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuCtxSetFlags(unsigned flags) {
+  cu_driver *d = cu_lock();
+  CUresult e = need_ctx(d);
+  if (e == CUDA_SUCCESS) cu_current()->flags = flags;
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuCtxGetId(void *ctx, unsigned long long *id) {
+  cu_driver *d = cu_lock();
+  if (!id) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (!ctx) ctx = cu_current();
+  if (!cu_obj_check(d, ctx, CU_K_CTX)) return cu_ret(CUDA_ERROR_INVALID_CONTEXT);
+  *id = ctx == &d->primary ? 1 : (unsigned long long)(uintptr_t)ctx;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuCtxGetApiVersion(void *ctx, unsigned *version) {
+  cu_driver *d = cu_lock();
+  if (!version) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (ctx && !cu_obj_check(d, ctx, CU_K_CTX)) return cu_ret(CUDA_ERROR_INVALID_CONTEXT);
+  *version = 3020;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuCtxSynchronize(void) {
+  cu_driver *d = cu_lock();
+  CUresult e = need_ctx(d);
+  if (e != CUDA_SUCCESS) return cu_ret(e);
+  cu_sync_point(d);
+  fflush(stdout);
+  return cu_ret(d->sticky);
+}
+
+CU_EXPORT CUresult cuCtxSynchronize_v2(void *ctx) {
+  (void)ctx;
+  return cuCtxSynchronize();
+}
+
+CU_EXPORT CUresult cuCtxGetLimit(size_t *v, int limit) {
+  cu_driver *d = cu_lock();
+  if (!v) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  switch (limit) {
+  case CU_LIMIT_STACK_SIZE: *v = d->stack_limit ? d->stack_limit : 1024; break;
+  case CU_LIMIT_PRINTF_FIFO_SIZE: cu_printf_limit(d, v, 0); break;
+  case CU_LIMIT_MALLOC_HEAP_SIZE: *v = d->heap_limit; break;
+  case 3: *v = 2; break;          /* CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH */
+  case 4: *v = 2048; break;       /* CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT */
+  case 5: *v = 32; break;         /* CU_LIMIT_MAX_L2_FETCH_GRANULARITY */
+  case 6: *v = 0; break;          /* CU_LIMIT_PERSISTING_L2_CACHE_SIZE */
+  default: return cu_ret(CUDA_ERROR_UNSUPPORTED_LIMIT);
+  }
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuCtxSetLimit(int limit, size_t v) {
+  cu_driver *d = cu_lock();
+  switch (limit) {
+  case CU_LIMIT_STACK_SIZE:
+    if (wv_set_stack_limit(d->vm, v) != WV_OK) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+    d->stack_limit = v;
+    break;
+  case CU_LIMIT_PRINTF_FIFO_SIZE:
+    if (cu_printf_limit(d, NULL, v)) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+    break;
+  case CU_LIMIT_MALLOC_HEAP_SIZE:
+    if (wv_set_device_heap(d->vm, v) != WV_OK) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+    d->heap_limit = v;
+    break;
+  case 3: case 4: case 5: case 6: break;
+  default: return cu_ret(CUDA_ERROR_UNSUPPORTED_LIMIT);
+  }
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuCtxGetCacheConfig(int *c) {
+  if (!c) return CUDA_ERROR_INVALID_VALUE;
+  *c = 0;
+  return CUDA_SUCCESS;
+}
+CU_EXPORT CUresult cuCtxSetCacheConfig(int c) { return c >= 0 && c <= 3 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+CU_EXPORT CUresult cuCtxGetSharedMemConfig(int *c) {
+  if (!c) return CUDA_ERROR_INVALID_VALUE;
+  *c = 1; /* four-byte banks */
+  return CUDA_SUCCESS;
+}
+CU_EXPORT CUresult cuCtxSetSharedMemConfig(int c) { return c >= 0 && c <= 2 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE; }
+CU_EXPORT CUresult cuCtxGetStreamPriorityRange(int *least, int *greatest) {
+  if (least) *least = 0;
+  if (greatest) *greatest = -5;
+  return CUDA_SUCCESS;
+}
+CU_EXPORT CUresult cuCtxResetPersistingL2Cache(void) { return CUDA_SUCCESS; }

@@ -1,0 +1,471 @@
+/*
+ * memory.c — the driver's memory API: device memory (cuMemAlloc: addresses the host cannot
+ * dereference), pinned host memory and managed memory (identity-mapped into the vm: kernels and
+ * the host use the same pointer), registered host memory, pitched allocations, copies and sets in
+ * every direction (unified addressing: the vm knows which pointers are device memory), 2D copies,
+ * cuMemGetInfo, cuMemGetAddressRange and pointer attributes. Stream-ordered variants run at once.
+ */
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cudadrv/cuapi.h"
+#include "exec/mem.h"
+
+/* ---- the allocation table (sorted by base) ---- */
+static int alloc_index(cu_driver *d, uintptr_t p) { /* last entry with base <= p, or -1 */
+  int lo = 0, hi = (int)d->nallocs;
+  while (lo < hi) {
+    int mid = (lo + hi) / 2;
+    if (d->allocs[mid].base <= p) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo - 1;
+}
+
+cu_alloc *cu_alloc_find(cu_driver *d, uintptr_t p) {
+  int i = alloc_index(d, p);
+  if (i < 0) return NULL;
+  cu_alloc *a = &d->allocs[i];
+  return p - a->base < (a->size ? a->size : 1) ? a : NULL;
+}
+
+static int alloc_add(cu_driver *d, uintptr_t base, size_t size, int type, int owned, int registered) {
+  if (d->nallocs == d->capallocs) {
+    if (d->capallocs >= 1u << 30) return -1;
+    uint32_t nc = d->capallocs ? 2 * d->capallocs : 64;
+    cu_alloc *n = realloc(d->allocs, nc * sizeof *n);
+    if (!n) return -1;
+    d->allocs = n;
+    d->capallocs = nc;
+  }
+  int i = alloc_index(d, base) + 1;
+  memmove(&d->allocs[i + 1], &d->allocs[i], (d->nallocs - (uint32_t)i) * sizeof *d->allocs);
+  d->allocs[i] = (cu_alloc){base, size, type, owned, registered};
+  d->nallocs++;
+  return 0;
+}
+
+static void alloc_release(cu_driver *d, cu_alloc *a) {
+  if (a->type == CU_MEMTYPE_DEVICE) {
+    wv_free(d->vm, (wv_devptr)a->base);
+    d->dev_live -= a->size;
+  } else {
+    wv_unmap_host(d->vm, (void *)a->base);
+    if (a->owned) free((void *)a->base);
+  }
+}
+
+static void alloc_remove(cu_driver *d, cu_alloc *a) {
+  alloc_release(d, a);
+  uint32_t i = (uint32_t)(a - d->allocs);
+  memmove(a, a + 1, (d->nallocs - i - 1) * sizeof *a);
+  d->nallocs--;
+}
+
+void cu_reset_memory(cu_driver *d) {
+  for (uint32_t i = 0; i < d->nallocs; i++) alloc_release(d, &d->allocs[i]);
+  d->nallocs = 0;
+  d->dev_live = 0;
+}
+
+/* ---- allocation API ---- */
+CU_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t n) {
+  cu_driver *d = cu_lock();
+  CUresult e = cu_check(d);
+  if (e) return cu_ret(e);
+  if (!dptr || !n) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  wv_devptr p;
+  if (n > d->prop.totalGlobalMem - d->dev_live || wv_malloc(d->vm, n, &p) != WV_OK) return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
+  if (alloc_add(d, (uintptr_t)p, n, CU_MEMTYPE_DEVICE, 0, 0)) {
+    wv_free(d->vm, p);
+    return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
+  }
+  d->dev_live += n;
+  *dptr = p;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t w, size_t h, unsigned elem) {
+  if (!pitch || (elem != 4 && elem != 8 && elem != 16)) return CUDA_ERROR_INVALID_VALUE;
+  size_t row = (w + 511) & ~(size_t)511;
+  if (!w || !h || row < w || h > SIZE_MAX / row) return CUDA_ERROR_INVALID_VALUE;
+  *pitch = row;
+  return cuMemAlloc_v2(dptr, row * h);
+}
+
+CU_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t n, void *stream) {
+  (void)stream;
+  return cuMemAlloc_v2(dptr, n);
+}
+
+CU_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t n, void *pool, void *stream) {
+  (void)pool, (void)stream;
+  return cuMemAlloc_v2(dptr, n);
+}
+
+/* Host memory the vm maps at its own address (pinned, managed). */
+static CUresult host_alloc(void **pp, size_t n, int type) {
+  cu_driver *d = cu_lock();
+  CUresult e = cu_check(d);
+  if (e) return cu_ret(e);
+  if (!pp || !n) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  void *p = aligned_alloc(256, (n + 255) & ~(size_t)255);
+  if (!p) return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
+  memset(p, 0, n);
+  if (wv_map_host(d->vm, p, n) != WV_OK) {
+    free(p);
+    return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
+  }
+  if (alloc_add(d, (uintptr_t)p, n, type, 1, 0)) {
+    wv_unmap_host(d->vm, p);
+    free(p);
+    return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
+  }
+  *pp = p;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuMemAllocHost_v2(void **pp, size_t n) { return host_alloc(pp, n, CU_MEMTYPE_HOST); }
+CU_EXPORT CUresult cuMemHostAlloc(void **pp, size_t n, unsigned flags) {
+  if (flags & ~0xfu) return CUDA_ERROR_INVALID_VALUE;
+  return host_alloc(pp, n, CU_MEMTYPE_HOST);
+}
+CU_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t n, unsigned flags) {
+  if (flags != 1 && flags != 2) return CUDA_ERROR_INVALID_VALUE; /* CU_MEM_ATTACH_GLOBAL / HOST */
+  void *p = NULL;
+  CUresult e = host_alloc(&p, n, CU_MEMTYPE_UNIFIED);
+  if (e == CUDA_SUCCESS) *dptr = (CUdeviceptr)(uintptr_t)p;
+  return e;
+}
+
+static CUresult free_of(uintptr_t p, int host) {
+  cu_driver *d = cu_lock();
+  if (!p) return cu_ret(CUDA_SUCCESS);
+  cu_alloc *a = cu_alloc_find(d, p);
+  if (!a || a->base != p || a->registered || (a->type == CU_MEMTYPE_HOST) != host)
+    return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  cu_sync_point(d); /* cuMemFree synchronises */
+  alloc_remove(d, a);
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuMemFree_v2(CUdeviceptr p) { return free_of((uintptr_t)p, 0); }
+CU_EXPORT CUresult cuMemFreeHost(void *p) { return free_of((uintptr_t)p, 1); }
+CU_EXPORT CUresult cuMemFreeAsync(CUdeviceptr p, void *stream) {
+  (void)stream;
+  return cuMemFree_v2(p);
+}
+
+CU_EXPORT CUresult cuMemHostGetDevicePointer_v2(CUdeviceptr *dptr, void *p, unsigned flags) {
+  cu_driver *d = cu_lock();
+  if (!dptr || flags) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  cu_alloc *a = cu_alloc_find(d, (uintptr_t)p);
+  if (!a || a->type == CU_MEMTYPE_DEVICE) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  *dptr = (CUdeviceptr)(uintptr_t)p;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuMemHostGetFlags(unsigned *flags, void *p) {
+  cu_driver *d = cu_lock();
+  if (!flags) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  cu_alloc *a = cu_alloc_find(d, (uintptr_t)p);
+  if (!a || a->type != CU_MEMTYPE_HOST) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  *flags = 2; /* CU_MEMHOSTALLOC_DEVICEMAP: every host allocation is mapped */
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) {
+  cu_driver *d = cu_lock();
+  (void)flags;
+  if (!p || !n) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (cu_alloc_find(d, (uintptr_t)p)) return cu_ret(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
+  if (wv_map_host(d->vm, p, n) != WV_OK) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (alloc_add(d, (uintptr_t)p, n, CU_MEMTYPE_HOST, 0, 1)) {
+    wv_unmap_host(d->vm, p);
+    return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
+  }
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuMemHostUnregister(void *p) {
+  cu_driver *d = cu_lock();
+  cu_alloc *a = cu_alloc_find(d, (uintptr_t)p);
+  if (!a || a->base != (uintptr_t)p || !a->registered) return cu_ret(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
+  alloc_remove(d, a);
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuMemGetInfo_v2(size_t *free_b, size_t *total) {
+  cu_driver *d = cu_lock();
+  if (free_b) *free_b = d->prop.totalGlobalMem - d->dev_live;
+  if (total) *total = d->prop.totalGlobalMem;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuMemGetAddressRange_v2(CUdeviceptr *base, size_t *size, CUdeviceptr p) {
+  cu_driver *d = cu_lock();
+  wv_devptr b;
+  size_t s;
+  if (wv_pointer_query(d->vm, p, &b, &s) != WV_OK) return cu_ret(CUDA_ERROR_NOT_FOUND);
+  if (base) *base = b;
+  if (size) *size = s;
+  return cu_ret(CUDA_SUCCESS);
+}
+
+/* CU_POINTER_ATTRIBUTE_*: what a pointer is (cuda.h numbers). */
+static CUresult pointer_attribute(cu_driver *d, void *out, int attr, uintptr_t p) {
+  cu_alloc *a = cu_alloc_find(d, p);
+  wv_devptr b = 0;
+  size_t s = 0;
+  int known = a || wv_pointer_query(d->vm, p, &b, &s) == WV_OK;
+  int type = a ? (a->type == CU_MEMTYPE_UNIFIED ? CU_MEMTYPE_DEVICE : a->type) : CU_MEMTYPE_DEVICE;
+  if (a) b = a->base, s = a->size;
+  if (!known && attr != 8 && attr != 13) return CUDA_ERROR_INVALID_VALUE;
+  switch (attr) {
+  case 1: *(void **)out = &d->primary; break;                          /* CONTEXT */
+  case 2: *(unsigned *)out = (unsigned)type; break;                    /* MEMORY_TYPE */
+  case 3: *(CUdeviceptr *)out = p; break;                              /* DEVICE_POINTER */
+  case 4:                                                              /* HOST_POINTER */
+    if (type == CU_MEMTYPE_DEVICE && !(a && a->type == CU_MEMTYPE_UNIFIED)) return CUDA_ERROR_INVALID_VALUE;
+    *(void **)out = (void *)p;
+    break;
+  case 6: *(int *)out = 1; break;                                      /* SYNC_MEMOPS */
+  case 7: *(unsigned long long *)out = b; break;                       /* BUFFER_ID */
+  case 8: *(int *)out = a && a->type == CU_MEMTYPE_UNIFIED; break;     /* IS_MANAGED */
+  case 9: *(int *)out = 0; break;                                      /* DEVICE_ORDINAL */
+  case 11: *(CUdeviceptr *)out = b; break;                             /* RANGE_START_ADDR */
+  case 12: *(size_t *)out = s; break;                                  /* RANGE_SIZE */
+  case 13: *(int *)out = known; break;                                 /* MAPPED */
+  case 16: *(int *)out = 3; break;                                     /* ACCESS_FLAGS: read-write */
+  default: return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult cuPointerGetAttribute(void *data, int attr, CUdeviceptr p) {
+  cu_driver *d = cu_lock();
+  if (!data) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  return cu_ret(pointer_attribute(d, data, attr, (uintptr_t)p));
+}
+
+CU_EXPORT CUresult cuPointerGetAttributes(unsigned n, int *attrs, void **data, CUdeviceptr p) {
+  cu_driver *d = cu_lock();
+  if (!attrs || !data) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  for (unsigned i = 0; i < n; i++) {
+    /* For an unknown pointer the attributes read as zero, as the CUDA documentation says. */
+    if (data[i] && pointer_attribute(d, data[i], attrs[i], (uintptr_t)p) != CUDA_SUCCESS) {
+      size_t z = attrs[i] == 2 || attrs[i] == 6 || attrs[i] == 8 || attrs[i] == 9 || attrs[i] == 13 ? 4 : 8;
+      memset(data[i], 0, z);
+    }
+  }
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuPointerSetAttribute(const void *value, int attr, CUdeviceptr p) {
+  (void)value, (void)p;
+  return attr == 6 ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+/* Advice and prefetching change nothing on a machine with one memory. */
+CU_EXPORT CUresult cuMemAdvise_v2(CUdeviceptr p, size_t n, int advice, int loc_type, int loc_id) {
+  (void)p, (void)n, (void)advice, (void)loc_type, (void)loc_id;
+  return CUDA_SUCCESS;
+}
+CU_EXPORT CUresult cuMemPrefetchAsync_v2(CUdeviceptr p, size_t n, int loc_type, int loc_id, unsigned flags, void *s) {
+  (void)p, (void)n, (void)loc_type, (void)loc_id, (void)flags, (void)s;
+  return CUDA_SUCCESS;
+}
+
+/* ---- copies and sets ---- */
+/* 1 if [p, p+n) is vm memory (device, pinned, managed, module variables), 0 host, -1 invalid. */
+static int in_vm(cu_driver *d, uintptr_t p, size_t n) {
+  wv_devptr base;
+  size_t size;
+  if (wv_pointer_query(d->vm, p, &base, &size) != WV_OK) return p >= WV_GLOBAL_BASE && p < WV_HEAP_END ? -1 : 0;
+  return n <= size - (p - base) ? 1 : -1;
+}
+
+CUresult cu_copy(cu_driver *d, uintptr_t dst, uintptr_t src, size_t n) {
+  if (n == 0) return CUDA_SUCCESS;
+  if (!dst || !src) return CUDA_ERROR_INVALID_VALUE;
+  int dv = in_vm(d, dst, n), sv = in_vm(d, src, n);
+  if (dv < 0 || sv < 0) return CUDA_ERROR_INVALID_VALUE;
+  wv_status st = WV_OK;
+  if (dv && sv) st = wv_memcpy_dtod(d->vm, dst, src, n);
+  else if (dv) st = wv_memcpy_htod(d->vm, dst, (const void *)src, n);
+  else if (sv) st = wv_memcpy_dtoh(d->vm, (void *)dst, src, n);
+  else memmove((void *)dst, (const void *)src, n);
+  return st == WV_OK ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+}
+
+CUresult cu_set(cu_driver *d, uintptr_t dst, const void *pattern, unsigned elem, size_t count) {
+  if (!count) return CUDA_SUCCESS;
+  if (dst % elem || count > SIZE_MAX / elem || in_vm(d, dst, count * elem) != 1) return CUDA_ERROR_INVALID_VALUE;
+  if (elem == 1) return wv_memset(d->vm, dst, *(const uint8_t *)pattern, count) == WV_OK ? CUDA_SUCCESS : CUDA_ERROR_INVALID_VALUE;
+  uint8_t buf[4096];
+  size_t per = sizeof buf / elem;
+  for (size_t i = 0; i < per; i++) memcpy(buf + i * elem, pattern, elem);
+  for (size_t done = 0; done < count; done += per) {
+    size_t k = count - done < per ? count - done : per;
+    if (wv_memcpy_htod(d->vm, dst + done * elem, buf, k * elem) != WV_OK) return CUDA_ERROR_INVALID_VALUE;
+  }
+  return CUDA_SUCCESS;
+}
+
+/* Every copy: the context's state, then the copy (a blocking one is a flush point first). */
+static CUresult copy(uintptr_t dst, uintptr_t src, size_t n, int blocking) {
+  cu_driver *d = cu_lock();
+  if (blocking) cu_sync_point(d);
+  CUresult e = cu_check(d);
+  if (e == CUDA_SUCCESS) e = cu_copy(d, dst, src, n);
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuMemcpy(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy(dst, src, n, 1); }
+CU_EXPORT CUresult cuMemcpyAsync(CUdeviceptr dst, CUdeviceptr src, size_t n, void *s) {
+  (void)s;
+  return copy(dst, src, n, 0);
+}
+CU_EXPORT CUresult cuMemcpyHtoD_v2(CUdeviceptr dst, const void *src, size_t n) { return copy(dst, (uintptr_t)src, n, 1); }
+CU_EXPORT CUresult cuMemcpyDtoH_v2(void *dst, CUdeviceptr src, size_t n) { return copy((uintptr_t)dst, src, n, 1); }
+CU_EXPORT CUresult cuMemcpyDtoD_v2(CUdeviceptr dst, CUdeviceptr src, size_t n) { return copy(dst, src, n, 0); }
+CU_EXPORT CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr dst, const void *src, size_t n, void *s) {
+  (void)s;
+  return copy(dst, (uintptr_t)src, n, 0);
+}
+CU_EXPORT CUresult cuMemcpyDtoHAsync_v2(void *dst, CUdeviceptr src, size_t n, void *s) {
+  (void)s;
+  return copy((uintptr_t)dst, src, n, 0);
+}
+CU_EXPORT CUresult cuMemcpyDtoDAsync_v2(CUdeviceptr dst, CUdeviceptr src, size_t n, void *s) {
+  (void)s;
+  return copy(dst, src, n, 0);
+}
+CU_EXPORT CUresult cuMemcpyPeer(CUdeviceptr dst, void *dctx, CUdeviceptr src, void *sctx, size_t n) {
+  (void)dctx, (void)sctx;
+  return copy(dst, src, n, 1);
+}
+CU_EXPORT CUresult cuMemcpyPeerAsync(CUdeviceptr dst, void *dctx, CUdeviceptr src, void *sctx, size_t n, void *s) {
+  (void)dctx, (void)sctx, (void)s;
+  return copy(dst, src, n, 0);
+}
+
+static CUresult set(CUdeviceptr dst, const void *pattern, unsigned elem, size_t count) {
+  cu_driver *d = cu_lock();
+  CUresult e = cu_check(d);
+  if (e == CUDA_SUCCESS) e = cu_set(d, dst, pattern, elem, count);
+  return cu_ret(e);
+}
+
+CU_EXPORT CUresult cuMemsetD8_v2(CUdeviceptr dst, unsigned char v, size_t n) { return set(dst, &v, 1, n); }
+CU_EXPORT CUresult cuMemsetD16_v2(CUdeviceptr dst, unsigned short v, size_t n) { return set(dst, &v, 2, n); }
+CU_EXPORT CUresult cuMemsetD32_v2(CUdeviceptr dst, unsigned v, size_t n) { return set(dst, &v, 4, n); }
+CU_EXPORT CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, void *s) {
+  (void)s;
+  return set(dst, &v, 1, n);
+}
+CU_EXPORT CUresult cuMemsetD16Async(CUdeviceptr dst, unsigned short v, size_t n, void *s) {
+  (void)s;
+  return set(dst, &v, 2, n);
+}
+CU_EXPORT CUresult cuMemsetD32Async(CUdeviceptr dst, unsigned v, size_t n, void *s) {
+  (void)s;
+  return set(dst, &v, 4, n);
+}
+
+/* 2D sets: h rows of w elements, pitch bytes apart. */
+static CUresult set2d(CUdeviceptr dst, size_t pitch, const void *v, unsigned elem, size_t w, size_t h) {
+  if (w && h && w * elem > pitch) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t y = 0; y < h; y++) {
+    CUresult e = set(dst + y * pitch, v, elem, w);
+    if (e) return e;
+  }
+  return CUDA_SUCCESS;
+}
+CU_EXPORT CUresult cuMemsetD2D8_v2(CUdeviceptr dst, size_t pitch, unsigned char v, size_t w, size_t h) {
+  return set2d(dst, pitch, &v, 1, w, h);
+}
+CU_EXPORT CUresult cuMemsetD2D16_v2(CUdeviceptr dst, size_t pitch, unsigned short v, size_t w, size_t h) {
+  return set2d(dst, pitch, &v, 2, w, h);
+}
+CU_EXPORT CUresult cuMemsetD2D32_v2(CUdeviceptr dst, size_t pitch, unsigned v, size_t w, size_t h) {
+  return set2d(dst, pitch, &v, 4, w, h);
+}
+CU_EXPORT CUresult cuMemsetD2D8Async(CUdeviceptr dst, size_t pitch, unsigned char v, size_t w, size_t h, void *s) {
+  (void)s;
+  return set2d(dst, pitch, &v, 1, w, h);
+}
+CU_EXPORT CUresult cuMemsetD2D16Async(CUdeviceptr dst, size_t pitch, unsigned short v, size_t w, size_t h, void *s) {
+  (void)s;
+  return set2d(dst, pitch, &v, 2, w, h);
+}
+CU_EXPORT CUresult cuMemsetD2D32Async(CUdeviceptr dst, size_t pitch, unsigned v, size_t w, size_t h, void *s) {
+  (void)s;
+  return set2d(dst, pitch, &v, 4, w, h);
+}
+
+/* CUDA_MEMCPY2D / CUDA_MEMCPY3D (cuda.h layouts). Arrays are not supported. */
+typedef struct {
+  size_t srcXInBytes, srcY;
+  int srcMemoryType; const void *srcHost; CUdeviceptr srcDevice; void *srcArray; size_t srcPitch;
+  size_t dstXInBytes, dstY;
+  int dstMemoryType; void *dstHost; CUdeviceptr dstDevice; void *dstArray; size_t dstPitch;
+  size_t WidthInBytes, Height;
+} CUDA_MEMCPY2D;
+typedef struct {
+  size_t srcXInBytes, srcY, srcZ, srcLOD;
+  int srcMemoryType; const void *srcHost; CUdeviceptr srcDevice; void *srcArray; void *reserved0;
+  size_t srcPitch, srcHeight;
+  size_t dstXInBytes, dstY, dstZ, dstLOD;
+  int dstMemoryType; void *dstHost; CUdeviceptr dstDevice; void *dstArray; void *reserved1;
+  size_t dstPitch, dstHeight;
+  size_t WidthInBytes, Height, Depth;
+} CUDA_MEMCPY3D;
+
+/* The base address a side of a copy names (memory type HOST, DEVICE or UNIFIED; ARRAY = 3 unsupported). */
+static int side(int type, const void *host, CUdeviceptr dev, uintptr_t *out) {
+  if (type == CU_MEMTYPE_HOST) *out = (uintptr_t)host;
+  else if (type == CU_MEMTYPE_DEVICE || type == CU_MEMTYPE_UNIFIED) *out = (uintptr_t)dev;
+  else return -1;
+  return 0;
+}
+
+static CUresult copy3d(uintptr_t s, size_t sx, size_t sy, size_t sz, size_t sp, size_t sh, uintptr_t dd, size_t dx,
+                       size_t dy, size_t dz, size_t dp, size_t dh, size_t w, size_t h, size_t depth) {
+  if (!w || !h || !depth) return CUDA_SUCCESS;
+  if ((h > 1 || depth > 1) && (w > sp || w > dp)) return CUDA_ERROR_INVALID_VALUE;
+  for (size_t z = 0; z < depth; z++)
+    for (size_t y = 0; y < h; y++) {
+      uintptr_t a = s + sx + ((sz + z) * sh + sy + y) * sp, b = dd + dx + ((dz + z) * dh + dy + y) * dp;
+      CUresult e = copy(b, a, w, 0);
+      if (e) return e;
+    }
+  return CUDA_SUCCESS;
+}
+
+CU_EXPORT CUresult cuMemcpy2D_v2(const CUDA_MEMCPY2D *c) {
+  uintptr_t s, dd;
+  if (!c || side(c->srcMemoryType, c->srcHost, c->srcDevice, &s) || side(c->dstMemoryType, c->dstHost, c->dstDevice, &dd))
+    return c ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+  return copy3d(s, c->srcXInBytes, c->srcY, 0, c->srcPitch, 0, dd, c->dstXInBytes, c->dstY, 0, c->dstPitch, 0,
+                c->WidthInBytes, c->Height, 1);
+}
+CU_EXPORT CUresult cuMemcpy2DUnaligned_v2(const CUDA_MEMCPY2D *c) { return cuMemcpy2D_v2(c); }
+CU_EXPORT CUresult cuMemcpy2DAsync_v2(const CUDA_MEMCPY2D *c, void *stream) {
+  (void)stream;
+  return cuMemcpy2D_v2(c);
+}
+
+CU_EXPORT CUresult cuMemcpy3D_v2(const CUDA_MEMCPY3D *c) {
+  uintptr_t s, dd;
+  if (!c || side(c->srcMemoryType, c->srcHost, c->srcDevice, &s) || side(c->dstMemoryType, c->dstHost, c->dstDevice, &dd))
+    return c ? CUDA_ERROR_NOT_SUPPORTED : CUDA_ERROR_INVALID_VALUE;
+  return copy3d(s, c->srcXInBytes, c->srcY, c->srcZ, c->srcPitch, c->srcHeight, dd, c->dstXInBytes, c->dstY, c->dstZ,
+                c->dstPitch, c->dstHeight, c->WidthInBytes, c->Height, c->Depth);
+}
+CU_EXPORT CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *c, void *stream) {
+  (void)stream;
+  return cuMemcpy3D_v2(c);
+}

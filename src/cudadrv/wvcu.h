@@ -1,0 +1,28 @@
+/*
+ * wvcu.h — what warpvm's CUDA driver (libcuda.so.1) offers warpvm's CUDA runtime (libcudart.so)
+ * beyond NVIDIA's driver API, so that the two share one vm per process: the vm itself, device
+ * printf (the driver's FIFO, flushed at CUDA's flush points) and the device's properties
+ * (devprops.h). Exported with these names only; a program never calls them.
+ */
+#ifndef WV_CUDADRV_WVCU_H
+#define WV_CUDADRV_WVCU_H
+
+#include <stddef.h>
+
+#include "cudadrv/devprops.h"
+#include "warpvm.h"
+
+/* The process's vm, created from the environment (WARPVM_MACHINE, WARPVM_MAX_STEPS, ...) on first
+ * use; a bad setting stops the program with a message. Never NULL. */
+wv_vm *wvcu_shared_vm(void);
+/* Write the device printf records waiting in the FIFO to stdout. */
+void wvcu_flush_printf(void);
+/* The printf FIFO's size (cudaLimitPrintfFifoSize): *get receives it; set != 0 asks for a new one
+ * (clamped as an H100 does), refused (-1) once a kernel has printed. */
+int wvcu_printf_limit(size_t *get, size_t set);
+/* A new context (cudaDeviceReset, cuDevicePrimaryCtxReset): printf limits back to their defaults. */
+void wvcu_printf_reset(void);
+/* WARPVM_VERBOSE=1: explain refused calls on stderr. */
+int wvcu_verbose(void);
+
+#endif
