@@ -94,7 +94,14 @@ typedef struct wv_dec {
 #define WV_DEC_NONE 0xffffffffu
 
 int wv_dgrow(void **p, uint32_t *cap, uint32_t need, size_t el);
-int wv_dspecial(const char *name);
+/* A special register (%tid.x, %clock, ...): a warp special slot, a constant, or read when the instruction
+ * runs (WV_DYN_*: only mov reads those). */
+enum { WV_SREG_SLOT = 0, WV_SREG_CONST, WV_SREG_DYN };
+typedef struct wv_sreg {
+  uint8_t kind;
+  uint32_t v; /* WV_SP_*, the value, or WV_DYN_* */
+} wv_sreg;
+int wv_dsreg(const char *name, wv_sreg *out); /* 0, or -1 when name is no special register */
 int wv_derr(wv_dec *d, ptx_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* operands (decode.c) */

@@ -422,12 +422,14 @@ static int dec_mov(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   in->d[0] = wv_ddst(d, dst);
   if (d->failed) return -1;
   if (src->kind == PTX_OPND_REG || src->kind == PTX_OPND_SYM) {
-    if (!strcmp(src->name, "%clock") || !strcmp(src->name, "%clock64") || !strcmp(src->name, "%globaltimer")) {
-      in->mode = !strcmp(src->name, "%clock") ? WV_DYN_CLOCK : !strcmp(src->name, "%clock64") ? WV_DYN_CLOCK64 : WV_DYN_GLOBALTIMER;
+    wv_sreg sr;
+    int special = !wv_dsreg(src->name, &sr);
+    if (special && sr.kind == WV_SREG_DYN) { /* %clock and the like: read when it runs */
+      in->mode = (uint8_t)sr.v;
       in->fn = wv_h_special(in->mode);
       return 0;
     }
-    const wv_decl *dl = wv_dspecial(src->name) < 0 ? wv_dlookup(d, src->name) : NULL;
+    const wv_decl *dl = special ? NULL : wv_dlookup(d, src->name);
     if (dl && dl->kind == K_LOCALVAR) { /* mov %SPL, __local_depot0 */
       in->imm = (int64_t)dl->off;
       in->fn = wv_h_local_addr;

@@ -75,7 +75,7 @@ typedef enum wv_special {
   WV_SP_NCTAID_X, WV_SP_NCTAID_Y, WV_SP_NCTAID_Z,
   WV_SP_LANEID, WV_SP_WARPID, WV_SP_NWARPID, WV_SP_SMID, WV_SP_NSMID, WV_SP_GRIDID,
   WV_SP_LANEMASK_EQ, WV_SP_LANEMASK_LT, WV_SP_LANEMASK_LE, WV_SP_LANEMASK_GT, WV_SP_LANEMASK_GE,
-  WV_SP_DYN_SMEM, WV_SP_TOTAL_SMEM, WV_SP_ZERO, WV_SP_ONE,
+  WV_SP_DYN_SMEM, WV_SP_TOTAL_SMEM, WV_SP_AGGR_SMEM,
   WV_SP_ENVREG1, WV_SP_ENVREG2, /* the grid workspace's address, high:low (cooperative launches) */
   WV_SP_COUNT
 } wv_special;
@@ -99,6 +99,9 @@ typedef enum wv_space {
 /* The first .shared address a CTA's variables get: below it, 1 KiB the GPU reserves for itself (sm_80
  * and later; tests/memprobe/golden/memprobe_info.out). */
 #define WV_SHARED_BASE 0x400u
+/* %reserved_smem_offset_end on an H100: the end of the part of that 1 KiB that system software (cooperative
+ * groups' tiles of more than 32 threads) may use, from %reserved_smem_offset_1 = 0 (memprobe_info.out). */
+#define WV_RESERVED_SMEM_END 0x120u
 #define WV_GLOBAL_BASE 0x0000700000000000ull
 #define WV_FUNC_ADDR_TAG 0x00f0000000000000ull /* | function index: a function's address in data */
 
