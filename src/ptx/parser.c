@@ -22,6 +22,7 @@
 #include "ptx/arena.h"
 #include "ptx/ast.h"
 #include "ptx/lexer.h"
+#include "ptx/target.h"
 
 #define MAX_OPND_DEPTH 4            /* operand nesting: [a, {b}] or (a, b) inside an instruction */
 #define MAX_OPNDS 64                /* top-level operands of one instruction */
@@ -1174,6 +1175,7 @@ static void skip_section(parser *ps) {
 static void parse_version(parser *ps) {
   advance(ps);
   ptx_token *t = cur(ps);
+  ptx_loc vloc = t->loc;
   /* `9.0` lexes as a decimal float: read major.minor from its text */
   uint32_t major = 0, minor = 0;
   size_t i = 0;
@@ -1188,6 +1190,8 @@ static void parse_version(parser *ps) {
     minor = minor * 10 + (uint32_t)(t->p[i] - '0');
   ok = ok && nd > 0 && nd < 6 && i == t->len;
   if (!ok) fail_expected(ps, "version number (e.g. '8.0') after '.version'");
+  char msg[160];
+  if (ptx_version_check(major, minor, msg, sizeof msg)) fail(ps, vloc, "%s", msg);
   ps->mod->version_major = major;
   ps->mod->version_minor = minor;
   advance(ps);
@@ -1198,6 +1202,10 @@ static void parse_target(parser *ps) {
   for (int first = 1;; first = 0) {
     ptx_token *t = cur(ps);
     if (t->kind != PTX_TOK_IDENT) fail_expected(ps, "target name (e.g. 'sm_90') after '.target'");
+    char word[32], msg[160];
+    snprintf(word, sizeof word, "%.*s", (int)(t->len < 31 ? t->len : 31), t->p);
+    if (ptx_target_check(word, ps->mod->version_major, ps->mod->version_minor, msg, sizeof msg))
+      fail(ps, t->loc, "%s", msg);
     if (first) ps->mod->target = intern_tok(ps, t);
     advance(ps);
     if (!is_punct(cur(ps), ',')) break;

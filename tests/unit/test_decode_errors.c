@@ -304,16 +304,50 @@ static void test_hint_instructions(void **state) {
   expect_load_error(bad3, "HERE", "operand");
 }
 
+/* PTX for GPUs newer than sm_90 (CuPy ships compute_120 PTX, numba emits .version 9.x) runs when warpvm
+ * implements every instruction it uses; a valid one it does not run (tcgen05) refuses the launch naming it
+ * and its line, an unknown one is a load error. */
+static void test_newer_targets(void **state) {
+  wv_vm *vm = *state;
+  static const char *const heads[] = {"9.0 sm_100",  "8.6 sm_100a", "8.8 sm_100f", "8.6 sm_101", "8.8 sm_103",
+                                      "9.0 sm_110f", "8.7 sm_120",  "9.5 sm_120a", "8.8 sm_121", "9.5 sm_90a"};
+  for (size_t i = 0; i < N(heads); i++) {
+    char ptx[1024];
+    snprintf(ptx, sizeof ptx, ".version %.3s\n.target %s\n.address_size 64\n%s"
+             "ld.param.u64 %%rd1, [p];\nmov.u32 %%r1, %%tid.x;\nmul.wide.u32 %%rd2, %%r1, 4;\nadd.s64 %%rd1, %%rd1, %%rd2;\n"
+             "add.u32 %%r1, %%r1, %u;\nst.global.u32 [%%rd1], %%r1;\nret;\n}\n", heads[i], heads[i] + 4, KHEAD, (unsigned)i);
+    const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+    static uint32_t out[32];
+    wvt_buf b[1] = {{out, sizeof out}};
+    wvt_run_ok(vm, k, 1, 32, 1, b);
+    for (uint32_t t = 0; t < 32; t++) assert_int_equal(out[t], t + i);
+  }
+  static const char tc[] = ".version 9.0\n.target sm_100a\n.address_size 64\n" KHEAD
+                           "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32; // HERE\nret;\n}\n";
+  wv_devptr dp;
+  assert_int_equal(wv_malloc(vm, 64, &dp), WV_OK);
+  void *args[1] = {&dp};
+  wv_status st = wv_launch(vm, wvt_kernel(vm, tc, "k"), wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
+  wvt_assert_status(vm, st, WV_ERR_UNSUPPORTED);
+  char want[32];
+  snprintf(want, sizeof want, "test.ptx:%u:", wvt_line_of(tc, "HERE"));
+  wvt_assert_contains(wv_last_error(vm), want);
+  wvt_assert_contains(wv_last_error(vm), "tcgen05");
+  assert_int_equal(wv_free(vm, dp), WV_OK);
+  static const char bad[] = ".version 9.5\n.target sm_120a\n.address_size 64\n" KHEAD "tcgen99.alloc [%r1]; // HERE\nret;\n}\n";
+  expect_load_error(bad, "HERE", "unknown instruction 'tcgen99'");
+}
+
 /* Valid PTX that warpvm does not run yet makes only the kernels that use it unlaunchable; it is never a load
  * error (issue 10's sweep found these were): SIMD .u16x2 arithmetic, two-source cvt packs, st.async,
- * red.async, a function's address taken, lop3 with a predicate result, mixed-precision add, fma .oob. */
+ * red.async, lop3 with a predicate result, mixed-precision add, fma .oob. */
 static void test_valid_forms_are_deferred(void **state) {
   wv_vm *vm = *state;
   static const char *const forms[] = {"add.u16x2 %r1, %r2, %r3;", "min.s16x2 %r1, %r2, %r3;",
                                       "cvt.rn.satfinite.e2m1x2.f32 %r1, %f1, %f2;", "add.rn.f32.f16 %f1, %r1, %f2;",
                                       "fma.rn.oob.f16x2 %r1, %r2, %r3, %r4;",
                                       "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];",
-                                      "mov.u64 %rd1, k;", "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p0;",
+                                      "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p0;",
                                       "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];"};
   for (size_t i = 0; i < N(forms); i++) {
     char ptx[1024];
@@ -368,6 +402,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_unsupported_instruction_is_deferred, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_errors_do_not_stick, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_hint_instructions, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_newer_targets, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_valid_forms_are_deferred, wvt_setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

@@ -729,7 +729,7 @@ static void test_operand_kinds(void **state) {
 
 static void test_declarations_and_headers(void **state) {
   (void)state;
-  ptx_module *m = parse_ok(".version 6.0\n"
+  ptx_module *m = parse_ok(".version 6.3\n"
                            ".target sm_75\n"
                            ".address_size 32\n"
                            ".global .align 4 .b32 mat[2][3][4];\n"
@@ -865,6 +865,44 @@ static void test_arena(void **state) {
 /* ---------------------------------------------------------------------------------------------
  * Errors
  * ------------------------------------------------------------------------------------------- */
+
+/* .version and .target: every target of the PTX ISA loads from the ISA version that introduced it (ptxas
+ * 13.0's table) and is refused before it; numba's and CuPy's headers load; newer ISA majors, unknown names
+ * and map_f64_to_f32 are errors at the word. */
+static void test_targets(void **state) {
+  (void)state;
+  static const struct { const char *target, *since, *before; } t[] = {
+    {"sm_30", "3.0", "2.3"},     {"sm_75", "6.3", "6.2"},     {"sm_80", "7.0", "6.5"},     {"sm_89", "7.8", "7.7"},
+    {"sm_90", "7.8", "7.7"},     {"sm_90a", "8.0", "7.8"},    {"sm_100", "8.6", "8.5"},    {"sm_100a", "8.6", "8.5"},
+    {"sm_100f", "8.8", "8.7"},   {"sm_101", "8.6", "8.5"},    {"sm_103", "8.8", "8.7"},    {"sm_103a", "8.8", "8.7"},
+    {"sm_110", "9.0", "8.8"},    {"sm_110f", "9.0", "8.8"},   {"sm_120", "8.7", "8.6"},    {"sm_120a", "8.7", "8.6"},
+    {"sm_120f", "8.8", "8.7"},   {"sm_121", "8.8", "8.7"},    {"sm_121a", "8.8", "8.7"},   {"compute_120", "8.7", "8.6"},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+    char src[128], msg[160];
+    snprintf(src, sizeof src, ".version %s\n.target %s\n.entry k() { ret; }", t[i].since, t[i].target);
+    ptx_module *m = parse_ok(src);
+    assert_string_equal(m->target, t[i].target);
+    ptx_module_free(m);
+    snprintf(src, sizeof src, ".version %s\n.target %s\n", t[i].before, t[i].target);
+    snprintf(msg, sizeof msg, "t.ptx:2:9: error: PTX ISA version %s does not support .target %s (it needs %s or later)",
+             t[i].before, t[i].target, t[i].since);
+    expect_error(src, msg);
+  }
+  const char *ok[] = {".version 9.5\n.target sm_90a\n.address_size 64\n",          /* numba-cuda's PTX */
+                      ".version 9.9\n.target sm_130f, texmode_independent, debug\n", /* a newer GPU: checked per instruction */
+                      ".version 9.0\n.target sm_90, sm_80\n"};
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) ptx_module_free(parse_ok(ok[i]));
+  expect_error(".version 10.0\n.target sm_90\n",
+               "t.ptx:1:10: error: PTX ISA version 10.0 is newer than warpvm knows (it reads PTX ISA 1.0 to 9.x)");
+  expect_error(".version 0.9\n.target sm_90\n", "t.ptx:1:10: error: PTX ISA version 0.9 is not a PTX ISA version");
+  expect_error(".version 9.0\n.target sm_90f\n", "t.ptx:2:9: error: unknown target 'sm_90f'");
+  expect_error(".version 9.0\n.target sm_95\n", "t.ptx:2:9: error: unknown target 'sm_95'");
+  expect_error(".version 9.0\n.target gfx90a\n",
+               "t.ptx:2:9: error: unknown target 'gfx90a' (a target is sm_NN, sm_NNa or sm_NNf, e.g. sm_90)");
+  expect_error(".version 9.0\n.target sm_90, map_f64_to_f32\n",
+               "t.ptx:2:16: error: '.target map_f64_to_f32' (sm_1x's doubles as floats) is not supported");
+}
 
 static void test_errors(void **state) {
   (void)state;
@@ -1137,6 +1175,7 @@ int main(void) {
       cmocka_unit_test(test_declarations_and_headers),
       cmocka_unit_test(test_comments_sections_and_misc),
       cmocka_unit_test(test_arena),
+      cmocka_unit_test(test_targets),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_long_names),
       cmocka_unit_test(test_fuzz),
