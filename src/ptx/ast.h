@@ -113,8 +113,22 @@ typedef enum ptx_stmt_kind {
   PTX_STMT_VAR,        /* .reg/.local/.shared/.param declared in the body */
   PTX_STMT_SCOPE_OPEN, /* { */
   PTX_STMT_SCOPE_CLOSE,/* } */
-  PTX_STMT_PRAGMA,     /* .pragma "nounroll"; — `label` holds the string */
+  PTX_STMT_PRAGMA,     /* .pragma "nounroll"; — `label` holds the string (.branchtargets: its text) */
+  PTX_STMT_PROTO,      /* label: .callprototype ... / .calltargets ...; — `proto` */
 } ptx_stmt_kind;
+
+/* What an indirect call names after its arguments (PTX ISA "call"): `label: .callprototype (rets) _ (params);`,
+ * the signature its callees share (parameter names are `_`), or `label: .calltargets f, g;`, the complete
+ * list of its callees. */
+typedef struct ptx_proto {
+  const char *name;        /* the label */
+  uint8_t is_targets;      /* .calltargets: `targets`; else .callprototype: `rets`, `params` */
+  uint8_t noreturn;
+  ptx_var *rets, *params;
+  uint32_t nrets, nparams;
+  const char **targets;
+  uint32_t ntargets;
+} ptx_proto;
 
 typedef struct ptx_stmt {
   ptx_stmt_kind kind;
@@ -122,6 +136,7 @@ typedef struct ptx_stmt {
   ptx_insn insn;      /* INSN */
   ptx_var var;        /* VAR */
   const char *label;  /* LABEL name, PRAGMA text */
+  ptx_proto *proto;   /* PROTO */
 } ptx_stmt;
 
 typedef struct ptx_func {

@@ -67,7 +67,7 @@ typedef struct parser {
   jmp_buf jb;
   int in_body;
   uint32_t loc_file, loc_line; /* last .loc */
-  vec vars, funcs, files, body, params, rets, inits, text;
+  vec vars, funcs, files, body, params, rets, inits, text, targets;
   vec scratch[MAX_OPND_DEPTH + 1]; /* operand lists, one per nesting depth */
   vec shared, refs;                /* the body's summary: .shared declarations, names referred to */
   pset seen;                       /* the body's names: referred to, declared (labels, variables) */
@@ -915,8 +915,63 @@ static void parse_file(parser *ps) {
   *(ptx_file_entry *)vec_push(ps, &ps->files, sizeof fe, MAX_ITEMS, "'.file' directives") = fe;
 }
 
-/* `label: .callprototype ...;` (also .calltargets / .branchtargets): a PRAGMA statement holding
- * the directive's text, tokens separated by single spaces where the source had space. */
+/* `label: .callprototype {(rets)} _ {(params)} {.noreturn};` — the prototype an indirect call's callees
+ * share — or `label: .calltargets f {, f};` — the complete list of its callees (PTX ISA "call"): a PROTO
+ * statement. Its functions count as names the body refers to. */
+static void parse_proto(parser *ps, const char *label) {
+  ptx_stmt st;
+  memset(&st, 0, sizeof st);
+  st.kind = PTX_STMT_PROTO;
+  st.loc = cur(ps)->loc;
+  ptx_proto *p = xalloc(ps, 1, sizeof *p);
+  p->name = label;
+  p->is_targets = (uint8_t)is_dir(cur(ps), ".calltargets");
+  const char *what = p->is_targets ? "';' after '.calltargets' declaration" : "';' after '.callprototype' declaration";
+  advance(ps);
+  if (p->is_targets) {
+    ps->targets.n = 0;
+    for (;;) {
+      ptx_token *t = cur(ps);
+      if (t->kind != PTX_TOK_IDENT) fail_expected(ps, "function name in '.calltargets'");
+      const char *name = intern_tok(ps, t);
+      note_ref(ps, name);
+      *(const char **)vec_push(ps, &ps->targets, sizeof name, MAX_PARAMS, "call targets") = name;
+      advance(ps);
+      if (!is_punct(cur(ps), ',')) break;
+      advance(ps);
+    }
+    p->targets = vec_finish(ps, &ps->targets, sizeof(const char *), &p->ntargets);
+  } else {
+    if (is_punct(cur(ps), '(')) {
+      parse_param_list(ps, &ps->rets);
+      p->rets = vec_finish(ps, &ps->rets, sizeof(ptx_var), &p->nrets);
+    }
+    if (!tok_is(cur(ps), "_")) fail_expected(ps, "'_' (the prototype's name) in '.callprototype'");
+    advance(ps);
+    if (is_punct(cur(ps), '(')) {
+      parse_param_list(ps, &ps->params);
+      p->params = vec_finish(ps, &ps->params, sizeof(ptx_var), &p->nparams);
+    }
+    for (;;) { /* attributes: .noreturn, and the register-usage hints .abi_preserve{_control} N */
+      ptx_token *t = cur(ps);
+      if (is_dir(t, ".noreturn")) {
+        p->noreturn = 1;
+        advance(ps);
+      } else if (is_dir(t, ".abi_preserve") || is_dir(t, ".abi_preserve_control")) {
+        advance(ps);
+        expect_u32(ps, "integer after '.abi_preserve'");
+      } else {
+        break;
+      }
+    }
+  }
+  expect_punct(ps, ';', what);
+  st.proto = p;
+  push_stmt(ps, &st);
+}
+
+/* `label: .branchtargets ...;`: a PRAGMA statement holding the directive's text, tokens separated by
+ * single spaces where the source had space. */
 static void parse_label_directive(parser *ps) {
   ptx_stmt st;
   memset(&st, 0, sizeof st);
@@ -993,8 +1048,8 @@ static void parse_body(parser *ps) {
         advance(ps);
         advance(ps);
         ptx_token *d = cur(ps);
-        if (is_dir(d, ".callprototype") || is_dir(d, ".calltargets") || is_dir(d, ".branchtargets"))
-          parse_label_directive(ps);
+        if (is_dir(d, ".callprototype") || is_dir(d, ".calltargets")) parse_proto(ps, st.label);
+        else if (is_dir(d, ".branchtargets")) parse_label_directive(ps);
       } else {
         parse_instruction(ps);
       }
@@ -1290,7 +1345,7 @@ static void parse_module(parser *ps) {
 
 static void free_vecs(parser *ps) {
   vec *all[] = {&ps->vars, &ps->funcs, &ps->files, &ps->body, &ps->params, &ps->rets, &ps->inits, &ps->text,
-                &ps->shared, &ps->refs};
+                &ps->targets, &ps->shared, &ps->refs};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]->data);
   for (int i = 0; i <= MAX_OPND_DEPTH; i++) free(ps->scratch[i].data);
   free(ps->seen.keys);

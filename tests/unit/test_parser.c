@@ -301,9 +301,15 @@ static void test_nvcc_fnptr_callprototype(void **state) {
   while (i < k->nbody && !(k->body[i].kind == PTX_STMT_LABEL && strcmp(k->body[i].label, "prototype_0") == 0)) i++;
   assert_true(i + 2 < k->nbody);
   assert_int_equal(k->body[i].loc.line, 110);
-  assert_int_equal(k->body[i + 1].kind, PTX_STMT_PRAGMA);
-  assert_string_equal(k->body[i + 1].label,
-                      ".callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _)");
+  assert_int_equal(k->body[i + 1].kind, PTX_STMT_PROTO);
+  const ptx_proto *pr = k->body[i + 1].proto;
+  assert_ptr_equal(pr->name, k->body[i].label);
+  assert_false(pr->is_targets);
+  assert_int_equal(pr->nrets, 1);
+  assert_int_equal(pr->nparams, 2);
+  assert_string_equal(pr->rets[0].type, "b32");
+  assert_int_equal(pr->params[1].space, PTX_SPACE_PARAM);
+  assert_string_equal(pr->params[1].name, "_");
   const ptx_insn *call = &k->body[i + 2].insn;
   assert_int_equal(k->body[i + 2].kind, PTX_STMT_INSN);
   assert_string_equal(call->opcode, "call");
@@ -866,6 +872,41 @@ static void test_arena(void **state) {
  * Errors
  * ------------------------------------------------------------------------------------------- */
 
+/* Every form of .callprototype (PTX ISA "call": rets and params optional, .noreturn, the .abi_preserve hints)
+ * and .calltargets, whose functions are names the body refers to. */
+static void test_call_prototypes(void **state) {
+  (void)state;
+  ptx_module *m = parse_ok(HDR ".func f(.param .b32 a);\n.func g(.param .b32 a);\n.entry k() {\n"
+                               "p0: .callprototype _ ;\n"
+                               "p1: .callprototype ()_ (.param .b64 _) .noreturn;\n"
+                               "p2: .callprototype (.param .align 16 .b8 _[16]) _ (.param .b32 _, .param .f64 _) .abi_preserve 8;\n"
+                               "t: .calltargets f, g;\n"
+                               "ret;\n}\n");
+  const ptx_func *k = find_func(m, "k", 1);
+  assert_int_equal(k->nbody, 9);
+  const ptx_proto *p0 = k->body[1].proto, *p1 = k->body[3].proto, *p2 = k->body[5].proto, *t = k->body[7].proto;
+  assert_int_equal(k->body[1].kind, PTX_STMT_PROTO);
+  assert_string_equal(p0->name, "p0");
+  assert_int_equal(p0->nrets + p0->nparams, 0);
+  assert_true(p1->noreturn);
+  assert_int_equal(p1->nrets, 0);
+  assert_int_equal(p1->nparams, 1);
+  assert_int_equal(p2->nrets, 1);
+  assert_int_equal(p2->rets[0].align, 16);
+  assert_int_equal(p2->rets[0].nelems, 16);
+  assert_string_equal(p2->params[1].type, "f64");
+  assert_false(p2->noreturn);
+  assert_true(t->is_targets);
+  assert_int_equal(t->ntargets, 2);
+  assert_string_equal(t->targets[1], "g");
+  assert_int_equal(k->nrefs, 2); /* f and g */
+  ptx_module_free(m);
+  expect_error(HDR ".entry k() {\np: .callprototype (.param .b32 _) f (.param .b32 _);\n}",
+               "t.ptx:4:35: error: expected '_' (the prototype's name) in '.callprototype', found 'f'");
+  expect_error(HDR ".entry k() {\nt: .calltargets f, 3;\n}",
+               "t.ptx:4:20: error: expected function name in '.calltargets', found '3'");
+}
+
 /* .version and .target: every target of the PTX ISA loads from the ISA version that introduced it (ptxas
  * 13.0's table) and is refused before it; numba's and CuPy's headers load; newer ISA majors, unknown names
  * and map_f64_to_f32 are errors at the word. */
@@ -1175,6 +1216,7 @@ int main(void) {
       cmocka_unit_test(test_declarations_and_headers),
       cmocka_unit_test(test_comments_sections_and_misc),
       cmocka_unit_test(test_arena),
+      cmocka_unit_test(test_call_prototypes),
       cmocka_unit_test(test_targets),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_long_names),
