@@ -118,7 +118,9 @@ static int reaches_heap(const wv_irmod *m, const wv_func *f, uint8_t *seen) {
     if (in->ctl != WV_CTL_CALL || !in->aux) continue;
     int b = ((const wv_callinfo *)in->aux)->builtin;
     if (b == WV_BUILTIN_MALLOC || b == WV_BUILTIN_ALIGNED_MALLOC || b == WV_BUILTIN_FREE) return 1;
-    if (!b && reaches_heap(m, &m->funcs[in->target], seen)) return 1;
+    uint32_t c;
+    for (uint32_t k = 0; !b && wv_call_target(m, in, k, &c); k++) /* an indirect call: each function it may enter */
+      if (reaches_heap(m, &m->funcs[c], seen)) return 1;
   }
   return 0;
 }

@@ -59,6 +59,7 @@ static void free_callinfo(wv_insn *in) {
   free(ci->arg_size);
   free(ci->ret_off);
   free(ci->ret_size);
+  free(ci->targets);
   free(ci);
   in->aux = NULL;
 }
@@ -219,6 +220,11 @@ static uint64_t imm_bits(const ptx_operand *o, wv_type t) {
 
 /* Address of a module variable or function as a value. */
 static int sym_value(wv_dec *d, const wv_decl *dl, uint64_t *v) {
+  if (dl->kind == K_FUNC) {
+    d->mod->funcs[dl->base].addr_taken = 1;
+    *v = WV_FUNC_ADDR_TAG | dl->base;
+    return 0;
+  }
   if (dl->kind != K_GVAR) return -1;
   const wv_gvar *g = &d->mod->vars[dl->base];
   *v = g->addr;
@@ -258,7 +264,7 @@ uint32_t wv_dsrc(wv_dec *d, const ptx_operand *o, wv_type t) {
     if (dl->kind == K_PRED) { wv_derr(d, o->loc, "predicate '%s' used where a value is expected", o->name); return WV_NOSLOT; }
     uint64_t v;
     if (shared_slot(d, dl) != WV_NOSLOT) return shared_slot(d, dl);
-    if (dl->kind == K_GVAR && !sym_value(d, dl, &v)) return wv_dconst(d, v);
+    if (!sym_value(d, dl, &v)) return wv_dconst(d, v);
     wv_derr(d, o->loc, "'%s' cannot be used as a value here", o->name);
     return WV_NOSLOT;
   }
@@ -560,8 +566,8 @@ static int init_var(wv_dec *d, const ptx_var *v, const wv_gvar *g) {
     uint64_t bits = it->bits;
     if (it->kind == PTX_INIT_SYM || it->kind == PTX_INIT_GENERIC) {
       const wv_decl *dl = wv_dlookup(d, it->sym);
-      if (dl && dl->kind == K_FUNC) { /* a function-pointer table (vtables): a tagged, uncallable value */
-        bits = WV_FUNC_ADDR_TAG | dl->base;
+      if (dl && dl->kind == K_FUNC) { /* a function-pointer table (vtables): its address as data */
+        sym_value(d, dl, &bits);
         memcpy(host + (uint64_t)i * es, &bits, es);
         continue;
       }
@@ -714,7 +720,8 @@ static int body_var(wv_dec *d, const ptx_stmt *st) {
     uint64_t off, size;
     uint32_t al = 0;
     if (place(d, v, t, &f->param_size, &al, 64u << 10, &off, &size)) return -1;
-    return declare(d, v->name, (wv_decl){.kind = K_FPARAM, .type = t, .off = off, .size = (uint32_t)size});
+    return declare(d, v->name, (wv_decl){.kind = K_FPARAM, .type = t, .off = off, .size = (uint32_t)size, .align = al,
+                                         .is_array = v->is_array});
   }
   case PTX_SPACE_SHARED: { /* function-scope .shared: placed with the module's (decode_vars), the k-th of the body's summary */
     int64_t gi;
@@ -779,6 +786,13 @@ static int decode_body(wv_dec *d) {
     d->failed = 1;
     return -1;
   }
+  for (uint32_t i = 0; i < nbody; i++) /* prototypes first: a call may name one declared after it */
+    if (body[i].kind == PTX_STMT_PROTO) {
+      int64_t prev;
+      if (wv_symtab_get(&d->protos, body[i].proto->name, &prev))
+        return wv_derr(d, body[i].loc, "duplicate label '%s'", body[i].proto->name);
+      if (wv_symtab_put(&d->protos, body[i].proto->name, (int64_t)(intptr_t)body[i].proto)) return -1;
+    }
   for (uint32_t i = 0; i < nbody; i++) {
     const ptx_stmt *s = &body[i];
     switch (s->kind) {
@@ -831,8 +845,10 @@ static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
   d->cc_slot = WV_NOSLOT;
   wv_symtab_fini(&d->names);
   wv_symtab_fini(&d->labels);
+  wv_symtab_fini(&d->protos);
   wv_symtab_init(&d->names);
   wv_symtab_init(&d->labels);
+  wv_symtab_init(&d->protos);
   uint32_t off = 0;
   if (f->is_entry) {
     if (layout_params(d, pf->params, pf->nparams, &f->params, &off)) return -1;
@@ -882,6 +898,7 @@ static void dec_fini(wv_dec *d) {
   wv_symtab_fini(&d->fnshared);
   wv_symtab_fini(&d->names);
   wv_symtab_fini(&d->labels);
+  wv_symtab_fini(&d->protos);
   free(d->decls);
   free(d->fix);
   free(d->du);
@@ -1008,6 +1025,10 @@ int wv_decode_module(const ptx_module *const *units, uint32_t nunits, const char
       if (decode_func(d, pf, f)) goto fail;
     }
   }
+  out->taken = calloc(out->nfuncs + 1, sizeof *out->taken);
+  if (!out->taken) goto fail;
+  for (uint32_t i = 0; i < out->nfuncs; i++)
+    if (out->funcs[i].addr_taken) out->taken[out->ntaken++] = i;
   out->arena = units[0]->arena;
   dec_fini(d);
   return 0;
@@ -1034,5 +1055,15 @@ void wv_irmod_free(wv_vm *vm, wv_irmod *m) {
     if (m->vars[i].space != WV_SPACE_SHARED) wv_heap_free(&vm->heap, m->vars[i].addr);
   free(m->funcs);
   free(m->vars);
+  free(m->taken);
   memset(m, 0, sizeof *m);
+}
+
+int wv_call_target(const wv_irmod *m, const wv_insn *in, uint32_t k, uint32_t *fi) {
+  const wv_callinfo *ci = in->aux;
+  if (!ci || ci->builtin) return 0;
+  if (!ci->indirect) *fi = in->target;
+  else if (ci->ntargets) *fi = k < ci->ntargets ? ci->targets[k] : 0;
+  else *fi = k < m->ntaken ? m->taken[k] : 0;
+  return ci->indirect ? k < (ci->ntargets ? ci->ntargets : m->ntaken) : k == 0;
 }

@@ -23,6 +23,8 @@ typedef struct wv_decl {
   uint32_t range;  /* range declarations: count */
   uint64_t off;    /* local/param offset */
   uint32_t size;
+  uint32_t align;  /* a call site's .param variable: its alignment, */
+  uint8_t is_array;/* and whether it is an array (what an indirect call's prototype is checked against) */
 } wv_decl;
 
 /* Parsed modifiers of one instruction. */
@@ -82,6 +84,7 @@ typedef struct wv_dec {
   uint64_t *consts;
   uint32_t nconsts, capconsts;
   wv_symtab labels;        /* label name → insn index */
+  wv_symtab protos;        /* .callprototype / .calltargets label → its ptx_proto */
   struct { uint32_t insn; const char *label; ptx_loc loc; } *fix;
   uint32_t nfix, capfix;
   uint32_t cc_slot;        /* WV_NOSLOT until a carry instruction needs it */
