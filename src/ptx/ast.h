@@ -157,6 +157,9 @@ typedef struct ptx_func {
   uint32_t nshared;
   const char **refs;  /* identifiers its instructions name that it does not declare (symbols, not %registers) */
   uint32_t nrefs;
+  const char **vrefs; /* those of them named as values (by any instruction but call: a function's address taken) */
+  uint32_t nvrefs;
+  uint8_t calls_indirect; /* it has a call through a register */
   size_t body_off;    /* where its '{' is in the module's text */
   ptx_loc body_loc;
   uint32_t body_src_file, body_src_line; /* the `.loc` in force at its '{' */

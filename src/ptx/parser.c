@@ -45,7 +45,7 @@ typedef struct vec {
 } vec;
 
 /* Pointers seen in one body (interned names), with flags: an open-addressing set. */
-enum { SEEN_REF = 1, SEEN_DECL = 2 };
+enum { SEEN_REF = 1, SEEN_DECL = 2, SEEN_VAL = 4 /* named as a value (not as a callee) */ };
 typedef struct pset {
   const void **keys;
   uint8_t *flags;
@@ -71,6 +71,7 @@ typedef struct parser {
   vec scratch[MAX_OPND_DEPTH + 1]; /* operand lists, one per nesting depth */
   vec shared, refs;                /* the body's summary: .shared declarations, names referred to */
   pset seen;                       /* the body's names: referred to, declared (labels, variables) */
+  int calls_indirect;              /* the body has a call through a register */
 } parser;
 
 /* ---------------------------------------------------------------------------------------------
@@ -258,9 +259,13 @@ static void note_ref(parser *ps, const char *name) {
     *(const char **)vec_push(ps, &ps->refs, sizeof name, MAX_STMTS, "names in function body") = name;
 }
 
-static void note_operand_refs(parser *ps, const ptx_operand *o) {
-  if (o->kind == PTX_OPND_SYM || (o->kind == PTX_OPND_ADDR && !o->base_is_reg)) note_ref(ps, o->name);
-  for (uint32_t i = 0; i < o->nelems; i++) note_operand_refs(ps, &o->elems[i]);
+/* val: the operand is a value (any instruction but call), so a function it names has its address taken. */
+static void note_operand_refs(parser *ps, const ptx_operand *o, int val) {
+  if (o->kind == PTX_OPND_SYM || (o->kind == PTX_OPND_ADDR && !o->base_is_reg)) {
+    note_ref(ps, o->name);
+    if (val && o->name) seen_mark(ps, o->name, SEEN_VAL);
+  }
+  for (uint32_t i = 0; i < o->nelems; i++) note_operand_refs(ps, &o->elems[i], val);
 }
 
 /* Interned, unescaped text of a STRING token. */
@@ -542,7 +547,10 @@ static void parse_instruction(parser *ps) {
   if (!is_punct(cur(ps), ';')) fail_expected(ps, "';' after instruction");
   advance(ps);
   in->ops = vec_finish(ps, v, sizeof(ptx_operand), &in->nops);
-  for (uint32_t i = 0; i < in->nops; i++) note_operand_refs(ps, &in->ops[i]);
+  int call = !strcmp(in->opcode, "call");
+  uint32_t callee = in->nops && in->ops[0].kind == PTX_OPND_LIST;
+  if (call && callee < in->nops && in->ops[callee].kind == PTX_OPND_REG) ps->calls_indirect = 1;
+  for (uint32_t i = 0; i < in->nops; i++) note_operand_refs(ps, &in->ops[i], !call);
   in->src_file = ps->loc_file;
   in->src_line = ps->loc_line;
   push_stmt(ps, &st);
@@ -1088,7 +1096,13 @@ static void finish_summary(parser *ps, ptx_func *f) {
   for (size_t i = 0; i < ps->refs.n; i++)
     if (!(seen_flags(ps, r[i]) & SEEN_DECL)) r[k++] = r[i];
   ps->refs.n = k;
+  const char **vr = xalloc(ps, k + 1, sizeof *vr);
+  for (size_t i = 0; i < k; i++)
+    if (seen_flags(ps, r[i]) & SEEN_VAL) vr[f->nvrefs++] = r[i];
+  f->vrefs = vr;
   f->refs = vec_finish(ps, &ps->refs, sizeof(const char *), &f->nrefs);
+  f->calls_indirect = (uint8_t)ps->calls_indirect;
+  ps->calls_indirect = 0;
   seen_clear(ps);
 }
 
