@@ -304,6 +304,40 @@ static void test_hint_instructions(void **state) {
   expect_load_error(bad3, "HERE", "operand");
 }
 
+/* An indirect call that does not match its prototype (as ptxas 13.0 checks: count, size, shape, alignment) or
+ * names no prototype, list or table is a load error at the call. */
+static void test_indirect_call_errors(void **state) {
+  (void)state;
+  static const struct { const char *decls, *call, *needle; } c[] = {
+    {".param .b32 a0; .param .b32 a1; pr: .callprototype _ (.param .b32 _);", "call %rd1, (a0, a1), pr;",
+     "the call has 2 arguments but its prototype 'pr' has 1"},
+    {".param .b32 a0; .param .b32 r0; pr: .callprototype _ (.param .b32 _);", "call (r0), %rd1, (a0), pr;",
+     "the call has 1 result but its prototype 'pr' has 0"},
+    {".param .b64 a0; pr: .callprototype _ (.param .b32 _);", "call %rd1, (a0), pr;",
+     "argument 1 of the call ('a0': 8 bytes, aligned to 8) does not match prototype 'pr' (4 bytes, aligned to 4)"},
+    {".param .align 4 .b8 a0[8]; pr: .callprototype _ (.param .align 8 .b8 _[8]);", "call %rd1, (a0), pr;",
+     "aligned to 4, an array) does not match prototype 'pr' (8 bytes, aligned to 8, an array)"},
+    {".param .align 8 .b8 a0[8]; pr: .callprototype _ (.param .b64 _);", "call %rd1, (a0), pr;",
+     "does not match prototype 'pr' (8 bytes, aligned to 8)"},
+    {".param .b32 r0; pr: .callprototype (.param .b64 _) _ ;", "call (r0), %rd1, pr;",
+     "result 1 of the call ('r0': 4 bytes, aligned to 4) does not match prototype 'pr'"},
+    {".param .b32 a0;", "call %rd1, (a0);", "an indirect call needs a prototype, a .calltargets list or a call table"},
+    {".param .b32 a0;", "call %rd1, (a0), nosuch;", "'nosuch' is not a .callprototype, a .calltargets list or a call table"},
+    {".param .b32 a0; pr: .callprototype _ (.param .b32 _);", "call f, (a0), pr;",
+     "a direct call takes no prototype or call targets"},
+    {".param .b32 a0; tg: .calltargets f, data;", "call %rd1, (a0), tg;", "'data' in '.calltargets' tg is not a function"},
+    {".param .b32 a0;", "call %rd1, (a0), data;", "call table 'data' holds no function addresses"},
+  };
+  for (size_t i = 0; i < N(c); i++) {
+    char ptx[1024];
+    snprintf(ptx, sizeof ptx,
+             ".version 8.0\n.target sm_90\n.address_size 64\n.global .u64 data[2] = {1, 2};\n"
+             ".func f(.param .b32 x) { ret; }\n.visible .entry k(.param .u64 p)\n{\n.reg .b64 %%rd<2>;\n"
+             "ld.param.u64 %%rd1, [p];\n{\n%s\n%s // HERE\n}\nret;\n}\n", c[i].decls, c[i].call);
+    expect_load_error(ptx, "HERE", c[i].needle);
+  }
+}
+
 /* PTX for GPUs newer than sm_90 (CuPy ships compute_120 PTX, numba emits .version 9.x) runs when warpvm
  * implements every instruction it uses; a valid one it does not run (tcgen05) refuses the launch naming it
  * and its line, an unknown one is a load error. */
@@ -403,6 +437,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_errors_do_not_stick, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_hint_instructions, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_newer_targets, wvt_setup, wvt_teardown),
+      cmocka_unit_test(test_indirect_call_errors),
       cmocka_unit_test_setup_teardown(test_valid_forms_are_deferred, wvt_setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
