@@ -38,7 +38,7 @@ static uint32_t resident_ctas(uint32_t nthreads, uint32_t shared_size) {
   uint32_t warps = (nthreads + WV_WARP - 1) / WV_WARP, per_sm = 64 / warps;
   if (per_sm > 32) per_sm = 32;
   if (shared_size && 228u * 1024 / shared_size < per_sm) per_sm = 228u * 1024 / shared_size;
-  return 16 * (per_sm ? per_sm : 1);
+  return WV_GPU_SMS * (per_sm ? per_sm : 1);
 }
 
 /* Launches with resident CTAs (a cooperative launch: all of them; --schedule interleave|random: as

@@ -857,7 +857,7 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
     sp[WV_SP_WARPID * 32 + l] = wi;
     sp[WV_SP_NWARPID * 32 + l] = 64;
     sp[WV_SP_SMID * 32 + l] = 0;
-    sp[WV_SP_NSMID * 32 + l] = 1;
+    sp[WV_SP_NSMID * 32 + l] = WV_GPU_SMS; /* every CTA runs on SM 0 */
     sp[WV_SP_GRIDID * 32 + l] = 1;
     sp[WV_SP_LANEMASK_EQ * 32 + l] = 1u << l;
     sp[WV_SP_LANEMASK_LT * 32 + l] = (1u << l) - 1;
