@@ -978,7 +978,9 @@ static int dec_call(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   if (i < pi->nops && pi->ops[i].kind == PTX_OPND_LIST) args = &pi->ops[i++];
   if (i < pi->nops) fl = &pi->ops[i++];
   if (i < pi->nops) return wv_derr(d, pi->ops[i].loc, "too many operands for call");
-  const wv_decl *dl = fn->kind == PTX_OPND_SYM || fn->kind == PTX_OPND_REG ? wv_dlookup(d, fn->name) : NULL;
+  if (fn->kind != PTX_OPND_SYM && fn->kind != PTX_OPND_REG)
+    return wv_derr(d, fn->loc, "call needs a function name or a register holding a function's address");
+  const wv_decl *dl = wv_dlookup(d, fn->name);
   wv_callinfo *ci = calloc(1, sizeof *ci);
   if (!ci) return wv_derr(d, pi->loc, "out of memory");
   in->aux = ci;

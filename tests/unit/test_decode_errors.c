@@ -327,6 +327,8 @@ static void test_indirect_call_errors(void **state) {
      "a direct call takes no prototype or call targets"},
     {".param .b32 a0; tg: .calltargets f, data;", "call %rd1, (a0), tg;", "'data' in '.calltargets' tg is not a function"},
     {".param .b32 a0;", "call %rd1, (a0), data;", "call table 'data' holds no function addresses"},
+    {".param .b32 a0;", "call 4660, (a0);", "call needs a function name or a register holding a function's address"},
+    {".param .b32 a0; pr: .callprototype _ (.param .b32 _);", "call %rd1, (a0), pr, pr;", "too many operands for call"},
   };
   for (size_t i = 0; i < N(c); i++) {
     char ptx[1024];
