@@ -20,6 +20,7 @@
 #define WV_WARP 32
 #define WV_MAX_BARRIERS 16 /* named CTA barriers 0..15 */
 #define WV_CLUSTER_BARRIER WV_MAX_BARRIERS /* barrier.cluster: a cluster is one CTA here */
+#define WV_GPU_SMS 16u    /* the modelled GPU's SMs: %nsmid, and what it keeps resident (launch.c) */
 
 /* ---- lane loops ---- */
 #define WV_FOR_LANES(m, l, ...)                                                          \

@@ -1,7 +1,7 @@
 /*
  * h_mov.c — data movement that touches no memory: mov between registers/immediates/specials,
  * predicate moves, vector pack/unpack (mov.b64 d, {a,b} and back), the dynamic special
- * registers (%clock, %clock64, %globaltimer), the frame's local-depot address, and nop.
+ * registers (%clock, %clock_hi, %clock64, %globaltimer, %globaltimer_lo/_hi), the frame's local-depot address, and nop.
  */
 #include <time.h>
 
@@ -85,7 +85,9 @@ static uint64_t now_ns(void) {
 static int h_clock(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t *D = WV_R(x, in->d[0]);
   uint64_t v = now_ns();
-  WV_FOR_LANES(m, l, { D[l] = in->mode == WV_DYN_CLOCK ? (uint32_t)v : v; });
+  if (in->mode == WV_DYN_CLOCK || in->mode == WV_DYN_GLOBALTIMER_LO) v = (uint32_t)v; /* the low 32 bits */
+  else if (in->mode == WV_DYN_CLOCK_HI || in->mode == WV_DYN_GLOBALTIMER_HI) v >>= 32;
+  WV_FOR_LANES(m, l, { D[l] = v; });
   return 0;
 }
 

@@ -32,7 +32,8 @@ wv_handler wv_h_special(int which);                           /* %clock etc. */
 wv_handler wv_h_coll(const wv_insn *in);
 
 enum { WV_MOV_REG = 0, WV_MOV_PRED, WV_MOV_PACK, WV_MOV_UNPACK, WV_MOV_PRED_FROM_REG };
-enum { WV_DYN_CLOCK = 0, WV_DYN_CLOCK64, WV_DYN_GLOBALTIMER };
+enum { WV_DYN_CLOCK = 0, WV_DYN_CLOCK_HI, WV_DYN_CLOCK64, WV_DYN_GLOBALTIMER, WV_DYN_GLOBALTIMER_LO,
+       WV_DYN_GLOBALTIMER_HI };
 /* float instruction modes (in->mode). NEGP/NEGC: an fma contracted from mul and add/sub (contract.c) takes
  * -(a*b) / -c; SAVE: a product (mul, div.approx/.full, rcp.approx) that also copies its sources a, b to d[1],
  * d[2] (unless WV_NOSLOT) for the adds it was contracted into, when the PTX overwrites them in between. */

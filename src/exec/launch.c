@@ -38,7 +38,7 @@ static uint32_t resident_ctas(uint32_t nthreads, uint32_t shared_size) {
   uint32_t warps = (nthreads + WV_WARP - 1) / WV_WARP, per_sm = 64 / warps;
   if (per_sm > 32) per_sm = 32;
   if (shared_size && 228u * 1024 / shared_size < per_sm) per_sm = 228u * 1024 / shared_size;
-  return 16 * (per_sm ? per_sm : 1);
+  return WV_GPU_SMS * (per_sm ? per_sm : 1);
 }
 
 /* Launches with resident CTAs (a cooperative launch: all of them; --schedule interleave|random: as
@@ -118,7 +118,9 @@ static int reaches_heap(const wv_irmod *m, const wv_func *f, uint8_t *seen) {
     if (in->ctl != WV_CTL_CALL || !in->aux) continue;
     int b = ((const wv_callinfo *)in->aux)->builtin;
     if (b == WV_BUILTIN_MALLOC || b == WV_BUILTIN_ALIGNED_MALLOC || b == WV_BUILTIN_FREE) return 1;
-    if (!b && reaches_heap(m, &m->funcs[in->target], seen)) return 1;
+    uint32_t c;
+    for (uint32_t k = 0; !b && wv_call_target(m, in, k, &c); k++) /* an indirect call: each function it may enter */
+      if (reaches_heap(m, &m->funcs[c], seen)) return 1;
   }
   return 0;
 }

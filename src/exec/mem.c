@@ -161,8 +161,10 @@ uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint3
     p = wv_heap_lookup(&x->vm->heap, sa, size);
     if (p && write && sp == WV_SPACE_CONST) p = NULL;
     break;
-  case WV_SPACE_SHARED: /* the CTA's variables, from WV_SHARED_BASE on */
+  case WV_SPACE_SHARED: /* the CTA's variables, from WV_SHARED_BASE on; and the reserved region's part for system
+                          software (%reserved_smem_offset_1 up to _end: cooperative groups' tiles of 64 threads and more) */
     if (sa >= WV_SHARED_BASE && sa <= x->cta->shared_size && size <= x->cta->shared_size - sa) p = x->cta->shared + sa;
+    else if (sa < WV_RESERVED_SMEM_END && size <= WV_RESERVED_SMEM_END - sa) p = x->cta->shared + sa;
     break;
   case WV_SPACE_LOCAL: { /* the frames in use: [local_low, the stack's top) */
     uint64_t top = WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED;

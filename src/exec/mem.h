@@ -51,7 +51,9 @@ typedef struct wv_alloc {
  * inside an allocation. Module variables, device malloc and the vm's own allocations lie elsewhere (from
  * WV_VM_ARENA: small ones packed in chunks, large ones on pages of their own, never reused).
  * Shared memory (.shared addresses; ir.h's WV_SHARED_BASE: the CTA's variables begin after 1 KiB the GPU
- * reserves): reads below WV_SHARED_BASE and up to the CTA's shared memory rounded up to
+ * reserves, whose first WV_RESERVED_SMEM_END bytes are the CTA's for system software, such as cooperative
+ * groups' tiles of more than 32 threads: loads and stores there are the program's): other reads below
+ * WV_SHARED_BASE and up to the CTA's shared memory rounded up to
  * WV_GPU_SHARED_GRAIN succeed; an address at or above WV_GPU_SHARED_WINDOW is one the GPU reports as an
  * illegal instruction (WV_ERR_ILLEGAL_INSN), any other outside the CTA's memory an illegal address.
  * Local memory (.local addresses): a thread's stack ends WV_GPU_LOCAL_RESERVED bytes below

@@ -334,8 +334,8 @@ static int stack_check(sched *s, const wv_frame *cf, const wv_func *callee, uint
                       depth, (unsigned long long)need, s->x.vm->stack_limit);
 }
 
-static int do_call(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
-  const wv_func *callee = &s->mod->funcs[in->target];
+static int do_call(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_t fi) {
+  const wv_func *callee = &s->mod->funcs[fi];
   const wv_callinfo *ci = in->aux;
   wv_frame *cf = g->frame;
   uint32_t base = frame_base(cf->local_base, callee);
@@ -358,6 +358,41 @@ static int do_call(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
   g->frame = nf;
   g->pc = 0;
   return 0;
+}
+
+/* The function an indirect call enters at function address v, in *fi; else the fault (lane's). */
+static int indirect_callee(sched *s, const wv_callinfo *ci, uint64_t v, int lane, uint32_t *fi) {
+  const wv_irmod *m = s->mod;
+  const wv_func *f = (v & WV_FUNC_ADDR_MASK) == WV_FUNC_ADDR_TAG && (uint32_t)v < m->nfuncs ? &m->funcs[(uint32_t)v] : NULL;
+  if (!f) return wv_fault_set(&s->x, WV_ERR_FAULT, lane, 1, v, "indirect call to an address that is not a device function");
+  const char *why = f->is_entry ? "a kernel (kernels are launched, not called)"
+                    : f->builtin ? "warpvm's builtin, which only direct calls reach"
+                    : !f->defined ? "a function the module declares but does not define" : NULL;
+  for (uint32_t k = 0; !why && k < ci->ntargets && ci->targets[k] != (uint32_t)v; k++)
+    if (k + 1 == ci->ntargets) why = "not one of the call's targets";
+  if (why) return wv_fault_set(&s->x, WV_ERR_FAULT, lane, 1, v, "indirect call to '%s', %s", f->name, why);
+  *fi = (uint32_t)v;
+  return 0;
+}
+
+/* call through a register (PTX ISA "call": fptr holds each thread's function address). Lanes with different
+ * callees run them one callee at a time — the lowest lane's first; the others wait at the call and take
+ * theirs once it returns — and all meet again after the call (its rpc), as the halves of a branch do. */
+static int call_indirect(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
+  const wv_callinfo *ci = in->aux;
+  const uint64_t *A = WV_R(&s->x, in->a);
+  uint32_t fi, same = 0;
+  WV_FOR_LANES(g->mask, l, {
+    if (indirect_callee(s, ci, A[l], l, &fi)) return -1;
+  });
+  uint64_t v = A[__builtin_ctz(g->mask)];
+  WV_FOR_LANES(g->mask, l, { if (A[l] == v) same |= 1u << l; });
+  if (same != g->mask) {
+    s->divergent++;
+    if (diverge_cbar(s, g, in->rpc)) return -1;
+    split(s, w, g, g->mask & ~same, g->pc);
+  }
+  return do_call(s, w, g, in, (uint32_t)v);
 }
 
 static void do_return(sched *s, wv_warp *w, wv_group *g) {
@@ -582,7 +617,8 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
       g->pc++;
       return 0;
     }
-    return do_call(s, w, g, in) ? R_FAULT : 0;
+    if (((const wv_callinfo *)in->aux)->indirect) return call_indirect(s, w, g, in) ? R_FAULT : 0;
+    return do_call(s, w, g, in, in->target) ? R_FAULT : 0;
   case WV_CTL_EXIT:
     if (!m) { g->pc++; return 0; }
     threads_exit(s, w, g, m);
@@ -821,7 +857,7 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
     sp[WV_SP_WARPID * 32 + l] = wi;
     sp[WV_SP_NWARPID * 32 + l] = 64;
     sp[WV_SP_SMID * 32 + l] = 0;
-    sp[WV_SP_NSMID * 32 + l] = 1;
+    sp[WV_SP_NSMID * 32 + l] = WV_GPU_SMS; /* every CTA runs on SM 0 */
     sp[WV_SP_GRIDID * 32 + l] = 1;
     sp[WV_SP_LANEMASK_EQ * 32 + l] = 1u << l;
     sp[WV_SP_LANEMASK_LT * 32 + l] = (1u << l) - 1;
@@ -831,8 +867,7 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
     sp[WV_SP_DYN_SMEM * 32 + l] = x->dyn_shared;
     sp[WV_SP_TOTAL_SMEM * 32 + l] = /* the CTA's shared memory as the GPU allocates it (memprobe_info.out) */
         (cta->shared_size - WV_SHARED_BASE + WV_GPU_SHARED_GRAIN - 1) / WV_GPU_SHARED_GRAIN * WV_GPU_SHARED_GRAIN;
-    sp[WV_SP_ZERO * 32 + l] = 0;
-    sp[WV_SP_ONE * 32 + l] = 1;
+    sp[WV_SP_AGGR_SMEM * 32 + l] = sp[WV_SP_TOTAL_SMEM * 32 + l] + WV_SHARED_BASE; /* and the reserved 1 KiB */
     sp[WV_SP_ENVREG1 * 32 + l] = (uint32_t)(s->grid_ws >> 32);
     sp[WV_SP_ENVREG2 * 32 + l] = (uint32_t)s->grid_ws;
   }

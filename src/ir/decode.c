@@ -59,6 +59,7 @@ static void free_callinfo(wv_insn *in) {
   free(ci->arg_size);
   free(ci->ret_off);
   free(ci->ret_size);
+  free(ci->targets);
   free(ci);
   in->aux = NULL;
 }
@@ -123,35 +124,74 @@ uint32_t wv_dcc(wv_dec *d) {
   return d->cc_slot;
 }
 
-static const struct { const char *name; int sp; } specials[] = {
-  {"%tid.x", WV_SP_TID_X}, {"%tid.y", WV_SP_TID_Y}, {"%tid.z", WV_SP_TID_Z},
-  {"%ntid.x", WV_SP_NTID_X}, {"%ntid.y", WV_SP_NTID_Y}, {"%ntid.z", WV_SP_NTID_Z},
-  {"%ctaid.x", WV_SP_CTAID_X}, {"%ctaid.y", WV_SP_CTAID_Y}, {"%ctaid.z", WV_SP_CTAID_Z},
-  {"%nctaid.x", WV_SP_NCTAID_X}, {"%nctaid.y", WV_SP_NCTAID_Y}, {"%nctaid.z", WV_SP_NCTAID_Z},
-  {"%laneid", WV_SP_LANEID}, {"%warpid", WV_SP_WARPID}, {"%nwarpid", WV_SP_NWARPID},
-  {"%smid", WV_SP_SMID}, {"%nsmid", WV_SP_NSMID}, {"%gridid", WV_SP_GRIDID},
-  {"%lanemask_eq", WV_SP_LANEMASK_EQ}, {"%lanemask_lt", WV_SP_LANEMASK_LT},
-  {"%lanemask_le", WV_SP_LANEMASK_LE}, {"%lanemask_gt", WV_SP_LANEMASK_GT},
-  {"%lanemask_ge", WV_SP_LANEMASK_GE}, {"%dynamic_smem_size", WV_SP_DYN_SMEM},
-  {"%total_smem_size", WV_SP_TOTAL_SMEM},
+/* Every special register of the PTX ISA (chapter 10, up to sm_90's) as an H100 gives it for a launch
+ * without clusters. Most are warp specials the launch fills (sched.c warp_init); the ones an H100 gives the
+ * same value in every launch are constants (what ptxas makes of them for sm_90: immediates, or words of the
+ * driver's constant bank that an H100 filled so, tests/memprobe/golden/memprobe_info.out); the clocks are
+ * read when the instruction runs (h_mov.c). */
+static const struct { const char *name; uint8_t kind; uint32_t v; } specials[] = {
+  {"%tid.x", WV_SREG_SLOT, WV_SP_TID_X}, {"%tid.y", WV_SREG_SLOT, WV_SP_TID_Y}, {"%tid.z", WV_SREG_SLOT, WV_SP_TID_Z},
+  {"%ntid.x", WV_SREG_SLOT, WV_SP_NTID_X}, {"%ntid.y", WV_SREG_SLOT, WV_SP_NTID_Y}, {"%ntid.z", WV_SREG_SLOT, WV_SP_NTID_Z},
+  {"%ctaid.x", WV_SREG_SLOT, WV_SP_CTAID_X}, {"%ctaid.y", WV_SREG_SLOT, WV_SP_CTAID_Y}, {"%ctaid.z", WV_SREG_SLOT, WV_SP_CTAID_Z},
+  {"%nctaid.x", WV_SREG_SLOT, WV_SP_NCTAID_X}, {"%nctaid.y", WV_SREG_SLOT, WV_SP_NCTAID_Y},
+  {"%nctaid.z", WV_SREG_SLOT, WV_SP_NCTAID_Z},
+  {"%laneid", WV_SREG_SLOT, WV_SP_LANEID}, {"%warpid", WV_SREG_SLOT, WV_SP_WARPID}, {"%nwarpid", WV_SREG_SLOT, WV_SP_NWARPID},
+  {"%smid", WV_SREG_SLOT, WV_SP_SMID}, {"%nsmid", WV_SREG_SLOT, WV_SP_NSMID}, {"%gridid", WV_SREG_SLOT, WV_SP_GRIDID},
+  {"%lanemask_eq", WV_SREG_SLOT, WV_SP_LANEMASK_EQ}, {"%lanemask_lt", WV_SREG_SLOT, WV_SP_LANEMASK_LT},
+  {"%lanemask_le", WV_SREG_SLOT, WV_SP_LANEMASK_LE}, {"%lanemask_gt", WV_SREG_SLOT, WV_SP_LANEMASK_GT},
+  {"%lanemask_ge", WV_SREG_SLOT, WV_SP_LANEMASK_GE},
+  {"%dynamic_smem_size", WV_SREG_SLOT, WV_SP_DYN_SMEM}, {"%total_smem_size", WV_SREG_SLOT, WV_SP_TOTAL_SMEM},
+  {"%aggr_smem_size", WV_SREG_SLOT, WV_SP_AGGR_SMEM}, /* the CTA's and the reserved 1 KiB */
+  /* the region the GPU reserves below a CTA's shared variables (sm_90: from 0; ptxas makes begin, cap and
+   * offset_0 immediates, end and offset_1 the driver's words, which are %envreg10 and %envreg11) */
+  {"%reserved_smem_offset_begin", WV_SREG_CONST, 0}, {"%reserved_smem_offset_end", WV_SREG_CONST, WV_RESERVED_SMEM_END},
+  {"%reserved_smem_offset_cap", WV_SREG_CONST, WV_SHARED_BASE}, {"%reserved_smem_offset_0", WV_SREG_CONST, 0},
+  {"%reserved_smem_offset_1", WV_SREG_CONST, 0},
   /* launches are never clusters here: every CTA is a cluster of one (PTX ISA "cluster" registers) */
-  {"%cluster_ctarank", WV_SP_ZERO}, {"%cluster_nctarank", WV_SP_ONE},
-  {"%cluster_ctaid.x", WV_SP_ZERO}, {"%cluster_ctaid.y", WV_SP_ZERO}, {"%cluster_ctaid.z", WV_SP_ZERO},
-  {"%cluster_nctaid.x", WV_SP_ONE}, {"%cluster_nctaid.y", WV_SP_ONE}, {"%cluster_nctaid.z", WV_SP_ONE},
-  {"%clusterid.x", WV_SP_CTAID_X}, {"%clusterid.y", WV_SP_CTAID_Y}, {"%clusterid.z", WV_SP_CTAID_Z},
-  {"%nclusterid.x", WV_SP_NCTAID_X}, {"%nclusterid.y", WV_SP_NCTAID_Y}, {"%nclusterid.z", WV_SP_NCTAID_Z},
+  {"%cluster_ctarank", WV_SREG_CONST, 0}, {"%cluster_nctarank", WV_SREG_CONST, 1},
+  {"%cluster_ctaid.x", WV_SREG_CONST, 0}, {"%cluster_ctaid.y", WV_SREG_CONST, 0}, {"%cluster_ctaid.z", WV_SREG_CONST, 0},
+  {"%cluster_nctaid.x", WV_SREG_CONST, 1}, {"%cluster_nctaid.y", WV_SREG_CONST, 1},
+  {"%cluster_nctaid.z", WV_SREG_CONST, 1},
+  {"%clusterid.x", WV_SREG_SLOT, WV_SP_CTAID_X}, {"%clusterid.y", WV_SREG_SLOT, WV_SP_CTAID_Y},
+  {"%clusterid.z", WV_SREG_SLOT, WV_SP_CTAID_Z},
+  {"%nclusterid.x", WV_SREG_SLOT, WV_SP_NCTAID_X}, {"%nclusterid.y", WV_SREG_SLOT, WV_SP_NCTAID_Y},
+  {"%nclusterid.z", WV_SREG_SLOT, WV_SP_NCTAID_Z},
+  {"%current_graph_exec", WV_SREG_CONST, 0}, /* 0: not a device graph's kernel */
+  {"%clock", WV_SREG_DYN, WV_DYN_CLOCK}, {"%clock_hi", WV_SREG_DYN, WV_DYN_CLOCK_HI},
+  {"%clock64", WV_SREG_DYN, WV_DYN_CLOCK64}, {"%globaltimer", WV_SREG_DYN, WV_DYN_GLOBALTIMER},
+  {"%globaltimer_lo", WV_SREG_DYN, WV_DYN_GLOBALTIMER_LO}, {"%globaltimer_hi", WV_SREG_DYN, WV_DYN_GLOBALTIMER_HI},
 };
 
-int wv_dspecial(const char *name) {
+/* "%NAMEk" or "%NAMEk_64" for k in 0..n-1, no leading zeros: k, else -1. */
+static int numbered(const char *name, const char *stem, int n, const char *tail) {
+  size_t ls = strlen(stem);
+  if (strncmp(name, stem, ls) || name[ls] < '0' || name[ls] > '9') return -1;
+  const char *p = name + ls;
+  int k = *p++ - '0';
+  if (k && *p >= '0' && *p <= '9') k = k * 10 + (*p++ - '0');
+  return k < n && !strcmp(p, tail) ? k : -1;
+}
+
+int wv_dsreg(const char *name, wv_sreg *out) {
   for (size_t i = 0; i < sizeof specials / sizeof *specials; i++)
-    if (!strcmp(name, specials[i].name)) return specials[i].sp;
-  /* %envreg0..31: driver-defined environment registers (read-only .u32). CUDA's driver puts the
-   * cooperative grid workspace's address in envreg1 (high) : envreg2 (low) (cooperative_groups'
-   * driver_abi.h); a cooperative launch sets them (sched.c), every other one reads 0. */
-  if (!strncmp(name, "%envreg", 7) && name[7] >= '0' && name[7] <= '9' && (name[8] == 0 || (name[8] >= '0' && name[8] <= '9' && !name[9]))) {
-    unsigned long n = strtoul(name + 7, NULL, 10);
-    if (n >= 32 || (name[7] == '0' && name[8])) return -1;
-    return n == 1 ? WV_SP_ENVREG1 : n == 2 ? WV_SP_ENVREG2 : WV_SP_ZERO;
+    if (!strcmp(name, specials[i].name)) {
+      *out = (wv_sreg){specials[i].kind, specials[i].v};
+      return 0;
+    }
+  /* %envreg0..31: driver-defined (read-only .b32). On sm_90 they are the driver's constant-bank words
+   * 0x40 + 4k: CUDA's driver puts the cooperative grid workspace's address in envreg1 (high) : envreg2
+   * (low) (cooperative_groups' driver_abi.h), which a cooperative launch sets (sched.c) and every other
+   * reads as 0; envreg10 and envreg11 are the words ptxas reads %reserved_smem_offset_end and _1 from. */
+  int k = numbered(name, "%envreg", 32, "");
+  if (k >= 0) {
+    *out = k == 1 ? (wv_sreg){WV_SREG_SLOT, WV_SP_ENVREG1} : k == 2 ? (wv_sreg){WV_SREG_SLOT, WV_SP_ENVREG2}
+           : (wv_sreg){WV_SREG_CONST, k == 10 ? WV_RESERVED_SMEM_END : 0};
+    return 0;
+  }
+  /* %pm0..7, %pm0_64..%pm7_64: performance monitor counters, "behavior currently undefined": 0 */
+  if (numbered(name, "%pm", 8, "") >= 0 || numbered(name, "%pm", 8, "_64") >= 0) {
+    *out = (wv_sreg){WV_SREG_CONST, 0};
+    return 0;
   }
   return -1;
 }
@@ -180,6 +220,11 @@ static uint64_t imm_bits(const ptx_operand *o, wv_type t) {
 
 /* Address of a module variable or function as a value. */
 static int sym_value(wv_dec *d, const wv_decl *dl, uint64_t *v) {
+  if (dl->kind == K_FUNC) {
+    d->mod->funcs[dl->base].addr_taken = 1;
+    *v = WV_FUNC_ADDR_TAG | dl->base;
+    return 0;
+  }
   if (dl->kind != K_GVAR) return -1;
   const wv_gvar *g = &d->mod->vars[dl->base];
   *v = g->addr;
@@ -199,15 +244,17 @@ uint32_t wv_dsrc(wv_dec *d, const ptx_operand *o, wv_type t) {
     return wv_dconst(d, imm_bits(o, t));
   case PTX_OPND_REG:
   case PTX_OPND_SYM: {
-    int sp = wv_dspecial(o->name);
-    if (sp >= 0) return WV_SLOT(WV_SLOT_SPECIAL, sp);
+    wv_sreg sr;
+    if (!wv_dsreg(o->name, &sr)) {
+      if (sr.kind == WV_SREG_SLOT) return WV_SLOT(WV_SLOT_SPECIAL, sr.v);
+      if (sr.kind == WV_SREG_CONST) return wv_dconst(d, sr.v);
+      wv_derr(d, o->loc, "special register '%s' can only be read with mov", o->name);
+      return WV_NOSLOT;
+    }
     if (!strcmp(o->name, "WARP_SZ")) return wv_dconst(d, 32); /* PTX's predefined warp-size constant */
     const wv_decl *dl = wv_dlookup(d, o->name);
     if (!dl) {
-      if (!strcmp(o->name, "%clock") || !strcmp(o->name, "%clock64") || !strcmp(o->name, "%globaltimer"))
-        wv_derr(d, o->loc, "special register '%s' can only be read with mov", o->name);
-      else
-        wv_derr(d, o->loc, "use of undeclared %s '%s'", o->kind == PTX_OPND_REG ? "register" : "identifier", o->name);
+      wv_derr(d, o->loc, "use of undeclared %s '%s'", o->kind == PTX_OPND_REG ? "register" : "identifier", o->name);
       return WV_NOSLOT;
     }
     if (dl->kind == K_REG) {
@@ -217,7 +264,7 @@ uint32_t wv_dsrc(wv_dec *d, const ptx_operand *o, wv_type t) {
     if (dl->kind == K_PRED) { wv_derr(d, o->loc, "predicate '%s' used where a value is expected", o->name); return WV_NOSLOT; }
     uint64_t v;
     if (shared_slot(d, dl) != WV_NOSLOT) return shared_slot(d, dl);
-    if (dl->kind == K_GVAR && !sym_value(d, dl, &v)) return wv_dconst(d, v);
+    if (!sym_value(d, dl, &v)) return wv_dconst(d, v);
     wv_derr(d, o->loc, "'%s' cannot be used as a value here", o->name);
     return WV_NOSLOT;
   }
@@ -519,8 +566,8 @@ static int init_var(wv_dec *d, const ptx_var *v, const wv_gvar *g) {
     uint64_t bits = it->bits;
     if (it->kind == PTX_INIT_SYM || it->kind == PTX_INIT_GENERIC) {
       const wv_decl *dl = wv_dlookup(d, it->sym);
-      if (dl && dl->kind == K_FUNC) { /* a function-pointer table (vtables): a tagged, uncallable value */
-        bits = WV_FUNC_ADDR_TAG | dl->base;
+      if (dl && dl->kind == K_FUNC) { /* a function-pointer table (vtables): its address as data */
+        sym_value(d, dl, &bits);
         memcpy(host + (uint64_t)i * es, &bits, es);
         continue;
       }
@@ -673,7 +720,8 @@ static int body_var(wv_dec *d, const ptx_stmt *st) {
     uint64_t off, size;
     uint32_t al = 0;
     if (place(d, v, t, &f->param_size, &al, 64u << 10, &off, &size)) return -1;
-    return declare(d, v->name, (wv_decl){.kind = K_FPARAM, .type = t, .off = off, .size = (uint32_t)size});
+    return declare(d, v->name, (wv_decl){.kind = K_FPARAM, .type = t, .off = off, .size = (uint32_t)size, .align = al,
+                                         .is_array = v->is_array});
   }
   case PTX_SPACE_SHARED: { /* function-scope .shared: placed with the module's (decode_vars), the k-th of the body's summary */
     int64_t gi;
@@ -738,6 +786,13 @@ static int decode_body(wv_dec *d) {
     d->failed = 1;
     return -1;
   }
+  for (uint32_t i = 0; i < nbody; i++) /* prototypes first: a call may name one declared after it */
+    if (body[i].kind == PTX_STMT_PROTO) {
+      int64_t prev;
+      if (wv_symtab_get(&d->protos, body[i].proto->name, &prev))
+        return wv_derr(d, body[i].loc, "duplicate label '%s'", body[i].proto->name);
+      if (wv_symtab_put(&d->protos, body[i].proto->name, (int64_t)(intptr_t)body[i].proto)) return -1;
+    }
   for (uint32_t i = 0; i < nbody; i++) {
     const ptx_stmt *s = &body[i];
     switch (s->kind) {
@@ -790,8 +845,10 @@ static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
   d->cc_slot = WV_NOSLOT;
   wv_symtab_fini(&d->names);
   wv_symtab_fini(&d->labels);
+  wv_symtab_fini(&d->protos);
   wv_symtab_init(&d->names);
   wv_symtab_init(&d->labels);
+  wv_symtab_init(&d->protos);
   uint32_t off = 0;
   if (f->is_entry) {
     if (layout_params(d, pf->params, pf->nparams, &f->params, &off)) return -1;
@@ -841,6 +898,7 @@ static void dec_fini(wv_dec *d) {
   wv_symtab_fini(&d->fnshared);
   wv_symtab_fini(&d->names);
   wv_symtab_fini(&d->labels);
+  wv_symtab_fini(&d->protos);
   free(d->decls);
   free(d->fix);
   free(d->du);
@@ -967,6 +1025,10 @@ int wv_decode_module(const ptx_module *const *units, uint32_t nunits, const char
       if (decode_func(d, pf, f)) goto fail;
     }
   }
+  out->taken = calloc(out->nfuncs + 1, sizeof *out->taken);
+  if (!out->taken) goto fail;
+  for (uint32_t i = 0; i < out->nfuncs; i++)
+    if (out->funcs[i].addr_taken) out->taken[out->ntaken++] = i;
   out->arena = units[0]->arena;
   dec_fini(d);
   return 0;
@@ -993,5 +1055,15 @@ void wv_irmod_free(wv_vm *vm, wv_irmod *m) {
     if (m->vars[i].space != WV_SPACE_SHARED) wv_heap_free(&vm->heap, m->vars[i].addr);
   free(m->funcs);
   free(m->vars);
+  free(m->taken);
   memset(m, 0, sizeof *m);
+}
+
+int wv_call_target(const wv_irmod *m, const wv_insn *in, uint32_t k, uint32_t *fi) {
+  const wv_callinfo *ci = in->aux;
+  if (!ci || ci->builtin) return 0;
+  if (!ci->indirect) *fi = in->target;
+  else if (ci->ntargets) *fi = k < ci->ntargets ? ci->targets[k] : 0;
+  else *fi = k < m->ntaken ? m->taken[k] : 0;
+  return ci->indirect ? k < (ci->ntargets ? ci->ntargets : m->ntaken) : k == 0;
 }

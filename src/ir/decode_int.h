@@ -23,6 +23,8 @@ typedef struct wv_decl {
   uint32_t range;  /* range declarations: count */
   uint64_t off;    /* local/param offset */
   uint32_t size;
+  uint32_t align;  /* a call site's .param variable: its alignment, */
+  uint8_t is_array;/* and whether it is an array (what an indirect call's prototype is checked against) */
 } wv_decl;
 
 /* Parsed modifiers of one instruction. */
@@ -82,6 +84,7 @@ typedef struct wv_dec {
   uint64_t *consts;
   uint32_t nconsts, capconsts;
   wv_symtab labels;        /* label name → insn index */
+  wv_symtab protos;        /* .callprototype / .calltargets label → its ptx_proto */
   struct { uint32_t insn; const char *label; ptx_loc loc; } *fix;
   uint32_t nfix, capfix;
   uint32_t cc_slot;        /* WV_NOSLOT until a carry instruction needs it */
@@ -94,7 +97,14 @@ typedef struct wv_dec {
 #define WV_DEC_NONE 0xffffffffu
 
 int wv_dgrow(void **p, uint32_t *cap, uint32_t need, size_t el);
-int wv_dspecial(const char *name);
+/* A special register (%tid.x, %clock, ...): a warp special slot, a constant, or read when the instruction
+ * runs (WV_DYN_*: only mov reads those). */
+enum { WV_SREG_SLOT = 0, WV_SREG_CONST, WV_SREG_DYN };
+typedef struct wv_sreg {
+  uint8_t kind;
+  uint32_t v; /* WV_SP_*, the value, or WV_DYN_* */
+} wv_sreg;
+int wv_dsreg(const char *name, wv_sreg *out); /* 0, or -1 when name is no special register */
 int wv_derr(wv_dec *d, ptx_loc loc, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
 /* operands (decode.c) */

@@ -422,12 +422,14 @@ static int dec_mov(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   in->d[0] = wv_ddst(d, dst);
   if (d->failed) return -1;
   if (src->kind == PTX_OPND_REG || src->kind == PTX_OPND_SYM) {
-    if (!strcmp(src->name, "%clock") || !strcmp(src->name, "%clock64") || !strcmp(src->name, "%globaltimer")) {
-      in->mode = !strcmp(src->name, "%clock") ? WV_DYN_CLOCK : !strcmp(src->name, "%clock64") ? WV_DYN_CLOCK64 : WV_DYN_GLOBALTIMER;
+    wv_sreg sr;
+    int special = !wv_dsreg(src->name, &sr);
+    if (special && sr.kind == WV_SREG_DYN) { /* %clock and the like: read when it runs */
+      in->mode = (uint8_t)sr.v;
       in->fn = wv_h_special(in->mode);
       return 0;
     }
-    const wv_decl *dl = wv_dspecial(src->name) < 0 ? wv_dlookup(d, src->name) : NULL;
+    const wv_decl *dl = special ? NULL : wv_dlookup(d, src->name);
     if (dl && dl->kind == K_LOCALVAR) { /* mov %SPL, __local_depot0 */
       in->imm = (int64_t)dl->off;
       in->fn = wv_h_local_addr;
@@ -440,7 +442,6 @@ static int dec_mov(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     }
     if (dl && dl->kind == K_FPARAM)
       return wv_derr(d, src->loc, "taking the address of parameter '%s' is not supported", src->name);
-    if (dl && dl->kind == K_FUNC) return wv_derr(d, src->loc, "unsupported: the address of function '%s' (function pointers)", src->name);
   }
   in->a = wv_dsrc(d, src, t);
   if (d->failed) return -1;
@@ -873,27 +874,8 @@ static int dec_bra(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   return 0;
 }
 
-static int dec_call(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
-  in->uni = (uint8_t)wv_mods_take(m, "uni");
-  uint32_t i = 0;
-  const ptx_operand *rets = NULL, *args = NULL, *fn;
-  if (i < pi->nops && pi->ops[i].kind == PTX_OPND_LIST) rets = &pi->ops[i++];
-  if (i >= pi->nops) return wv_derr(d, pi->loc, "call needs a function name");
-  fn = &pi->ops[i++];
-  if (i < pi->nops && pi->ops[i].kind == PTX_OPND_LIST) args = &pi->ops[i++];
-  if (i < pi->nops || fn->kind != PTX_OPND_SYM) return unsupported(d, pi); /* indirect call through a prototype */
-  const wv_decl *dl = wv_dlookup(d, fn->name);
-  if (!dl || dl->kind != K_FUNC) return wv_derr(d, fn->loc, "call to undeclared function '%s'", fn->name);
-  const wv_func *callee = &d->mod->funcs[dl->base];
-  if (!callee->defined && !callee->builtin)
-    return wv_derr(d, fn->loc, "unsupported call to external function '%s' (warpvm provides vprintf, __assertfail, malloc, free and __nv_aligned_device_malloc)", fn->name);
-  if (callee->is_entry) return wv_derr(d, fn->loc, "call to kernel '%s'", fn->name);
-  wv_callinfo *ci = calloc(1, sizeof *ci);
-  if (!ci) return wv_derr(d, pi->loc, "out of memory");
-  in->aux = ci;
-  in->ctl = WV_CTL_CALL;
-  in->target = dl->base;
-  ci->builtin = callee->builtin;
+/* Where a call's argument and result .param variables are in the caller's frame (wv_callinfo). */
+static int call_params(wv_dec *d, const ptx_insn *pi, wv_callinfo *ci, const ptx_operand *rets, const ptx_operand *args) {
   ci->nargs = args ? args->nelems : 0;
   ci->nrets = rets ? rets->nelems : 0;
   ci->arg_off = calloc(ci->nargs + 1, sizeof *ci->arg_off);
@@ -912,9 +894,109 @@ static int dec_call(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
       (pass ? ci->arg_size : ci->ret_size)[k] = p->size;
     }
   }
-  if (!callee->builtin && callee->defined) {
-    /* callee's own parameter count is checked when both are decoded; sizes are copied min-wise */
+  return 0;
+}
+
+/* An indirect call's results or arguments against its prototype's (PTX ISA "call": the operands are
+ * type-checked against the prototype; as ptxas 13.0: the same number, and each of the same size, shape —
+ * scalar or array — and alignment). */
+static int check_proto_list(wv_dec *d, const ptx_insn *pi, const ptx_operand *list, const ptx_var *formal,
+                            uint32_t nformal, const ptx_proto *pr, const char *what) {
+  uint32_t n = list ? list->nelems : 0;
+  if (n != nformal)
+    return wv_derr(d, pi->loc, "the call has %u %s%s but its prototype '%s' has %u", n, what, n == 1 ? "" : "s", pr->name,
+                   nformal);
+  for (uint32_t k = 0; k < n; k++) {
+    const wv_decl *p = wv_dlookup(d, list->elems[k].name); /* a .param variable: call_params checked */
+    const ptx_var *v = &formal[k];
+    wv_type t = wv_type_parse(v->type);
+    uint32_t es = wv_type_size(t) * (v->vec ? v->vec : 1);
+    uint64_t size = (uint64_t)es * v->nelems;
+    uint32_t align = v->align ? v->align : es;
+    if (t == WV_T_NONE || size != p->size || align != p->align || !v->is_array != !p->is_array)
+      return wv_derr(d, list->elems[k].loc,
+                     "%s %u of the call ('%s': %u bytes, aligned to %u%s) does not match prototype '%s' (%llu bytes, "
+                     "aligned to %u%s)", what, k + 1, list->elems[k].name, p->size, p->align, p->is_array ? ", an array" : "",
+                     pr->name, (unsigned long long)size, align, v->is_array ? ", an array" : "");
   }
+  return 0;
+}
+
+/* The functions a call table holds (a .global/.const array initialised with function names). */
+static int table_targets(wv_dec *d, const ptx_operand *o, const wv_gvar *g, wv_callinfo *ci) {
+  const uint8_t *host = g->space != WV_SPACE_SHARED ? wv_heap_lookup(&d->vm->heap, g->addr, g->size) : NULL;
+  ci->targets = calloc(g->size / 8 + 1, sizeof *ci->targets);
+  if (!ci->targets) return wv_derr(d, o->loc, "out of memory");
+  for (uint64_t i = 0; host && i + 8 <= g->size; i += 8) {
+    uint64_t v;
+    memcpy(&v, host + i, 8);
+    if ((v & WV_FUNC_ADDR_MASK) == WV_FUNC_ADDR_TAG) ci->targets[ci->ntargets++] = (uint32_t)v;
+  }
+  if (!ci->ntargets) return wv_derr(d, o->loc, "call table '%s' holds no function addresses", o->name);
+  return 0;
+}
+
+/* call (rets), fptr, (args), flist-or-fproto: the third operand names a .callprototype, a .calltargets
+ * list or a call table (PTX ISA "call"). The call reconverges right after itself (lanes whose callees
+ * differ run them one at a time: sched.c). */
+static int dec_call_indirect(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_callinfo *ci, const ptx_operand *fptr,
+                             const ptx_operand *rets, const ptx_operand *args, const ptx_operand *fl) {
+  if (!fl || (fl->kind != PTX_OPND_SYM && fl->kind != PTX_OPND_REG))
+    return wv_derr(d, fl ? fl->loc : pi->loc, "an indirect call needs a prototype, a .calltargets list or a call table "
+                                               "after its arguments");
+  ci->indirect = 1;
+  in->a = wv_dsrc(d, fptr, WV_T_B64);
+  in->rpc = d->ncode + 1;
+  if (d->failed) return -1;
+  int64_t pv;
+  if (wv_symtab_get(&d->protos, fl->name, &pv)) {
+    const ptx_proto *pr = (const ptx_proto *)(intptr_t)pv;
+    if (!pr->is_targets)
+      return check_proto_list(d, pi, rets, pr->rets, pr->nrets, pr, "result") ||
+             check_proto_list(d, pi, args, pr->params, pr->nparams, pr, "argument");
+    ci->targets = calloc(pr->ntargets + 1, sizeof *ci->targets);
+    if (!ci->targets) return wv_derr(d, fl->loc, "out of memory");
+    for (uint32_t k = 0; k < pr->ntargets; k++) {
+      const wv_decl *t = wv_dlookup(d, pr->targets[k]);
+      if (!t || t->kind != K_FUNC) return wv_derr(d, fl->loc, "'%s' in '.calltargets' %s is not a function", pr->targets[k], pr->name);
+      ci->targets[ci->ntargets++] = t->base;
+    }
+    return 0;
+  }
+  const wv_decl *dl = wv_dlookup(d, fl->name);
+  if (dl && dl->kind == K_GVAR) return table_targets(d, fl, &d->mod->vars[dl->base], ci);
+  return wv_derr(d, fl->loc, "'%s' is not a .callprototype, a .calltargets list or a call table", fl->name);
+}
+
+static int dec_call(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  in->uni = (uint8_t)wv_mods_take(m, "uni");
+  uint32_t i = 0;
+  const ptx_operand *rets = NULL, *args = NULL, *fn, *fl = NULL;
+  if (i < pi->nops && pi->ops[i].kind == PTX_OPND_LIST) rets = &pi->ops[i++];
+  if (i >= pi->nops) return wv_derr(d, pi->loc, "call needs a function name");
+  fn = &pi->ops[i++];
+  if (i < pi->nops && pi->ops[i].kind == PTX_OPND_LIST) args = &pi->ops[i++];
+  if (i < pi->nops) fl = &pi->ops[i++];
+  if (i < pi->nops) return wv_derr(d, pi->ops[i].loc, "too many operands for call");
+  if (fn->kind != PTX_OPND_SYM && fn->kind != PTX_OPND_REG)
+    return wv_derr(d, fn->loc, "call needs a function name or a register holding a function's address");
+  const wv_decl *dl = wv_dlookup(d, fn->name);
+  wv_callinfo *ci = calloc(1, sizeof *ci);
+  if (!ci) return wv_derr(d, pi->loc, "out of memory");
+  in->aux = ci;
+  in->ctl = WV_CTL_CALL;
+  if (call_params(d, pi, ci, rets, args)) return -1;
+  if (dl && dl->kind == K_REG) return dec_call_indirect(d, pi, in, ci, fn, rets, args, fl);
+  if (!dl || dl->kind != K_FUNC)
+    return wv_derr(d, fn->loc, "call to %s '%s'", dl ? "something that is not a function or a register:" : "undeclared function",
+                   fn->name);
+  if (fl) return wv_derr(d, fl->loc, "a direct call takes no prototype or call targets");
+  const wv_func *callee = &d->mod->funcs[dl->base];
+  if (!callee->defined && !callee->builtin)
+    return wv_derr(d, fn->loc, "unsupported call to external function '%s' (warpvm provides vprintf, __assertfail, malloc, free and __nv_aligned_device_malloc)", fn->name);
+  if (callee->is_entry) return wv_derr(d, fn->loc, "call to kernel '%s'", fn->name);
+  in->target = dl->base;
+  ci->builtin = callee->builtin;
   return 0;
 }
 

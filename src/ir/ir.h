@@ -75,7 +75,7 @@ typedef enum wv_special {
   WV_SP_NCTAID_X, WV_SP_NCTAID_Y, WV_SP_NCTAID_Z,
   WV_SP_LANEID, WV_SP_WARPID, WV_SP_NWARPID, WV_SP_SMID, WV_SP_NSMID, WV_SP_GRIDID,
   WV_SP_LANEMASK_EQ, WV_SP_LANEMASK_LT, WV_SP_LANEMASK_LE, WV_SP_LANEMASK_GT, WV_SP_LANEMASK_GE,
-  WV_SP_DYN_SMEM, WV_SP_TOTAL_SMEM, WV_SP_ZERO, WV_SP_ONE,
+  WV_SP_DYN_SMEM, WV_SP_TOTAL_SMEM, WV_SP_AGGR_SMEM,
   WV_SP_ENVREG1, WV_SP_ENVREG2, /* the grid workspace's address, high:low (cooperative launches) */
   WV_SP_COUNT
 } wv_special;
@@ -99,8 +99,14 @@ typedef enum wv_space {
 /* The first .shared address a CTA's variables get: below it, 1 KiB the GPU reserves for itself (sm_80
  * and later; tests/memprobe/golden/memprobe_info.out). */
 #define WV_SHARED_BASE 0x400u
+/* %reserved_smem_offset_end on an H100: the end of the part of that 1 KiB that system software (cooperative
+ * groups' tiles of more than 32 threads) may use, from %reserved_smem_offset_1 = 0 (memprobe_info.out). */
+#define WV_RESERVED_SMEM_END 0x120u
 #define WV_GLOBAL_BASE 0x0000700000000000ull
-#define WV_FUNC_ADDR_TAG 0x00f0000000000000ull /* | function index: a function's address in data */
+/* A function's address as data (mov.u64 %rd, f; a table initialised with function names): the tag | its index
+ * in the module. An indirect call accepts exactly these (sched.c); nothing maps memory there. */
+#define WV_FUNC_ADDR_TAG 0x00f0000000000000ull
+#define WV_FUNC_ADDR_MASK 0xffffffff00000000ull
 
 /* Rounding modes and comparison operators carried in wv_insn. */
 enum { WV_RND_NONE = 0, WV_RND_RN, WV_RND_RZ, WV_RND_RM, WV_RND_RP,
@@ -166,6 +172,9 @@ typedef struct wv_callinfo {
   uint32_t *ret_off;  /* caller frame param-area offsets of the return variables */
   uint32_t *ret_size;
   int builtin;        /* WV_BUILTIN_* for extern functions warpvm provides */
+  int indirect;       /* a call through a register (wv_insn.a: each lane's function address) */
+  uint32_t *targets;  /* indirect, with a call table or .calltargets: the functions it may enter */
+  uint32_t ntargets;  /* (0: a prototype, any function) */
 } wv_callinfo;
 
 enum { WV_BUILTIN_NONE = 0, WV_BUILTIN_VPRINTF, WV_BUILTIN_ASSERTFAIL, WV_BUILTIN_MALLOC, WV_BUILTIN_FREE,
@@ -220,6 +229,7 @@ typedef struct wv_func {
   const char *unsupported;/* first "unsupported ..." message of this function, or NULL */
   wv_fusion *fusions;     /* contract.c's decisions (also when contraction is off) */
   uint32_t nfusions;
+  int addr_taken;         /* its address is a value somewhere (mov, an initializer): indirect calls may enter it */
 } wv_func;
 
 /* A module-scope variable placed in device memory (.global/.const) or the shared layout. */
@@ -242,10 +252,17 @@ typedef struct wv_irmod {
   uint32_t nvars;
   uint32_t nreloc;         /* .shared variables whose offset differs between kernels: warp specials
                               WV_SP_COUNT.. hold the running kernel's offsets (wv_func.shared_reloc) */
+  uint32_t *taken;         /* the functions whose address the module takes (wv_func.addr_taken), in index order */
+  uint32_t ntaken;
   char target[16];
   uint32_t version_major, version_minor;
   struct ptx_arena *arena; /* the first unit's arena (every unit's AST owns its names and lives with the module) */
 } wv_irmod;
+
+/* The k-th function (k from 0) that call instruction `in` may enter, in *fi: its callee; for an indirect call
+ * each function of its target list, or, with only a prototype, each function whose address the module takes.
+ * 0 when there is no k-th. (Builtins are never entered: wv_callinfo.builtin.) */
+int wv_call_target(const wv_irmod *m, const wv_insn *in, uint32_t k, uint32_t *fi);
 
 /* cfg.c: fill every conditional branch's rpc with its immediate post-dominator. */
 int wv_cfg_reconvergence(wv_func *f, char *err, size_t errlen);

@@ -12,6 +12,10 @@
  * non-empty static size is rounded up to max(16, the largest extern alignment); the dynamic area
  * starts there (16-byte aligned otherwise). More than 0xc000 bytes is ptxas's error.
  *
+ * Function pointers, as ptxas 13.0 counts them (ptxas -v on small modules): a function that calls through a
+ * register, names a function as a value, or names a variable initialised with function addresses (a table,
+ * a vtable) reaches every function whose address the module takes that way.
+ *
  * A function reached from several kernels is decoded once: a variable at the same offset in every
  * kernel that reaches it is an immediate; one whose offsets differ gets a relocation slot, a warp
  * special register the launch fills with the running kernel's offset (wv_func.shared_reloc).
@@ -34,6 +38,8 @@ typedef struct lay {
   ulist *own, *mrefs, *callees;     /* per function */
   const ptx_func **pf;              /* per function: its definition (for messages) */
   uint32_t *fmark, *vmark, stamp;   /* reach / dedupe marks */
+  uint8_t *taken, *fptrs;           /* per function: its address is taken; it uses function pointers */
+  uint8_t *ftab;                    /* per variable: initialised with function addresses */
   uint32_t *vuse;                   /* per var: last function that named it (dedupe) */
   uint64_t *first;                  /* per var: offset in the first kernel reaching it, UINT64_MAX none */
   uint8_t *reloc;                   /* per var: offsets differ between kernels */
@@ -69,11 +75,27 @@ static int note_name(lay *L, uint32_t f, const char *name) {
   return 0;
 }
 
+/* A function the current unit names as a value: 1 (it is now taken). */
+static int note_taken(lay *L, const char *name) {
+  int64_t v;
+  if (!name || !wv_symtab_get(L->d->modsyms, name, &v) || (v >> 32) != K_FUNC) return 0;
+  L->taken[(uint32_t)v] = 1;
+  return 1;
+}
+
 /* What each decoded function of the current unit declares, names and calls (the parser's summary of
  * its body). */
 static int scan_unit(lay *L) {
   wv_dec *d = L->d;
   const ptx_module *a = d->ast;
+  for (uint32_t i = 0; i < a->nvars; i++) {
+    int64_t v;
+    int table = 0;
+    for (uint32_t k = 0; k < a->vars[i].ninit; k++)
+      if (a->vars[i].init[k].kind == PTX_INIT_SYM || a->vars[i].init[k].kind == PTX_INIT_GENERIC)
+        table |= note_taken(L, a->vars[i].init[k].sym);
+    if (table && wv_symtab_get(d->modsyms, a->vars[i].name, &v) && (v >> 32) == K_GVAR) L->ftab[(uint32_t)v] = 1;
+  }
   for (uint32_t i = 0; i < a->nfuncs; i++) {
     const ptx_func *pf = &a->funcs[i];
     uint32_t f = d->funcidx[d->funcbase[d->unit] + i];
@@ -85,7 +107,33 @@ static int scan_unit(lay *L) {
     }
     for (uint32_t k = 0; k < pf->nrefs; k++)
       if (note_name(L, f, pf->refs[k])) return -1;
+    for (uint32_t k = 0; k < pf->nvrefs; k++) L->fptrs[f] |= (uint8_t)note_taken(L, pf->vrefs[k]);
+    L->fptrs[f] |= pf->calls_indirect;
   }
+  return 0;
+}
+
+/* Once every unit is scanned: the functions of the current unit that name a table of function addresses. */
+static void scan_tables(lay *L) {
+  wv_dec *d = L->d;
+  for (uint32_t i = 0; i < d->ast->nfuncs; i++) {
+    uint32_t f = d->funcidx[d->funcbase[d->unit] + i];
+    const ptx_func *pf = &d->ast->funcs[i];
+    int64_t v;
+    if (!pf->has_body || f == WV_DEC_NONE) continue;
+    for (uint32_t k = 0; k < pf->nrefs && !L->fptrs[f]; k++)
+      if (wv_symtab_get(d->modsyms, pf->refs[k], &v) && (v >> 32) == K_GVAR && L->ftab[(uint32_t)v]) L->fptrs[f] = 1;
+  }
+}
+
+/* A function that uses function pointers may enter every function whose address is taken. */
+static int add_indirect_callees(lay *L) {
+  for (uint32_t f = 0; f < L->nf; f++)
+    for (uint32_t c = 0; L->fptrs[f] && c < L->nf; c++)
+      if (L->taken[c] && L->d->mod->funcs[c].defined && L->fmark[c] != f + 1) {
+        L->fmark[c] = f + 1;
+        if (push(&L->callees[f], c)) return -1;
+      }
   return 0;
 }
 
@@ -185,6 +233,9 @@ static void lay_free(lay *L) {
   free(L->first);
   free(L->reloc);
   free(L->rslot);
+  free(L->taken);
+  free(L->fptrs);
+  free(L->ftab);
   free(L->group.v);
   free(L->stack.v);
 }
@@ -205,8 +256,11 @@ static int lay_init(lay *L, wv_dec *d) {
   L->first = malloc(nv * sizeof *L->first);
   L->reloc = calloc(nv, 1);
   L->rslot = calloc(nv, sizeof *L->rslot);
+  L->taken = calloc(nf, 1);
+  L->fptrs = calloc(nf, 1);
+  L->ftab = calloc(nv, 1);
   if (!L->own || !L->mrefs || !L->callees || !L->pf || !L->fmark || !L->vmark || !L->vuse || !L->first || !L->reloc ||
-      !L->rslot)
+      !L->rslot || !L->taken || !L->fptrs || !L->ftab)
     return -1;
   memset(L->first, 0xff, nv * sizeof *L->first);
   for (uint32_t v = 0; v < L->nv; v++) {
@@ -258,6 +312,13 @@ int wv_dshared_layout(wv_dec *d) {
     d->modsyms = &d->unitsyms[u];
     if (scan_unit(&L)) goto out;
   }
+  for (uint32_t u = 0; u < d->nunits; u++) {
+    d->unit = u;
+    d->ast = d->units[u];
+    d->modsyms = &d->unitsyms[u];
+    scan_tables(&L);
+  }
+  if (add_indirect_callees(&L)) goto out;
   memset(L.fmark, 0, (L.nf + 1) * sizeof *L.fmark); /* scan used it to dedupe callees */
   rc = layout_all(&L);
 out:

@@ -113,8 +113,22 @@ typedef enum ptx_stmt_kind {
   PTX_STMT_VAR,        /* .reg/.local/.shared/.param declared in the body */
   PTX_STMT_SCOPE_OPEN, /* { */
   PTX_STMT_SCOPE_CLOSE,/* } */
-  PTX_STMT_PRAGMA,     /* .pragma "nounroll"; — `label` holds the string */
+  PTX_STMT_PRAGMA,     /* .pragma "nounroll"; — `label` holds the string (.branchtargets: its text) */
+  PTX_STMT_PROTO,      /* label: .callprototype ... / .calltargets ...; — `proto` */
 } ptx_stmt_kind;
+
+/* What an indirect call names after its arguments (PTX ISA "call"): `label: .callprototype (rets) _ (params);`,
+ * the signature its callees share (parameter names are `_`), or `label: .calltargets f, g;`, the complete
+ * list of its callees. */
+typedef struct ptx_proto {
+  const char *name;        /* the label */
+  uint8_t is_targets;      /* .calltargets: `targets`; else .callprototype: `rets`, `params` */
+  uint8_t noreturn;
+  ptx_var *rets, *params;
+  uint32_t nrets, nparams;
+  const char **targets;
+  uint32_t ntargets;
+} ptx_proto;
 
 typedef struct ptx_stmt {
   ptx_stmt_kind kind;
@@ -122,6 +136,7 @@ typedef struct ptx_stmt {
   ptx_insn insn;      /* INSN */
   ptx_var var;        /* VAR */
   const char *label;  /* LABEL name, PRAGMA text */
+  ptx_proto *proto;   /* PROTO */
 } ptx_stmt;
 
 typedef struct ptx_func {
@@ -142,6 +157,9 @@ typedef struct ptx_func {
   uint32_t nshared;
   const char **refs;  /* identifiers its instructions name that it does not declare (symbols, not %registers) */
   uint32_t nrefs;
+  const char **vrefs; /* those of them named as values (by any instruction but call: a function's address taken) */
+  uint32_t nvrefs;
+  uint8_t calls_indirect; /* it has a call through a register */
   size_t body_off;    /* where its '{' is in the module's text */
   ptx_loc body_loc;
   uint32_t body_src_file, body_src_line; /* the `.loc` in force at its '{' */

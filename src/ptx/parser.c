@@ -22,6 +22,7 @@
 #include "ptx/arena.h"
 #include "ptx/ast.h"
 #include "ptx/lexer.h"
+#include "ptx/target.h"
 
 #define MAX_OPND_DEPTH 4            /* operand nesting: [a, {b}] or (a, b) inside an instruction */
 #define MAX_OPNDS 64                /* top-level operands of one instruction */
@@ -44,7 +45,7 @@ typedef struct vec {
 } vec;
 
 /* Pointers seen in one body (interned names), with flags: an open-addressing set. */
-enum { SEEN_REF = 1, SEEN_DECL = 2 };
+enum { SEEN_REF = 1, SEEN_DECL = 2, SEEN_VAL = 4 /* named as a value (not as a callee) */ };
 typedef struct pset {
   const void **keys;
   uint8_t *flags;
@@ -66,10 +67,11 @@ typedef struct parser {
   jmp_buf jb;
   int in_body;
   uint32_t loc_file, loc_line; /* last .loc */
-  vec vars, funcs, files, body, params, rets, inits, text;
+  vec vars, funcs, files, body, params, rets, inits, text, targets;
   vec scratch[MAX_OPND_DEPTH + 1]; /* operand lists, one per nesting depth */
   vec shared, refs;                /* the body's summary: .shared declarations, names referred to */
   pset seen;                       /* the body's names: referred to, declared (labels, variables) */
+  int calls_indirect;              /* the body has a call through a register */
 } parser;
 
 /* ---------------------------------------------------------------------------------------------
@@ -257,9 +259,13 @@ static void note_ref(parser *ps, const char *name) {
     *(const char **)vec_push(ps, &ps->refs, sizeof name, MAX_STMTS, "names in function body") = name;
 }
 
-static void note_operand_refs(parser *ps, const ptx_operand *o) {
-  if (o->kind == PTX_OPND_SYM || (o->kind == PTX_OPND_ADDR && !o->base_is_reg)) note_ref(ps, o->name);
-  for (uint32_t i = 0; i < o->nelems; i++) note_operand_refs(ps, &o->elems[i]);
+/* val: the operand is a value (any instruction but call), so a function it names has its address taken. */
+static void note_operand_refs(parser *ps, const ptx_operand *o, int val) {
+  if (o->kind == PTX_OPND_SYM || (o->kind == PTX_OPND_ADDR && !o->base_is_reg)) {
+    note_ref(ps, o->name);
+    if (val && o->name) seen_mark(ps, o->name, SEEN_VAL);
+  }
+  for (uint32_t i = 0; i < o->nelems; i++) note_operand_refs(ps, &o->elems[i], val);
 }
 
 /* Interned, unescaped text of a STRING token. */
@@ -541,7 +547,10 @@ static void parse_instruction(parser *ps) {
   if (!is_punct(cur(ps), ';')) fail_expected(ps, "';' after instruction");
   advance(ps);
   in->ops = vec_finish(ps, v, sizeof(ptx_operand), &in->nops);
-  for (uint32_t i = 0; i < in->nops; i++) note_operand_refs(ps, &in->ops[i]);
+  int call = !strcmp(in->opcode, "call");
+  uint32_t callee = in->nops && in->ops[0].kind == PTX_OPND_LIST;
+  if (call && callee < in->nops && in->ops[callee].kind == PTX_OPND_REG) ps->calls_indirect = 1;
+  for (uint32_t i = 0; i < in->nops; i++) note_operand_refs(ps, &in->ops[i], !call);
   in->src_file = ps->loc_file;
   in->src_line = ps->loc_line;
   push_stmt(ps, &st);
@@ -914,8 +923,63 @@ static void parse_file(parser *ps) {
   *(ptx_file_entry *)vec_push(ps, &ps->files, sizeof fe, MAX_ITEMS, "'.file' directives") = fe;
 }
 
-/* `label: .callprototype ...;` (also .calltargets / .branchtargets): a PRAGMA statement holding
- * the directive's text, tokens separated by single spaces where the source had space. */
+/* `label: .callprototype {(rets)} _ {(params)} {.noreturn};` — the prototype an indirect call's callees
+ * share — or `label: .calltargets f {, f};` — the complete list of its callees (PTX ISA "call"): a PROTO
+ * statement. Its functions count as names the body refers to. */
+static void parse_proto(parser *ps, const char *label) {
+  ptx_stmt st;
+  memset(&st, 0, sizeof st);
+  st.kind = PTX_STMT_PROTO;
+  st.loc = cur(ps)->loc;
+  ptx_proto *p = xalloc(ps, 1, sizeof *p);
+  p->name = label;
+  p->is_targets = (uint8_t)is_dir(cur(ps), ".calltargets");
+  const char *what = p->is_targets ? "';' after '.calltargets' declaration" : "';' after '.callprototype' declaration";
+  advance(ps);
+  if (p->is_targets) {
+    ps->targets.n = 0;
+    for (;;) {
+      ptx_token *t = cur(ps);
+      if (t->kind != PTX_TOK_IDENT) fail_expected(ps, "function name in '.calltargets'");
+      const char *name = intern_tok(ps, t);
+      note_ref(ps, name);
+      *(const char **)vec_push(ps, &ps->targets, sizeof name, MAX_PARAMS, "call targets") = name;
+      advance(ps);
+      if (!is_punct(cur(ps), ',')) break;
+      advance(ps);
+    }
+    p->targets = vec_finish(ps, &ps->targets, sizeof(const char *), &p->ntargets);
+  } else {
+    if (is_punct(cur(ps), '(')) {
+      parse_param_list(ps, &ps->rets);
+      p->rets = vec_finish(ps, &ps->rets, sizeof(ptx_var), &p->nrets);
+    }
+    if (!tok_is(cur(ps), "_")) fail_expected(ps, "'_' (the prototype's name) in '.callprototype'");
+    advance(ps);
+    if (is_punct(cur(ps), '(')) {
+      parse_param_list(ps, &ps->params);
+      p->params = vec_finish(ps, &ps->params, sizeof(ptx_var), &p->nparams);
+    }
+    for (;;) { /* attributes: .noreturn, and the register-usage hints .abi_preserve{_control} N */
+      ptx_token *t = cur(ps);
+      if (is_dir(t, ".noreturn")) {
+        p->noreturn = 1;
+        advance(ps);
+      } else if (is_dir(t, ".abi_preserve") || is_dir(t, ".abi_preserve_control")) {
+        advance(ps);
+        expect_u32(ps, "integer after '.abi_preserve'");
+      } else {
+        break;
+      }
+    }
+  }
+  expect_punct(ps, ';', what);
+  st.proto = p;
+  push_stmt(ps, &st);
+}
+
+/* `label: .branchtargets ...;`: a PRAGMA statement holding the directive's text, tokens separated by
+ * single spaces where the source had space. */
 static void parse_label_directive(parser *ps) {
   ptx_stmt st;
   memset(&st, 0, sizeof st);
@@ -992,8 +1056,8 @@ static void parse_body(parser *ps) {
         advance(ps);
         advance(ps);
         ptx_token *d = cur(ps);
-        if (is_dir(d, ".callprototype") || is_dir(d, ".calltargets") || is_dir(d, ".branchtargets"))
-          parse_label_directive(ps);
+        if (is_dir(d, ".callprototype") || is_dir(d, ".calltargets")) parse_proto(ps, st.label);
+        else if (is_dir(d, ".branchtargets")) parse_label_directive(ps);
       } else {
         parse_instruction(ps);
       }
@@ -1032,7 +1096,13 @@ static void finish_summary(parser *ps, ptx_func *f) {
   for (size_t i = 0; i < ps->refs.n; i++)
     if (!(seen_flags(ps, r[i]) & SEEN_DECL)) r[k++] = r[i];
   ps->refs.n = k;
+  const char **vr = xalloc(ps, k + 1, sizeof *vr);
+  for (size_t i = 0; i < k; i++)
+    if (seen_flags(ps, r[i]) & SEEN_VAL) vr[f->nvrefs++] = r[i];
+  f->vrefs = vr;
   f->refs = vec_finish(ps, &ps->refs, sizeof(const char *), &f->nrefs);
+  f->calls_indirect = (uint8_t)ps->calls_indirect;
+  ps->calls_indirect = 0;
   seen_clear(ps);
 }
 
@@ -1174,6 +1244,7 @@ static void skip_section(parser *ps) {
 static void parse_version(parser *ps) {
   advance(ps);
   ptx_token *t = cur(ps);
+  ptx_loc vloc = t->loc;
   /* `9.0` lexes as a decimal float: read major.minor from its text */
   uint32_t major = 0, minor = 0;
   size_t i = 0;
@@ -1188,6 +1259,8 @@ static void parse_version(parser *ps) {
     minor = minor * 10 + (uint32_t)(t->p[i] - '0');
   ok = ok && nd > 0 && nd < 6 && i == t->len;
   if (!ok) fail_expected(ps, "version number (e.g. '8.0') after '.version'");
+  char msg[160];
+  if (ptx_version_check(major, minor, msg, sizeof msg)) fail(ps, vloc, "%s", msg);
   ps->mod->version_major = major;
   ps->mod->version_minor = minor;
   advance(ps);
@@ -1198,6 +1271,10 @@ static void parse_target(parser *ps) {
   for (int first = 1;; first = 0) {
     ptx_token *t = cur(ps);
     if (t->kind != PTX_TOK_IDENT) fail_expected(ps, "target name (e.g. 'sm_90') after '.target'");
+    char word[32], msg[160];
+    snprintf(word, sizeof word, "%.*s", (int)(t->len < 31 ? t->len : 31), t->p);
+    if (ptx_target_check(word, ps->mod->version_major, ps->mod->version_minor, msg, sizeof msg))
+      fail(ps, t->loc, "%s", msg);
     if (first) ps->mod->target = intern_tok(ps, t);
     advance(ps);
     if (!is_punct(cur(ps), ',')) break;
@@ -1282,7 +1359,7 @@ static void parse_module(parser *ps) {
 
 static void free_vecs(parser *ps) {
   vec *all[] = {&ps->vars, &ps->funcs, &ps->files, &ps->body, &ps->params, &ps->rets, &ps->inits, &ps->text,
-                &ps->shared, &ps->refs};
+                &ps->targets, &ps->shared, &ps->refs};
   for (size_t i = 0; i < sizeof all / sizeof all[0]; i++) free(all[i]->data);
   for (int i = 0; i <= MAX_OPND_DEPTH; i++) free(ps->scratch[i].data);
   free(ps->seen.keys);

@@ -370,8 +370,11 @@ static const char *unsupported_in(const wv_irmod *m, const wv_func *f, uint8_t *
   for (uint32_t i = 0; i < f->ncode; i++)
     if (f->code[i].ctl == WV_CTL_CALL && !f->code[i].aux) continue;
     else if (f->code[i].ctl == WV_CTL_CALL) {
-      const char *u = unsupported_in(m, &m->funcs[f->code[i].target], seen);
-      if (u) return u;
+      uint32_t c;
+      for (uint32_t k = 0; wv_call_target(m, &f->code[i], k, &c); k++) { /* indirect: each function it may enter */
+        const char *u = unsupported_in(m, &m->funcs[c], seen);
+        if (u) return u;
+      }
     }
   return NULL;
 }

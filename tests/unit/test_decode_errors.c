@@ -304,16 +304,86 @@ static void test_hint_instructions(void **state) {
   expect_load_error(bad3, "HERE", "operand");
 }
 
+/* An indirect call that does not match its prototype (as ptxas 13.0 checks: count, size, shape, alignment) or
+ * names no prototype, list or table is a load error at the call. */
+static void test_indirect_call_errors(void **state) {
+  (void)state;
+  static const struct { const char *decls, *call, *needle; } c[] = {
+    {".param .b32 a0; .param .b32 a1; pr: .callprototype _ (.param .b32 _);", "call %rd1, (a0, a1), pr;",
+     "the call has 2 arguments but its prototype 'pr' has 1"},
+    {".param .b32 a0; .param .b32 r0; pr: .callprototype _ (.param .b32 _);", "call (r0), %rd1, (a0), pr;",
+     "the call has 1 result but its prototype 'pr' has 0"},
+    {".param .b64 a0; pr: .callprototype _ (.param .b32 _);", "call %rd1, (a0), pr;",
+     "argument 1 of the call ('a0': 8 bytes, aligned to 8) does not match prototype 'pr' (4 bytes, aligned to 4)"},
+    {".param .align 4 .b8 a0[8]; pr: .callprototype _ (.param .align 8 .b8 _[8]);", "call %rd1, (a0), pr;",
+     "aligned to 4, an array) does not match prototype 'pr' (8 bytes, aligned to 8, an array)"},
+    {".param .align 8 .b8 a0[8]; pr: .callprototype _ (.param .b64 _);", "call %rd1, (a0), pr;",
+     "does not match prototype 'pr' (8 bytes, aligned to 8)"},
+    {".param .b32 r0; pr: .callprototype (.param .b64 _) _ ;", "call (r0), %rd1, pr;",
+     "result 1 of the call ('r0': 4 bytes, aligned to 4) does not match prototype 'pr'"},
+    {".param .b32 a0;", "call %rd1, (a0);", "an indirect call needs a prototype, a .calltargets list or a call table"},
+    {".param .b32 a0;", "call %rd1, (a0), nosuch;", "'nosuch' is not a .callprototype, a .calltargets list or a call table"},
+    {".param .b32 a0; pr: .callprototype _ (.param .b32 _);", "call f, (a0), pr;",
+     "a direct call takes no prototype or call targets"},
+    {".param .b32 a0; tg: .calltargets f, data;", "call %rd1, (a0), tg;", "'data' in '.calltargets' tg is not a function"},
+    {".param .b32 a0;", "call %rd1, (a0), data;", "call table 'data' holds no function addresses"},
+    {".param .b32 a0;", "call 4660, (a0);", "call needs a function name or a register holding a function's address"},
+    {".param .b32 a0; pr: .callprototype _ (.param .b32 _);", "call %rd1, (a0), pr, pr;", "too many operands for call"},
+  };
+  for (size_t i = 0; i < N(c); i++) {
+    char ptx[1024];
+    snprintf(ptx, sizeof ptx,
+             ".version 8.0\n.target sm_90\n.address_size 64\n.global .u64 data[2] = {1, 2};\n"
+             ".func f(.param .b32 x) { ret; }\n.visible .entry k(.param .u64 p)\n{\n.reg .b64 %%rd<2>;\n"
+             "ld.param.u64 %%rd1, [p];\n{\n%s\n%s // HERE\n}\nret;\n}\n", c[i].decls, c[i].call);
+    expect_load_error(ptx, "HERE", c[i].needle);
+  }
+}
+
+/* PTX for GPUs newer than sm_90 (CuPy ships compute_120 PTX, numba emits .version 9.x) runs when warpvm
+ * implements every instruction it uses; a valid one it does not run (tcgen05) refuses the launch naming it
+ * and its line, an unknown one is a load error. */
+static void test_newer_targets(void **state) {
+  wv_vm *vm = *state;
+  static const char *const heads[] = {"9.0 sm_100",  "8.6 sm_100a", "8.8 sm_100f", "8.6 sm_101", "8.8 sm_103",
+                                      "9.0 sm_110f", "8.7 sm_120",  "9.5 sm_120a", "8.8 sm_121", "9.5 sm_90a"};
+  for (size_t i = 0; i < N(heads); i++) {
+    char ptx[1024];
+    snprintf(ptx, sizeof ptx, ".version %.3s\n.target %s\n.address_size 64\n%s"
+             "ld.param.u64 %%rd1, [p];\nmov.u32 %%r1, %%tid.x;\nmul.wide.u32 %%rd2, %%r1, 4;\nadd.s64 %%rd1, %%rd1, %%rd2;\n"
+             "add.u32 %%r1, %%r1, %u;\nst.global.u32 [%%rd1], %%r1;\nret;\n}\n", heads[i], heads[i] + 4, KHEAD, (unsigned)i);
+    const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+    static uint32_t out[32];
+    wvt_buf b[1] = {{out, sizeof out}};
+    wvt_run_ok(vm, k, 1, 32, 1, b);
+    for (uint32_t t = 0; t < 32; t++) assert_int_equal(out[t], t + i);
+  }
+  static const char tc[] = ".version 9.0\n.target sm_100a\n.address_size 64\n" KHEAD
+                           "tcgen05.alloc.cta_group::1.sync.aligned.shared::cta.b32 [%r1], 32; // HERE\nret;\n}\n";
+  wv_devptr dp;
+  assert_int_equal(wv_malloc(vm, 64, &dp), WV_OK);
+  void *args[1] = {&dp};
+  wv_status st = wv_launch(vm, wvt_kernel(vm, tc, "k"), wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
+  wvt_assert_status(vm, st, WV_ERR_UNSUPPORTED);
+  char want[32];
+  snprintf(want, sizeof want, "test.ptx:%u:", wvt_line_of(tc, "HERE"));
+  wvt_assert_contains(wv_last_error(vm), want);
+  wvt_assert_contains(wv_last_error(vm), "tcgen05");
+  assert_int_equal(wv_free(vm, dp), WV_OK);
+  static const char bad[] = ".version 9.5\n.target sm_120a\n.address_size 64\n" KHEAD "tcgen99.alloc [%r1]; // HERE\nret;\n}\n";
+  expect_load_error(bad, "HERE", "unknown instruction 'tcgen99'");
+}
+
 /* Valid PTX that warpvm does not run yet makes only the kernels that use it unlaunchable; it is never a load
  * error (issue 10's sweep found these were): SIMD .u16x2 arithmetic, two-source cvt packs, st.async,
- * red.async, a function's address taken, lop3 with a predicate result, mixed-precision add, fma .oob. */
+ * red.async, lop3 with a predicate result, mixed-precision add, fma .oob. */
 static void test_valid_forms_are_deferred(void **state) {
   wv_vm *vm = *state;
   static const char *const forms[] = {"add.u16x2 %r1, %r2, %r3;", "min.s16x2 %r1, %r2, %r3;",
                                       "cvt.rn.satfinite.e2m1x2.f32 %r1, %f1, %f2;", "add.rn.f32.f16 %f1, %r1, %f2;",
                                       "fma.rn.oob.f16x2 %r1, %r2, %r3, %r4;",
                                       "st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%r1], %r2, [%r3];",
-                                      "mov.u64 %rd1, k;", "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p0;",
+                                      "lop3.or.b32 %r1|%p1, %r2, %r3, %r4, 0x80, %p0;",
                                       "red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%r1], %r2, [%r3];"};
   for (size_t i = 0; i < N(forms); i++) {
     char ptx[1024];
@@ -368,6 +438,8 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_unsupported_instruction_is_deferred, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_errors_do_not_stick, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_hint_instructions, wvt_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_newer_targets, wvt_setup, wvt_teardown),
+      cmocka_unit_test(test_indirect_call_errors),
       cmocka_unit_test_setup_teardown(test_valid_forms_are_deferred, wvt_setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);

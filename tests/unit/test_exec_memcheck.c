@@ -478,7 +478,8 @@ static void test_large_and_freed(void **state) {
 }
 
 /* Where shared and local memory lie and how far reads reach around them (mem.h): shared variables begin
- * at WV_SHARED_BASE, reads reach from 0 to the CTA's memory rounded up to the grain; a thread's kernel frame
+ * at WV_SHARED_BASE, reads reach from WV_RESERVED_SMEM_END (below it: the CTA's system-software region) to the
+ * CTA's memory rounded up to the grain; a thread's kernel frame
  * ends WV_GPU_LOCAL_RESERVED bytes below WV_GPU_LOCAL_TOP, reads reach from cudaLimitStackSize below that
  * to WV_GPU_LOCAL_TOP. Reads there are invalid reads of 0; writes, and reads beyond, fault. */
 static void test_shared_and_local_reach(void **state) {
@@ -523,8 +524,8 @@ static void test_shared_and_local_reach(void **state) {
     int64_t below;              /* the lowest offset a read reaches */
     wv_status under;            /* a read just below that */
   } c[] = {
-      /* below shared address 0 the address wraps to 0xfffffffc, past the window */
-      {"sh", "shared", WV_SHARED_BASE, SH, WV_GPU_SHARED_GRAIN, -(int64_t)WV_SHARED_BASE, WV_ERR_ILLEGAL_INSN},
+      /* below shared address WV_RESERVED_SMEM_END: the CTA's system-software region (below) */
+      {"sh", "shared", WV_SHARED_BASE, SH, WV_GPU_SHARED_GRAIN, -(int64_t)(WV_SHARED_BASE - WV_RESERVED_SMEM_END), WV_OK},
       {"lo", "local", lbase, 16, 16 + WV_GPU_LOCAL_RESERVED, -(int64_t)(STACK - 16), WV_ERR_FAULT},
   };
   for (int i = 0; i < 2; i++) {
@@ -568,9 +569,23 @@ static void test_shared_and_local_reach(void **state) {
     wvt_assert_status(vm, st, WV_ERR_FAULT);
     stv = 0;
   }
-  /* a shared address past the 16 MiB window: what the GPU reports as an illegal instruction */
-  uint32_t off = WV_GPU_SHARED_WINDOW - WV_SHARED_BASE, stv = 0;
+  /* shared addresses 0 .. WV_RESERVED_SMEM_END (cooperative groups' scratch: %reserved_smem_offset_1 to _end)
+   * are the CTA's: a store there is read back, nothing is counted; below shared address 0 the address wraps
+   * to 0xfffffffc, past the window */
+  uint32_t off = 0u - WV_SHARED_BASE, stv = 77, got = 0;
   void *args[] = {&off, &stv, &out};
+  wv_diag_reset(vm);
+  for (uint32_t a = 0; a < WV_RESERVED_SMEM_END; a += WV_RESERVED_SMEM_END - 4) {
+    off = a - WV_SHARED_BASE;
+    wvt_expect_ok(vm, wv_launch(vm, wvt_get(m, vm, "sh"), wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args));
+    assert_int_equal(wv_memcpy_dtoh(vm, &got, out, 4), WV_OK);
+    assert_int_equal(got, 77);
+  }
+  assert_int_equal(wv_diag_count(vm, WV_DIAG_INVALID_READ), 0);
+  off = (uint32_t)-4 - WV_SHARED_BASE, stv = 0;
+  wvt_assert_status(vm, wv_launch(vm, wvt_get(m, vm, "sh"), wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args), WV_ERR_ILLEGAL_INSN);
+  /* a shared address past the 16 MiB window: what the GPU reports as an illegal instruction */
+  off = WV_GPU_SHARED_WINDOW - WV_SHARED_BASE;
   wvt_assert_status(vm, wv_launch(vm, wvt_get(m, vm, "sh"), wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args), WV_ERR_ILLEGAL_INSN);
   off -= 4; /* inside the window, past the CTA's memory */
   wvt_assert_status(vm, wv_launch(vm, wvt_get(m, vm, "sh"), wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args), WV_ERR_FAULT);

@@ -301,9 +301,15 @@ static void test_nvcc_fnptr_callprototype(void **state) {
   while (i < k->nbody && !(k->body[i].kind == PTX_STMT_LABEL && strcmp(k->body[i].label, "prototype_0") == 0)) i++;
   assert_true(i + 2 < k->nbody);
   assert_int_equal(k->body[i].loc.line, 110);
-  assert_int_equal(k->body[i + 1].kind, PTX_STMT_PRAGMA);
-  assert_string_equal(k->body[i + 1].label,
-                      ".callprototype (.param .b32 _) _ (.param .b32 _, .param .b32 _)");
+  assert_int_equal(k->body[i + 1].kind, PTX_STMT_PROTO);
+  const ptx_proto *pr = k->body[i + 1].proto;
+  assert_ptr_equal(pr->name, k->body[i].label);
+  assert_false(pr->is_targets);
+  assert_int_equal(pr->nrets, 1);
+  assert_int_equal(pr->nparams, 2);
+  assert_string_equal(pr->rets[0].type, "b32");
+  assert_int_equal(pr->params[1].space, PTX_SPACE_PARAM);
+  assert_string_equal(pr->params[1].name, "_");
   const ptx_insn *call = &k->body[i + 2].insn;
   assert_int_equal(k->body[i + 2].kind, PTX_STMT_INSN);
   assert_string_equal(call->opcode, "call");
@@ -729,7 +735,7 @@ static void test_operand_kinds(void **state) {
 
 static void test_declarations_and_headers(void **state) {
   (void)state;
-  ptx_module *m = parse_ok(".version 6.0\n"
+  ptx_module *m = parse_ok(".version 6.3\n"
                            ".target sm_75\n"
                            ".address_size 32\n"
                            ".global .align 4 .b32 mat[2][3][4];\n"
@@ -865,6 +871,79 @@ static void test_arena(void **state) {
 /* ---------------------------------------------------------------------------------------------
  * Errors
  * ------------------------------------------------------------------------------------------- */
+
+/* Every form of .callprototype (PTX ISA "call": rets and params optional, .noreturn, the .abi_preserve hints)
+ * and .calltargets, whose functions are names the body refers to. */
+static void test_call_prototypes(void **state) {
+  (void)state;
+  ptx_module *m = parse_ok(HDR ".func f(.param .b32 a);\n.func g(.param .b32 a);\n.entry k() {\n"
+                               "p0: .callprototype _ ;\n"
+                               "p1: .callprototype ()_ (.param .b64 _) .noreturn;\n"
+                               "p2: .callprototype (.param .align 16 .b8 _[16]) _ (.param .b32 _, .param .f64 _) .abi_preserve 8;\n"
+                               "t: .calltargets f, g;\n"
+                               "ret;\n}\n");
+  const ptx_func *k = find_func(m, "k", 1);
+  assert_int_equal(k->nbody, 9);
+  const ptx_proto *p0 = k->body[1].proto, *p1 = k->body[3].proto, *p2 = k->body[5].proto, *t = k->body[7].proto;
+  assert_int_equal(k->body[1].kind, PTX_STMT_PROTO);
+  assert_string_equal(p0->name, "p0");
+  assert_int_equal(p0->nrets + p0->nparams, 0);
+  assert_true(p1->noreturn);
+  assert_int_equal(p1->nrets, 0);
+  assert_int_equal(p1->nparams, 1);
+  assert_int_equal(p2->nrets, 1);
+  assert_int_equal(p2->rets[0].align, 16);
+  assert_int_equal(p2->rets[0].nelems, 16);
+  assert_string_equal(p2->params[1].type, "f64");
+  assert_false(p2->noreturn);
+  assert_true(t->is_targets);
+  assert_int_equal(t->ntargets, 2);
+  assert_string_equal(t->targets[1], "g");
+  assert_int_equal(k->nrefs, 2); /* f and g */
+  ptx_module_free(m);
+  expect_error(HDR ".entry k() {\np: .callprototype (.param .b32 _) f (.param .b32 _);\n}",
+               "t.ptx:4:35: error: expected '_' (the prototype's name) in '.callprototype', found 'f'");
+  expect_error(HDR ".entry k() {\nt: .calltargets f, 3;\n}",
+               "t.ptx:4:20: error: expected function name in '.calltargets', found '3'");
+}
+
+/* .version and .target: every target of the PTX ISA loads from the ISA version that introduced it (ptxas
+ * 13.0's table) and is refused before it; numba's and CuPy's headers load; newer ISA majors, unknown names
+ * and map_f64_to_f32 are errors at the word. */
+static void test_targets(void **state) {
+  (void)state;
+  static const struct { const char *target, *since, *before; } t[] = {
+    {"sm_30", "3.0", "2.3"},     {"sm_75", "6.3", "6.2"},     {"sm_80", "7.0", "6.5"},     {"sm_89", "7.8", "7.7"},
+    {"sm_90", "7.8", "7.7"},     {"sm_90a", "8.0", "7.8"},    {"sm_100", "8.6", "8.5"},    {"sm_100a", "8.6", "8.5"},
+    {"sm_100f", "8.8", "8.7"},   {"sm_101", "8.6", "8.5"},    {"sm_103", "8.8", "8.7"},    {"sm_103a", "8.8", "8.7"},
+    {"sm_110", "9.0", "8.8"},    {"sm_110f", "9.0", "8.8"},   {"sm_120", "8.7", "8.6"},    {"sm_120a", "8.7", "8.6"},
+    {"sm_120f", "8.8", "8.7"},   {"sm_121", "8.8", "8.7"},    {"sm_121a", "8.8", "8.7"},   {"compute_120", "8.7", "8.6"},
+  };
+  for (size_t i = 0; i < sizeof t / sizeof *t; i++) {
+    char src[128], msg[160];
+    snprintf(src, sizeof src, ".version %s\n.target %s\n.entry k() { ret; }", t[i].since, t[i].target);
+    ptx_module *m = parse_ok(src);
+    assert_string_equal(m->target, t[i].target);
+    ptx_module_free(m);
+    snprintf(src, sizeof src, ".version %s\n.target %s\n", t[i].before, t[i].target);
+    snprintf(msg, sizeof msg, "t.ptx:2:9: error: PTX ISA version %s does not support .target %s (it needs %s or later)",
+             t[i].before, t[i].target, t[i].since);
+    expect_error(src, msg);
+  }
+  const char *ok[] = {".version 9.5\n.target sm_90a\n.address_size 64\n",          /* numba-cuda's PTX */
+                      ".version 9.9\n.target sm_130f, texmode_independent, debug\n", /* a newer GPU: checked per instruction */
+                      ".version 9.0\n.target sm_90, sm_80\n"};
+  for (size_t i = 0; i < sizeof ok / sizeof *ok; i++) ptx_module_free(parse_ok(ok[i]));
+  expect_error(".version 10.0\n.target sm_90\n",
+               "t.ptx:1:10: error: PTX ISA version 10.0 is newer than warpvm knows (it reads PTX ISA 1.0 to 9.x)");
+  expect_error(".version 0.9\n.target sm_90\n", "t.ptx:1:10: error: PTX ISA version 0.9 is not a PTX ISA version");
+  expect_error(".version 9.0\n.target sm_90f\n", "t.ptx:2:9: error: unknown target 'sm_90f'");
+  expect_error(".version 9.0\n.target sm_95\n", "t.ptx:2:9: error: unknown target 'sm_95'");
+  expect_error(".version 9.0\n.target gfx90a\n",
+               "t.ptx:2:9: error: unknown target 'gfx90a' (a target is sm_NN, sm_NNa or sm_NNf, e.g. sm_90)");
+  expect_error(".version 9.0\n.target sm_90, map_f64_to_f32\n",
+               "t.ptx:2:16: error: '.target map_f64_to_f32' (sm_1x's doubles as floats) is not supported");
+}
 
 static void test_errors(void **state) {
   (void)state;
@@ -1137,6 +1216,8 @@ int main(void) {
       cmocka_unit_test(test_declarations_and_headers),
       cmocka_unit_test(test_comments_sections_and_misc),
       cmocka_unit_test(test_arena),
+      cmocka_unit_test(test_call_prototypes),
+      cmocka_unit_test(test_targets),
       cmocka_unit_test(test_errors),
       cmocka_unit_test(test_long_names),
       cmocka_unit_test(test_fuzz),

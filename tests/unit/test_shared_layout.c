@@ -2,7 +2,8 @@
  * test_shared_layout.c — static .shared memory is laid out per kernel, as ptxas lays it out (issue 10):
  *  - each kernel's static size (what cudaFuncGetAttributes reports as sharedSizeBytes) is what
  *    `ptxas -arch=sm_90 -v` (CUDA 13.0) printed as "N bytes smem" for the same PTX: the kernel's own
- *    variables, the module group, other functions' variables, extern rounding;
+ *    variables, the module group, other functions' variables, extern rounding, and every address-taken
+ *    function's variables in a kernel that uses function pointers;
  *  - five kernels of 48 KB each load and run (they did not fit one 227 KB area); 0xc001 bytes in one
  *    kernel is ptxas's error;
  *  - a device function reached from kernels that place its variable at different offsets, and the
@@ -72,6 +73,26 @@ static const size_case cases[] = {
   {HDR ".extern .shared .align 4 .b8 d[];\n"
        ".visible .entry k() { .shared .align 1 .b8 s1[17]; .reg .b64 %rd<2>; " USE("s1") "ret; }\n",
    {"k"}, {32}},
+  /* function pointers: a kernel that calls through a register, names a function as a value or names a
+   * table of function addresses reaches every function whose address is taken (g by kB's mov, h by tab) */
+  {HDR FN("g", ".shared .align 4 .b8 g4[1000]; " USE("g4")) FN("h", ".shared .align 4 .b8 h4[24]; " USE("h4"))
+       FN("f", ".shared .align 4 .b8 f4[8]; " USE("f4")) ".global .align 8 .u64 tab[1] = {h};\n"
+       ".visible .entry kA(.param .u64 p) { .reg .b64 %rd<3>; ld.param.u64 %rd2, [p]; { pr: .callprototype _ ; "
+       "call %rd2, pr; } ret; }\n"
+       ".visible .entry kB(.param .u64 p) { .reg .b64 %rd<3>; ld.param.u64 %rd2, [p]; mov.u64 %rd1, g; "
+       "st.global.u64 [%rd2], %rd1; ret; }\n"
+       KN("kC", "call h, (); ") KN("kD", "call f, (); "),
+   {"kA", "kB", "kC", "kD"}, {1024, 1024, 24, 8}},
+  {HDR FN("g", ".shared .align 4 .b8 g4[1000]; " USE("g4")) FN("h", ".shared .align 4 .b8 h4[24]; " USE("h4"))
+       FN("e", "") FN("f", ".shared .align 4 .b8 f4[8]; " USE("f4")) ".global .align 8 .u64 tab[1] = {h};\n"
+       ".visible .entry kE(.param .u64 p) { .reg .b64 %rd<3>; ld.param.u64 %rd2, [p]; mov.u64 %rd1, e; "
+       "st.global.u64 [%rd2], %rd1; ret; }\n"
+       ".visible .entry kF(.param .u64 p) { .reg .b64 %rd<3>; ld.param.u64 %rd2, [p]; ld.global.u64 %rd1, [tab]; "
+       "st.global.u64 [%rd2], %rd1; ret; }\n"
+       ".visible .entry kG(.param .u64 p) { .reg .b64 %rd<3>; ld.param.u64 %rd2, [p]; { pr: .callprototype _ ; "
+       "call %rd2, pr; } ret; }\n"
+       KN("kD", "call f, (); "),
+   {"kE", "kF", "kG", "kD"}, {24, 24, 24, 8}},
 };
 
 static void test_sizes_as_ptxas(void **state) {
