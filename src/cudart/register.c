@@ -32,8 +32,12 @@ static void no_ptx_message(cr_fatbin *fb, const wv_fatbin *bin) {
            sass[0] ? sass : "none", one, one + 3, one + 3);
 }
 
+/* libcudadevrt's own unit (an -rdc program linked with CUDA's device runtime): its PTX implements the
+ * device runtime on the GPU's system calls; warpvm provides those functions itself (src/rt/devrt.c). */
+static int device_runtime_unit(const char *ptx) { return strstr(ptx, "__cuda_syscall_cnpv2LaunchDeviceV2") != NULL; }
+
 /* Load the best PTX of every unit as one module: one unit for a plain fatbin, one per translation unit for -rdc,
- * linked together by wv_module_load_units (so fb->nmods is 0 or 1). */
+ * linked together by wv_module_load_units (so fb->nmods is 0 or 1); the device runtime's unit is left out. */
 static void load_fatbin(cudart *r, cr_fatbin *fb, const void *wrapper) {
   char err[512];
   wv_fatbin bin;
@@ -53,6 +57,9 @@ static void load_fatbin(cudart *r, cr_fatbin *fb, const void *wrapper) {
     if (!(texts[n] = wv_fatbin_extract(&bin, (uint32_t)best, &lens[n], err, sizeof err))) {
       snprintf(fb->why, sizeof fb->why, "%s", err); /* without one unit the others would not link */
       ok = 0;
+    } else if (device_runtime_unit(texts[n])) {
+      free(texts[n]);
+      texts[n] = NULL;
     } else if (!n++) {
       fb->arch = bin.v[best].arch;
     }

@@ -116,6 +116,7 @@ static void rt_init(void) {
   r->stack_limit = cfg.stack_bytes;
   wv_cr_printf_init(r);
   wv_cr_fill_props(r);
+  wv_cr_devrt_init(r);
 }
 
 cudart *wv_cr(void) {

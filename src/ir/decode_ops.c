@@ -440,7 +440,11 @@ static int dec_mov(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     }
     if (dl && dl->kind == K_FPARAM)
       return wv_derr(d, src->loc, "taking the address of parameter '%s' is not supported", src->name);
-    if (dl && dl->kind == K_FUNC) return wv_derr(d, src->loc, "unsupported: the address of function '%s' (function pointers)", src->name);
+    if (dl && dl->kind == K_FUNC) { /* a function's address (a kernel's, for a device-side launch): tagged index */
+      in->a = wv_dconst(d, WV_FUNC_ADDR_TAG | dl->base);
+      in->fn = wv_h_mov(WV_MOV_REG, t);
+      return d->failed ? -1 : 0;
+    }
   }
   in->a = wv_dsrc(d, src, t);
   if (d->failed) return -1;
@@ -886,7 +890,7 @@ static int dec_call(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   if (!dl || dl->kind != K_FUNC) return wv_derr(d, fn->loc, "call to undeclared function '%s'", fn->name);
   const wv_func *callee = &d->mod->funcs[dl->base];
   if (!callee->defined && !callee->builtin)
-    return wv_derr(d, fn->loc, "unsupported call to external function '%s' (warpvm provides vprintf, __assertfail, malloc, free and __nv_aligned_device_malloc)", fn->name);
+    return wv_derr(d, fn->loc, "unsupported call to external function '%s' (warpvm provides vprintf, __assertfail, malloc, free, __nv_aligned_device_malloc and most of CUDA's device runtime)", fn->name);
   if (callee->is_entry) return wv_derr(d, fn->loc, "call to kernel '%s'", fn->name);
   wv_callinfo *ci = calloc(1, sizeof *ci);
   if (!ci) return wv_derr(d, pi->loc, "out of memory");

@@ -1,0 +1,297 @@
+/*
+ * cdp.c — dynamic parallelism's model (cdp.h): launch slots and their parameter buffers, the launches a
+ * grid makes, its threads' last errors, and running the launches once the grid has finished.
+ *
+ * Launch slots: cudaGetParameterBuffer takes one — a buffer of slot_size bytes in one device allocation
+ * the vm keeps (WV_ALLOC_INTERNAL, made or enlarged between grids: while a grid runs, workers only
+ * hand out its slots with an atomic counter) — and counts a pending launch. cudaLaunchDevice copies the
+ * buffer into a record of the grid; the launch stays pending until its grid starts. A slot taken and
+ * never launched is given back when its grid ends. A grid's launches cannot start before it ends, so it
+ * takes at most `limit` slots, and the next grid reuses them.
+ */
+#include <stdlib.h>
+
+#include "exec/cdp.h"
+#include "rt/vm_internal.h"
+
+enum { SLOT_FREE = 0, SLOT_TAKEN, SLOT_LAUNCHED };
+
+void wv_devrt_init(wv_devrt *d) {
+  memset(d, 0, sizeof *d);
+  d->limit = WV_CDP_PENDING_DEFAULT;
+  d->hooks.runtime_version = 0;
+}
+
+void wv_devrt_fini(wv_devrt *d) {
+  free(d->slots); /* the buffers are a heap allocation, freed with the heap */
+  d->slots = NULL;
+}
+
+wv_status wv_set_devrt_hooks(wv_vm *vm, const wv_devrt_hooks *hooks) {
+  if (!vm) return WV_ERR_INVALID;
+  if (hooks) vm->devrt.hooks = *hooks;
+  else memset(&vm->devrt.hooks, 0, sizeof vm->devrt.hooks);
+  return WV_OK;
+}
+
+wv_status wv_set_pending_launch_limit(wv_vm *vm, size_t count) {
+  if (!vm) return WV_ERR_INVALID;
+  vm->devrt.limit = count ? count : WV_CDP_PENDING_DEFAULT;
+  return WV_OK;
+}
+
+/* The parameter buffers the module's kernels need: slot_size is its largest kernel's parameters. */
+static int ensure_arena(wv_vm *vm, const wv_irmod *m) {
+  wv_devrt *d = &vm->devrt;
+  uint32_t size = 16, n = d->limit < WV_CDP_MAX_SLOTS ? (uint32_t)d->limit : WV_CDP_MAX_SLOTS;
+  for (uint32_t i = 0; i < m->nfuncs; i++)
+    if (m->funcs[i].is_entry && m->funcs[i].param_size > size) size = m->funcs[i].param_size;
+  size = (size + 15) & ~15u;
+  if (d->arena && d->nslots >= n && d->slot_size >= size) return 0;
+  if (d->arena) wv_heap_free(&vm->heap, d->arena);
+  d->arena = 0;
+  d->nslots = 0;
+  wv_cdp_slot *s = realloc(d->slots, (size_t)n * sizeof *s);
+  if (!s) return -1;
+  d->slots = s;
+  memset(s, 0, (size_t)n * sizeof *s);
+  if (wv_heap_alloc_kind(&vm->heap, (uint64_t)n * size, 16, WV_ALLOC_INTERNAL, &d->arena) ||
+      !(d->arena_host = wv_heap_lookup(&vm->heap, d->arena, (uint64_t)n * size))) {
+    if (d->arena) wv_heap_free(&vm->heap, d->arena);
+    d->arena = 0;
+    return -1;
+  }
+  d->nslots = n;
+  d->slot_size = size;
+  return 0;
+}
+
+int wv_cdp_begin(wv_vm *vm, struct wv_module *mod, wv_cdp_grid *g) {
+  memset(g, 0, sizeof *g);
+  if (ensure_arena(vm, &mod->ir)) return -1;
+  g->mod = mod;
+  g->depth = vm->devrt.depth;
+  pthread_mutex_init(&g->lock, NULL);
+  atomic_init(&g->taken, 0);
+  atomic_init(&g->seq, 0);
+  atomic_init(&g->handles, 0);
+  g->outer = vm->devrt.cur;
+  vm->devrt.cur = g;
+  return 0;
+}
+
+/* Non-tail launches first, each kind in launch order (the launching CTA, then the calls' order). */
+static int rec_order(const void *a, const void *b) {
+  const wv_cdp_rec *x = a, *y = b;
+  if (x->tail != y->tail) return x->tail - y->tail;
+  if (x->cta != y->cta) return x->cta < y->cta ? -1 : 1;
+  return x->seq < y->seq ? -1 : x->seq > y->seq;
+}
+
+/* One launch of the grid, with everything it launches in turn. */
+static wv_status run_child(wv_vm *vm, struct wv_module *mod, const wv_cdp_rec *r) {
+  const wv_func *kfn = &mod->ir.funcs[r->fn];
+  const char *u = wv_exec_unsupported(&mod->ir, kfn);
+  if (u) return wv_seterr(vm, WV_ERR_UNSUPPORTED, "%s (kernel '%s', launched in device code, cannot run)", u, kfn->name);
+  return wv_exec_launch(vm, mod, kfn, r->grid, r->block, r->shared, r->params, r->nparams, 0);
+}
+
+wv_status wv_cdp_end(wv_vm *vm, wv_cdp_grid *g, wv_status st) {
+  wv_devrt *d = &vm->devrt;
+  d->cur = g->outer;
+  uint32_t taken = atomic_load(&g->taken);
+  if (taken > d->nslots) taken = d->nslots;
+  uint64_t unlaunched = 0;
+  for (uint32_t i = 0; i < taken; i++) {
+    unlaunched += d->slots[i].state == SLOT_TAKEN;
+    d->slots[i].state = SLOT_FREE;
+  }
+  atomic_fetch_sub(&d->pending, unlaunched);
+  free(g->err_key);
+  free(g->err_val);
+  pthread_mutex_destroy(&g->lock);
+  if (g->nrecs) qsort(g->recs, g->nrecs, sizeof *g->recs, rec_order);
+  uint32_t saved = d->depth;
+  for (uint32_t i = 0; i < g->nrecs; i++) {
+    atomic_fetch_sub(&d->pending, 1); /* it starts (or never will) */
+    if (st == WV_OK) {
+      d->depth = g->depth + 1;
+      st = run_child(vm, g->mod, &g->recs[i]);
+      d->depth = saved;
+    }
+    free(g->recs[i].params);
+  }
+  free(g->recs);
+  return st;
+}
+
+/* ---- what the builtins do (devrt.c) ---- */
+
+static uint64_t thread_key(const wv_exec *x, int lane) {
+  return x->cta->linear * x->cta->nthreads + (uint64_t)x->warp->id * WV_WARP + (uint64_t)lane;
+}
+
+/* The error table's entry for key (0 is kept for an empty entry: keys are stored + 1); under g->lock. */
+static uint32_t err_find(const wv_cdp_grid *g, uint64_t key) {
+  uint32_t i = (uint32_t)((key * 0x9e3779b97f4a7c15ull) >> 40) & (g->caperr - 1);
+  while (g->err_key[i] && g->err_key[i] != key + 1) i = (i + 1) & (g->caperr - 1);
+  return i;
+}
+
+static int err_grow(wv_cdp_grid *g) {
+  uint32_t nc = g->caperr ? g->caperr * 2 : 64;
+  wv_cdp_grid n = {.caperr = nc, .err_key = calloc(nc, sizeof(uint64_t)), .err_val = calloc(nc, sizeof(int32_t))};
+  if (!n.err_key || !n.err_val) {
+    free(n.err_key);
+    free(n.err_val);
+    return -1;
+  }
+  for (uint32_t i = 0; i < g->caperr; i++)
+    if (g->err_key[i]) {
+      uint32_t j = err_find(&n, g->err_key[i] - 1);
+      n.err_key[j] = g->err_key[i];
+      n.err_val[j] = g->err_val[i];
+    }
+  free(g->err_key);
+  free(g->err_val);
+  g->err_key = n.err_key;
+  g->err_val = n.err_val;
+  g->caperr = nc;
+  return 0;
+}
+
+void wv_cdp_set_error(wv_exec *x, wv_cdp_grid *g, int lane, int err) {
+  uint64_t key = thread_key(x, lane);
+  pthread_mutex_lock(&g->lock);
+  if (g->caperr && g->err_key[err_find(g, key)]) {
+    g->err_val[err_find(g, key)] = err;
+  } else if (err && (2 * (g->nerr + 1) <= g->caperr || !err_grow(g))) { /* out of memory: the error is lost */
+    uint32_t i = err_find(g, key);
+    g->err_key[i] = key + 1;
+    g->err_val[i] = err;
+    g->nerr++;
+  }
+  pthread_mutex_unlock(&g->lock);
+}
+
+int wv_cdp_last_error(wv_exec *x, wv_cdp_grid *g, int lane, int clear) {
+  uint64_t key = thread_key(x, lane);
+  int e = 0;
+  pthread_mutex_lock(&g->lock);
+  if (g->caperr) {
+    uint32_t i = err_find(g, key);
+    if (g->err_key[i]) {
+      e = g->err_val[i];
+      if (clear) g->err_val[i] = 0;
+    }
+  }
+  pthread_mutex_unlock(&g->lock);
+  return e;
+}
+
+uint64_t wv_cdp_handle(wv_cdp_grid *g) {
+  /* distinct from 0 and the special streams 1..4; never dereferenced */
+  return 0x10000u + 16u * atomic_fetch_add(&g->handles, 1);
+}
+
+/* A kernel of the module and a configuration it may launch with, or the error a launch gets. */
+static int check_launch(const wv_irmod *m, uint64_t func, const uint32_t grid[3], const uint32_t block[3],
+                        uint32_t shared, uint32_t *fn) {
+  uint64_t i = func & 0xffffffffu;
+  if ((func & ~(uint64_t)0xffffffffu) != WV_FUNC_ADDR_TAG || i >= m->nfuncs || !m->funcs[i].is_entry ||
+      !m->funcs[i].defined)
+    return WV_CUDA_INVALID_DEVICE_FUNCTION;
+  const wv_func *k = &m->funcs[i];
+  uint64_t threads = (uint64_t)block[0] * block[1] * block[2];
+  const uint32_t *b = k->reqntid[0] ? k->reqntid : k->maxntid;
+  uint64_t bound = b[0] ? (uint64_t)b[0] * b[1] * b[2] : 1024;
+  if (!threads || threads > 1024 || block[0] > 1024 || block[1] > 1024 || block[2] > 64 || threads > bound ||
+      (k->reqntid[0] && (block[0] != k->reqntid[0] || block[1] != k->reqntid[1] || block[2] != k->reqntid[2])))
+    return WV_CUDA_INVALID_CONFIGURATION;
+  if (!grid[0] || !grid[1] || !grid[2] || grid[0] > 0x7fffffffu || grid[1] > 65535 || grid[2] > 65535)
+    return WV_CUDA_INVALID_CONFIGURATION;
+  if ((uint64_t)k->shared_dyn + shared > WV_MAX_SHARED) return WV_CUDA_INVALID_VALUE;
+  *fn = (uint32_t)i;
+  return WV_CUDA_SUCCESS;
+}
+
+int wv_cdp_take_slot(wv_exec *x, wv_cdp_grid *g, uint64_t func, const uint32_t grid[3], const uint32_t block[3],
+                     uint32_t shared, uint64_t size, uint64_t *buf) {
+  wv_devrt *d = &x->vm->devrt;
+  uint32_t fn = UINT32_MAX;
+  *buf = 0;
+  if (grid) {
+    int e = check_launch(&g->mod->ir, func, grid, block, shared, &fn);
+    if (e) return e;
+  } else if (size > d->slot_size) {
+    return WV_CUDA_INVALID_VALUE;
+  }
+  if (g->depth + 2 > WV_CDP_MAX_DEPTH) return WV_CUDA_LAUNCH_MAX_DEPTH;
+  if (atomic_fetch_add(&d->pending, 1) >= d->limit) {
+    atomic_fetch_sub(&d->pending, 1);
+    return WV_CUDA_LAUNCH_PENDING_COUNT;
+  }
+  uint32_t i = atomic_fetch_add(&g->taken, 1);
+  if (i >= d->nslots) { /* only with a limit above WV_CDP_MAX_SLOTS */
+    atomic_fetch_sub(&d->pending, 1);
+    return WV_CUDA_LAUNCH_PENDING_COUNT;
+  }
+  wv_cdp_slot *s = &d->slots[i];
+  s->fn = fn;
+  if (grid) {
+    memcpy(s->grid, grid, sizeof s->grid);
+    memcpy(s->block, block, sizeof s->block);
+    s->shared = shared;
+  }
+  memset(d->arena_host + (size_t)i * d->slot_size, 0, d->slot_size);
+  s->state = SLOT_TAKEN;
+  *buf = d->arena + (uint64_t)i * d->slot_size;
+  return WV_CUDA_SUCCESS;
+}
+
+/* Room for one more record (under g->lock). */
+static int recs_grow(wv_cdp_grid *g) {
+  if (g->nrecs < g->caprecs) return 0;
+  uint32_t nc = g->caprecs ? 2 * g->caprecs : 16;
+  wv_cdp_rec *n = realloc(g->recs, (size_t)nc * sizeof *n);
+  if (!n) return -1;
+  g->recs = n;
+  g->caprecs = nc;
+  return 0;
+}
+
+int wv_cdp_launch(wv_exec *x, wv_cdp_grid *g, int lane, uint64_t buf, uint64_t stream, int v1, uint64_t func,
+                  const uint32_t grid[3], const uint32_t block[3], uint32_t shared) {
+  wv_devrt *d = &x->vm->devrt;
+  uint32_t taken = atomic_load(&g->taken);
+  if (taken > d->nslots) taken = d->nslots;
+  uint64_t i = (buf - d->arena) / d->slot_size;
+  if (buf < d->arena || (buf - d->arena) % d->slot_size || i >= taken || d->slots[i].state != SLOT_TAKEN)
+    return WV_CUDA_INVALID_VALUE; /* not a buffer cudaGetParameterBuffer gave, or launched already */
+  wv_cdp_slot *s = &d->slots[i];
+  if (v1) {
+    int e = check_launch(&g->mod->ir, func, grid, block, shared, &s->fn);
+    if (e) return e;
+    memcpy(s->grid, grid, sizeof s->grid);
+    memcpy(s->block, block, sizeof s->block);
+    s->shared = shared;
+  }
+  const wv_func *k = &g->mod->ir.funcs[s->fn];
+  wv_cdp_rec r = {.cta = x->cta->linear, .seq = atomic_fetch_add(&g->seq, 1), .fn = s->fn, .shared = s->shared,
+                  .tail = stream == WV_CDP_TAIL, .nparams = k->param_size};
+  memcpy(r.grid, s->grid, sizeof r.grid);
+  memcpy(r.block, s->block, sizeof r.block);
+  wv_mm_commit_own(x, lane, 1, 0, 0); /* the parent's stores before the launch are the child's to see */
+  if (!(r.params = malloc((size_t)r.nparams + 1))) return WV_CUDA_MEMORY_ALLOCATION;
+  memcpy(r.params, d->arena_host + (size_t)i * d->slot_size, r.nparams);
+  pthread_mutex_lock(&g->lock);
+  int ok = !recs_grow(g);
+  if (ok) g->recs[g->nrecs++] = r;
+  pthread_mutex_unlock(&g->lock);
+  if (!ok) {
+    free(r.params);
+    return WV_CUDA_MEMORY_ALLOCATION;
+  }
+  s->state = SLOT_LAUNCHED;
+  return WV_CUDA_SUCCESS;
+}
