@@ -24,7 +24,9 @@ void wv_devrt_init(wv_devrt *d) {
 
 void wv_devrt_fini(wv_devrt *d) {
   free(d->slots); /* the buffers are a heap allocation, freed with the heap */
+  free(d->stack);
   d->slots = NULL;
+  d->stack = NULL;
 }
 
 wv_status wv_set_devrt_hooks(wv_vm *vm, const wv_devrt_hooks *hooks) {
@@ -40,12 +42,20 @@ wv_status wv_set_pending_launch_limit(wv_vm *vm, size_t count) {
   return WV_OK;
 }
 
+/* The bytes of a kernel's parameters. */
+static uint32_t kparam_bytes(const wv_func *k) {
+  uint32_t n = 0;
+  for (uint32_t i = 0; i < k->nparams; i++)
+    if (k->params[i].offset + k->params[i].size > n) n = k->params[i].offset + k->params[i].size;
+  return n;
+}
+
 /* The parameter buffers the module's kernels need: slot_size is its largest kernel's parameters. */
 static int ensure_arena(wv_vm *vm, const wv_irmod *m) {
   wv_devrt *d = &vm->devrt;
   uint32_t size = 16, n = d->limit < WV_CDP_MAX_SLOTS ? (uint32_t)d->limit : WV_CDP_MAX_SLOTS;
   for (uint32_t i = 0; i < m->nfuncs; i++)
-    if (m->funcs[i].is_entry && m->funcs[i].param_size > size) size = m->funcs[i].param_size;
+    if (m->funcs[i].is_entry && kparam_bytes(&m->funcs[i]) > size) size = kparam_bytes(&m->funcs[i]);
   size = (size + 15) & ~15u;
   if (d->arena && d->nslots >= n && d->slot_size >= size) return 0;
   if (d->arena) wv_heap_free(&vm->heap, d->arena);
@@ -66,11 +76,11 @@ static int ensure_arena(wv_vm *vm, const wv_irmod *m) {
   return 0;
 }
 
-int wv_cdp_begin(wv_vm *vm, struct wv_module *mod, wv_cdp_grid *g) {
+int wv_cdp_begin(wv_vm *vm, struct wv_module *mod, uint32_t depth, wv_cdp_grid *g) {
   memset(g, 0, sizeof *g);
   if (ensure_arena(vm, &mod->ir)) return -1;
   g->mod = mod;
-  g->depth = vm->devrt.depth;
+  g->depth = depth;
   pthread_mutex_init(&g->lock, NULL);
   atomic_init(&g->taken, 0);
   atomic_init(&g->seq, 0);
@@ -80,7 +90,8 @@ int wv_cdp_begin(wv_vm *vm, struct wv_module *mod, wv_cdp_grid *g) {
   return 0;
 }
 
-/* Non-tail launches first, each kind in launch order (the launching CTA, then the calls' order). */
+/* The order the launches run in: tail launches last, each kind in launch order (the launching CTA, then the
+ * calls' order). */
 static int rec_order(const void *a, const void *b) {
   const wv_cdp_rec *x = a, *y = b;
   if (x->tail != y->tail) return x->tail - y->tail;
@@ -88,15 +99,7 @@ static int rec_order(const void *a, const void *b) {
   return x->seq < y->seq ? -1 : x->seq > y->seq;
 }
 
-/* One launch of the grid, with everything it launches in turn. */
-static wv_status run_child(wv_vm *vm, struct wv_module *mod, const wv_cdp_rec *r) {
-  const wv_func *kfn = &mod->ir.funcs[r->fn];
-  const char *u = wv_exec_unsupported(&mod->ir, kfn);
-  if (u) return wv_seterr(vm, WV_ERR_UNSUPPORTED, "%s (kernel '%s', launched in device code, cannot run)", u, kfn->name);
-  return wv_exec_launch(vm, mod, kfn, r->grid, r->block, r->shared, r->params, r->nparams, 0);
-}
-
-wv_status wv_cdp_end(wv_vm *vm, wv_cdp_grid *g, wv_status st) {
+void wv_cdp_end(wv_vm *vm, wv_cdp_grid *g) {
   wv_devrt *d = &vm->devrt;
   d->cur = g->outer;
   uint32_t taken = atomic_load(&g->taken);
@@ -111,17 +114,24 @@ wv_status wv_cdp_end(wv_vm *vm, wv_cdp_grid *g, wv_status st) {
   free(g->err_val);
   pthread_mutex_destroy(&g->lock);
   if (g->nrecs) qsort(g->recs, g->nrecs, sizeof *g->recs, rec_order);
-  uint32_t saved = d->depth;
-  for (uint32_t i = 0; i < g->nrecs; i++) {
+  /* onto the stack in reverse, so that the first runs next; the stack has room (recs_grow) */
+  for (uint32_t i = g->nrecs; i-- > 0;) d->stack[d->nstack++] = g->recs[i];
+  free(g->recs);
+}
+
+wv_status wv_cdp_run_pending(wv_vm *vm, wv_status st) {
+  wv_devrt *d = &vm->devrt;
+  while (d->nstack) {
+    wv_cdp_rec r = d->stack[--d->nstack];
     atomic_fetch_sub(&d->pending, 1); /* it starts (or never will) */
     if (st == WV_OK) {
-      d->depth = g->depth + 1;
-      st = run_child(vm, g->mod, &g->recs[i]);
-      d->depth = saved;
+      const wv_func *kfn = &r.mod->ir.funcs[r.fn];
+      const char *u = wv_exec_unsupported(&r.mod->ir, kfn);
+      st = u ? wv_seterr(vm, WV_ERR_UNSUPPORTED, "%s (kernel '%s', launched in device code, cannot run)", u, kfn->name)
+             : wv_exec_grid(vm, r.mod, kfn, r.grid, r.block, r.shared, r.params, r.nparams, 0, r.depth);
     }
-    free(g->recs[i].params);
+    free(r.params);
   }
-  free(g->recs);
   return st;
 }
 
@@ -226,7 +236,6 @@ int wv_cdp_take_slot(wv_exec *x, wv_cdp_grid *g, uint64_t func, const uint32_t g
   } else if (size > d->slot_size) {
     return WV_CUDA_INVALID_VALUE;
   }
-  if (g->depth + 2 > WV_CDP_MAX_DEPTH) return WV_CUDA_LAUNCH_MAX_DEPTH;
   if (atomic_fetch_add(&d->pending, 1) >= d->limit) {
     atomic_fetch_sub(&d->pending, 1);
     return WV_CUDA_LAUNCH_PENDING_COUNT;
@@ -249,14 +258,23 @@ int wv_cdp_take_slot(wv_exec *x, wv_cdp_grid *g, uint64_t func, const uint32_t g
   return WV_CUDA_SUCCESS;
 }
 
-/* Room for one more record (under g->lock). */
-static int recs_grow(wv_cdp_grid *g) {
-  if (g->nrecs < g->caprecs) return 0;
-  uint32_t nc = g->caprecs ? 2 * g->caprecs : 16;
-  wv_cdp_rec *n = realloc(g->recs, (size_t)nc * sizeof *n);
-  if (!n) return -1;
-  g->recs = n;
-  g->caprecs = nc;
+/* Room for one more record of the grid, and for all of them on the vm's stack (under g->lock). */
+static int recs_grow(wv_devrt *d, wv_cdp_grid *g) {
+  if (g->nrecs == g->caprecs) {
+    uint32_t nc = g->caprecs ? 2 * g->caprecs : 16;
+    wv_cdp_rec *n = realloc(g->recs, (size_t)nc * sizeof *n);
+    if (!n) return -1;
+    g->recs = n;
+    g->caprecs = nc;
+  }
+  if (d->nstack + g->nrecs + 1 > d->capstack) {
+    uint32_t nc = d->capstack ? 2 * d->capstack : 16;
+    while (nc < d->nstack + g->nrecs + 1) nc *= 2;
+    wv_cdp_rec *n = realloc(d->stack, (size_t)nc * sizeof *n);
+    if (!n) return -1;
+    d->stack = n;
+    d->capstack = nc;
+  }
   return 0;
 }
 
@@ -276,16 +294,19 @@ int wv_cdp_launch(wv_exec *x, wv_cdp_grid *g, int lane, uint64_t buf, uint64_t s
     memcpy(s->block, block, sizeof s->block);
     s->shared = shared;
   }
+  int tail = stream == WV_CDP_TAIL;
+  uint32_t depth = tail ? g->depth : g->depth + 1; /* a tail launch takes its parent's place in its stream */
+  if (depth + 1 > WV_CDP_MAX_DEPTH) return WV_CUDA_LAUNCH_MAX_DEPTH;
   const wv_func *k = &g->mod->ir.funcs[s->fn];
-  wv_cdp_rec r = {.cta = x->cta->linear, .seq = atomic_fetch_add(&g->seq, 1), .fn = s->fn, .shared = s->shared,
-                  .tail = stream == WV_CDP_TAIL, .nparams = k->param_size};
+  wv_cdp_rec r = {.cta = x->cta->linear, .seq = atomic_fetch_add(&g->seq, 1), .mod = g->mod, .fn = s->fn,
+                  .shared = s->shared, .depth = depth, .tail = tail, .nparams = kparam_bytes(k)};
   memcpy(r.grid, s->grid, sizeof r.grid);
   memcpy(r.block, s->block, sizeof r.block);
   wv_mm_commit_own(x, lane, 1, 0, 0); /* the parent's stores before the launch are the child's to see */
   if (!(r.params = malloc((size_t)r.nparams + 1))) return WV_CUDA_MEMORY_ALLOCATION;
   memcpy(r.params, d->arena_host + (size_t)i * d->slot_size, r.nparams);
   pthread_mutex_lock(&g->lock);
-  int ok = !recs_grow(g);
+  int ok = !recs_grow(d, g);
   if (ok) g->recs[g->nrecs++] = r;
   pthread_mutex_unlock(&g->lock);
   if (!ok) {

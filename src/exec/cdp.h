@@ -6,10 +6,12 @@
  * the builtins nvcc's code calls, which read their arguments and call these functions.
  *
  * The schedule (one a GPU may take; README "Dynamic parallelism"): a grid's launches wait until every
- * CTA of the grid has finished. Then they run one after another in launch order — the launching CTA's
- * index first, then the order of the calls in that CTA — each with everything it launches in turn, the
- * non-tail launches (the block's NULL stream, named streams, cudaStreamFireAndForget) first and the
- * launches into cudaStreamTailLaunch after them. A host launch returns when all of that has run.
+ * CTA of the grid has finished. Then they run one after another, depth first: the non-tail launches
+ * (the block's NULL stream, named streams, cudaStreamFireAndForget) in launch order — the launching
+ * CTA's index first, then the order of the calls in that CTA — then the launches into
+ * cudaStreamTailLaunch in launch order, each with everything it launches before the next starts. A
+ * host launch returns when all of that has run. The pending launches are one stack owned by the vm, so
+ * a long chain of tail launches runs in a loop, not a recursion.
  */
 #ifndef WV_CDP_H
 #define WV_CDP_H
@@ -47,16 +49,18 @@ typedef struct wv_cdp_slot {
   uint8_t state;              /* SLOT_TAKEN, SLOT_LAUNCHED (cdp.c) */
 } wv_cdp_slot;
 
-/* A launch a grid made, kept until the grid ends. */
+/* A launch a grid made, pending until it starts. */
 typedef struct wv_cdp_rec {
   uint64_t cta, seq;          /* its place: the launching CTA, then the calls' order */
+  struct wv_module *mod;
   uint32_t fn, grid[3], block[3], shared;
+  uint32_t depth;             /* its nesting depth: the launching grid's + 1, the same for a tail launch */
   int tail;                   /* into cudaStreamTailLaunch */
   uint8_t *params;            /* a copy of the parameter buffer at the launch */
   uint32_t nparams;
 } wv_cdp_rec;
 
-/* The device runtime's state of the running grid (wv_exec_launch makes it for a kernel that reaches a
+/* The device runtime's state of the running grid (launch.c makes it for a kernel that reaches a
  * device-runtime builtin). Workers running its CTAs meet in `lock`. */
 typedef struct wv_cdp_grid {
   struct wv_module *mod;
@@ -76,7 +80,8 @@ typedef struct wv_cdp_grid {
 /* A vm's device runtime. */
 typedef struct wv_devrt {
   wv_cdp_grid *cur;           /* the running grid, if it uses the device runtime */
-  uint32_t depth;             /* the nesting depth of the grids being started (0: the host's) */
+  wv_cdp_rec *stack;          /* launches not started: the next on top */
+  uint32_t nstack, capstack;
   _Atomic uint64_t pending;   /* launches made and not started */
   uint64_t limit;             /* cudaLimitDevRuntimePendingLaunchCount */
   uint64_t arena;             /* device address of the parameter buffers: nslots of slot_size bytes */
@@ -92,11 +97,13 @@ struct wv_module;
 void wv_devrt_init(wv_devrt *d);
 void wv_devrt_fini(wv_devrt *d);
 
-/* launch.c: before a grid that reaches the device runtime runs (0, or -1 out of memory) and after it
- * (st: how the grid ended). The end runs the grid's launches (the schedule above) when st is WV_OK and
- * returns the first failure. */
-int wv_cdp_begin(struct wv_vm *vm, struct wv_module *mod, wv_cdp_grid *g);
-wv_status wv_cdp_end(struct wv_vm *vm, wv_cdp_grid *g, wv_status st);
+/* launch.c: before a grid of nesting depth `depth` that reaches the device runtime runs (0, or -1 out of
+ * memory) and after it: its launches join the pending stack, to run before those already there. */
+int wv_cdp_begin(struct wv_vm *vm, struct wv_module *mod, uint32_t depth, wv_cdp_grid *g);
+void wv_cdp_end(struct wv_vm *vm, wv_cdp_grid *g);
+/* launch.c, at the end of a host launch whose grid ended with st: run the pending launches (the schedule
+ * above) while st is WV_OK, drop the rest; the first failure. */
+wv_status wv_cdp_run_pending(struct wv_vm *vm, wv_status st);
 
 /* devrt.c: the device runtime's operations for one lane of the running grid g. Each returns a
  * cudaError_t; a fault (the lane's memory) is x's fault, returned as -1. */

@@ -6,8 +6,8 @@
  *     memory model (one launch-wide set of pending stores drawn from one random sequence), random
  *     cp.async delivery (one random sequence), or device malloc/free (they change the allocation
  *     table every worker reads). Those run on one worker, which is the same code.
- *   - A kernel that reaches CUDA's device runtime gets its grid's device-runtime state (cdp.h); once
- *     its CTAs have finished, the grids its threads launched run (cdp.c), before the launch returns.
+ *   - A kernel that reaches CUDA's device runtime gets its grid's device-runtime state (cdp.h); the
+ *     grids its threads launch run once it has finished (cdp.c), before the host's launch returns.
  *   - A cooperative launch, and --schedule interleave|random, keep CTAs resident and give them turns
  *     (run_resident) on the calling thread.
  */
@@ -197,9 +197,9 @@ static wv_status run_turns(const wv_launch_desc *L, int coop) {
   return st;
 }
 
-wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
-                         const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size,
-                         uint32_t flags) {
+wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
+                       const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size,
+                       uint32_t flags, uint32_t depth) {
   int coop = (flags & WV_LAUNCH_COOPERATIVE) != 0;
   wv_status st = check_config(vm, kfn, grid, block, dyn_shared, coop);
   if (st) return st;
@@ -225,7 +225,7 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   free(seen);
   wv_cdp_grid cdp; /* the device runtime's state of this grid (cdp.h) */
   int devrt = (reach & WV_BF_DEVRT) != 0;
-  if (devrt && wv_cdp_begin(vm, mod, &cdp)) {
+  if (devrt && wv_cdp_begin(vm, mod, depth, &cdp)) {
     if (L.grid_ws) wv_heap_free(&vm->heap, L.grid_ws);
     return wv_seterr(vm, WV_ERR_NOMEM, "out of memory for the device runtime's launch slots");
   }
@@ -236,6 +236,13 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
   vm->stats.kernel_seconds += wv_now() - t0;
   vm->stats.launches++;
   if (L.grid_ws) wv_heap_free(&vm->heap, L.grid_ws);
-  if (devrt) st = wv_cdp_end(vm, &cdp, st); /* the grids it launched, in turn */
+  if (devrt) wv_cdp_end(vm, &cdp); /* the grids it launched wait on the vm's stack */
   return st;
+}
+
+wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
+                         const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size,
+                         uint32_t flags) {
+  wv_status st = wv_exec_grid(vm, mod, kfn, grid, block, dyn_shared, kparams, kparam_size, flags, 0);
+  return wv_cdp_run_pending(vm, st); /* dynamic parallelism: the grids it launched, and theirs (cdp.h) */
 }
