@@ -10,7 +10,8 @@
  *    (also in an initializer);
  *  - link errors: undefined references (variables and functions), duplicate definitions, a name
  *    declared as a variable and defined as a function; parse and decode errors name the unit;
- *  - CUDA device-runtime functions left undefined: only a kernel that calls one is refused;
+ *  - CUDA device-runtime functions warpvm provides run; the others are left undefined: only a kernel that
+ *    calls one is refused;
  *  - n == 1 is wv_module_load_string (same names, same messages); bad arguments; mutated units
  *    (linkage rewritten, lines cut) never crash.
  */
