@@ -158,6 +158,7 @@ void wv_cr_devrt_init(cudart *r); /* device.c: what the device runtime asks the 
 cudaError_t *wv_cr_last_error(void);      /* the calling thread's */
 int wv_cr_first_time(cudart *r, const char *what); /* 1 the first time `what` is asked about */
 WV_EXPORT const char *cudaGetErrorName(cudaError_t e);
+WV_EXPORT const char *cudaGetErrorString(cudaError_t e);
 
 /* handles.c: handle <-> object. wv_cr_handle_obj is NULL for anything but a live handle of `kind`. */
 void *wv_cr_handle_new(cudart *r, cr_hkind kind, void *obj);   /* NULL: out of memory */

@@ -268,8 +268,14 @@ static int devrt_attribute(void *user, int attr, int dev, int *value) {
 
 static int devrt_limit(void *user, int limit, size_t *value) { return get_limit(user, limit, value); }
 
+static const char *devrt_error_text(void *user, int code, int name) {
+  (void)user;
+  const char *t = name ? cudaGetErrorName((cudaError_t)code) : cudaGetErrorString((cudaError_t)code);
+  return strcmp(t, "unrecognized error code") ? t : NULL;
+}
+
 void wv_cr_devrt_init(cudart *r) {
-  wv_devrt_hooks h = {.attribute = devrt_attribute, .limit = devrt_limit, .user = r};
+  wv_devrt_hooks h = {.attribute = devrt_attribute, .limit = devrt_limit, .error_text = devrt_error_text, .user = r};
   cudaRuntimeGetVersion(&h.runtime_version);
   wv_set_devrt_hooks(r->vm, &h);
 }

@@ -23,10 +23,12 @@ void wv_devrt_init(wv_devrt *d) {
 }
 
 void wv_devrt_fini(wv_devrt *d) {
-  free(d->slots); /* the buffers are a heap allocation, freed with the heap */
+  free(d->slots); /* the buffers and texts are heap allocations, freed with the heap */
   free(d->stack);
+  free(d->text_off);
   d->slots = NULL;
   d->stack = NULL;
+  d->text_off = NULL;
 }
 
 wv_status wv_set_devrt_hooks(wv_vm *vm, const wv_devrt_hooks *hooks) {
@@ -34,6 +36,36 @@ wv_status wv_set_devrt_hooks(wv_vm *vm, const wv_devrt_hooks *hooks) {
   if (hooks) vm->devrt.hooks = *hooks;
   else memset(&vm->devrt.hooks, 0, sizeof vm->devrt.hooks);
   return WV_OK;
+}
+
+/* The error names and strings in device memory (cudaGetErrorName/String return their addresses): made the
+ * first time a grid uses the device runtime. Entry 2 * WV_CDP_CODES is "unrecognized error code". */
+static void make_texts(wv_vm *vm) {
+  wv_devrt *d = &vm->devrt;
+  static const char unknown[] = "unrecognized error code";
+  if (d->text_off || !(d->text_off = calloc(2 * WV_CDP_CODES + 1, sizeof *d->text_off))) return;
+  uint64_t size = sizeof unknown;
+  for (int pass = 0; pass < 2; pass++) {
+    uint8_t *h = pass ? wv_heap_lookup(&vm->heap, d->texts, size) : NULL;
+    uint64_t at = sizeof unknown;
+    if (h) memcpy(h, unknown, sizeof unknown);
+    for (uint32_t i = 0; i < 2 * WV_CDP_CODES; i++) {
+      const char *t = d->hooks.error_text ? d->hooks.error_text(d->hooks.user, (int)(i / 2), !(i & 1)) : NULL;
+      if (!t) continue; /* offset 0: unknown */
+      size_t n = strlen(t) + 1;
+      if (h) memcpy(h + at, t, n), d->text_off[i] = (uint32_t)at;
+      at += n;
+    }
+    size = at;
+    if (!pass && wv_heap_alloc_kind(&vm->heap, size, 16, WV_ALLOC_INTERNAL, &d->texts)) return;
+  }
+}
+
+uint64_t wv_cdp_error_text(wv_vm *vm, int code, int name) {
+  const wv_devrt *d = &vm->devrt;
+  if (!d->texts) return 0;
+  uint32_t i = 2 * (uint32_t)code + !name;
+  return d->texts + (code >= 0 && (uint32_t)code < WV_CDP_CODES ? d->text_off[i] : 0);
 }
 
 wv_status wv_set_pending_launch_limit(wv_vm *vm, size_t count) {
@@ -79,6 +111,7 @@ static int ensure_arena(wv_vm *vm, const wv_irmod *m) {
 int wv_cdp_begin(wv_vm *vm, struct wv_module *mod, uint32_t depth, wv_cdp_grid *g) {
   memset(g, 0, sizeof *g);
   if (ensure_arena(vm, &mod->ir)) return -1;
+  make_texts(vm); /* without them (out of memory) cudaGetErrorName/String return NULL */
   g->mod = mod;
   g->depth = depth;
   pthread_mutex_init(&g->lock, NULL);
@@ -119,12 +152,29 @@ void wv_cdp_end(wv_vm *vm, wv_cdp_grid *g) {
   free(g->recs);
 }
 
+/* A device-side cudaMemcpyAsync / cudaMemsetAsync, when its turn comes: memory outside the program's is a
+ * fault, as the copy kernel's access would be. */
+static wv_status run_copy(wv_vm *vm, const wv_cdp_rec *r) {
+  uint8_t *dst = wv_heap_lookup(&vm->heap, r->dst, r->bytes);
+  uint8_t *src = r->kind == WV_CDP_COPY ? wv_heap_lookup(&vm->heap, r->src, r->bytes) : NULL;
+  const char *what = r->kind == WV_CDP_COPY ? "cudaMemcpyAsync" : "cudaMemsetAsync";
+  if (!dst || (r->kind == WV_CDP_COPY && !src))
+    return wv_seterr(vm, WV_ERR_FAULT, "%s in device code: [0x%llx, +%llu) is not inside one allocation", what,
+                     (unsigned long long)(dst ? r->src : r->dst), (unsigned long long)r->bytes);
+  if (src) memmove(dst, src, r->bytes);
+  else memset(dst, (int)(uint8_t)r->src, r->bytes);
+  vm->stats.launches++;
+  return WV_OK;
+}
+
 wv_status wv_cdp_run_pending(wv_vm *vm, wv_status st) {
   wv_devrt *d = &vm->devrt;
   while (d->nstack) {
     wv_cdp_rec r = d->stack[--d->nstack];
     atomic_fetch_sub(&d->pending, 1); /* it starts (or never will) */
-    if (st == WV_OK) {
+    if (st == WV_OK && r.kind != WV_CDP_KERNEL) {
+      st = run_copy(vm, &r);
+    } else if (st == WV_OK) {
       const wv_func *kfn = &r.mod->ir.funcs[r.fn];
       const char *u = wv_exec_unsupported(&r.mod->ir, kfn);
       st = u ? wv_seterr(vm, WV_ERR_UNSUPPORTED, "%s (kernel '%s', launched in device code, cannot run)", u, kfn->name)
@@ -278,6 +328,16 @@ static int recs_grow(wv_devrt *d, wv_cdp_grid *g) {
   return 0;
 }
 
+/* Record r in the grid (its parameters are the record's from now on; freed on failure). */
+static int add_rec(wv_devrt *d, wv_cdp_grid *g, wv_cdp_rec *r) {
+  pthread_mutex_lock(&g->lock);
+  int ok = !recs_grow(d, g);
+  if (ok) g->recs[g->nrecs++] = *r;
+  pthread_mutex_unlock(&g->lock);
+  if (!ok) free(r->params);
+  return ok ? 0 : -1;
+}
+
 int wv_cdp_launch(wv_exec *x, wv_cdp_grid *g, int lane, uint64_t buf, uint64_t stream, int v1, uint64_t func,
                   const uint32_t grid[3], const uint32_t block[3], uint32_t shared) {
   wv_devrt *d = &x->vm->devrt;
@@ -305,14 +365,25 @@ int wv_cdp_launch(wv_exec *x, wv_cdp_grid *g, int lane, uint64_t buf, uint64_t s
   wv_mm_commit_own(x, lane, 1, 0, 0); /* the parent's stores before the launch are the child's to see */
   if (!(r.params = malloc((size_t)r.nparams + 1))) return WV_CUDA_MEMORY_ALLOCATION;
   memcpy(r.params, d->arena_host + (size_t)i * d->slot_size, r.nparams);
-  pthread_mutex_lock(&g->lock);
-  int ok = !recs_grow(d, g);
-  if (ok) g->recs[g->nrecs++] = r;
-  pthread_mutex_unlock(&g->lock);
-  if (!ok) {
-    free(r.params);
+  if (add_rec(d, g, &r)) return WV_CUDA_MEMORY_ALLOCATION;
+  s->state = SLOT_LAUNCHED;
+  return WV_CUDA_SUCCESS;
+}
+
+int wv_cdp_copy(wv_exec *x, wv_cdp_grid *g, int kind, uint64_t dst, uint64_t src, uint64_t bytes, uint64_t stream) {
+  wv_devrt *d = &x->vm->devrt;
+  int tail = stream == WV_CDP_TAIL;
+  uint32_t depth = tail ? g->depth : g->depth + 1;
+  if (depth + 1 > WV_CDP_MAX_DEPTH) return WV_CUDA_LAUNCH_MAX_DEPTH;
+  if (atomic_fetch_add(&d->pending, 1) >= d->limit) {
+    atomic_fetch_sub(&d->pending, 1);
+    return WV_CUDA_LAUNCH_PENDING_COUNT;
+  }
+  wv_cdp_rec r = {.cta = x->cta->linear, .seq = atomic_fetch_add(&g->seq, 1), .kind = (uint8_t)kind, .dst = dst,
+                  .src = src, .bytes = bytes, .mod = g->mod, .depth = depth, .tail = tail};
+  if (add_rec(d, g, &r)) {
+    atomic_fetch_sub(&d->pending, 1);
     return WV_CUDA_MEMORY_ALLOCATION;
   }
-  s->state = SLOT_LAUNCHED;
   return WV_CUDA_SUCCESS;
 }

@@ -49,9 +49,13 @@ typedef struct wv_cdp_slot {
   uint8_t state;              /* SLOT_TAKEN, SLOT_LAUNCHED (cdp.c) */
 } wv_cdp_slot;
 
-/* A launch a grid made, pending until it starts. */
+/* A launch a grid made, pending until it starts: a kernel, or (a copy kernel on the GPU) a device-side
+ * cudaMemcpyAsync / cudaMemsetAsync. */
+enum { WV_CDP_KERNEL = 0, WV_CDP_COPY, WV_CDP_SET };
 typedef struct wv_cdp_rec {
   uint64_t cta, seq;          /* its place: the launching CTA, then the calls' order */
+  uint8_t kind;               /* WV_CDP_* */
+  uint64_t dst, src, bytes;   /* a copy (src: the source) or a set (src: the byte value) */
   struct wv_module *mod;
   uint32_t fn, grid[3], block[3], shared;
   uint32_t depth;             /* its nesting depth: the launching grid's + 1, the same for a tail launch */
@@ -89,7 +93,10 @@ typedef struct wv_devrt {
   uint32_t nslots, slot_size;
   wv_cdp_slot *slots;
   wv_devrt_hooks hooks;
+  uint64_t texts;             /* device copies of the error names and strings (hooks.error_text), 0 if none */
+  uint32_t *text_off;         /* per code below WV_CDP_CODES: name, string offsets in texts; then "unrecognized" */
 } wv_devrt;
+#define WV_CDP_CODES 1000u    /* error codes whose texts the device runtime keeps (cudaErrorUnknown is 999) */
 
 struct wv_vm;
 struct wv_module;
@@ -114,6 +121,10 @@ int wv_cdp_take_slot(wv_exec *x, wv_cdp_grid *g, uint64_t func, const uint32_t g
 /* cudaLaunchDevice(V2): launch the slot at buf into stream; V1 passes the kernel and its configuration. */
 int wv_cdp_launch(wv_exec *x, wv_cdp_grid *g, int lane, uint64_t buf, uint64_t stream, int v1, uint64_t func,
                   const uint32_t grid[3], const uint32_t block[3], uint32_t shared);
+/* cudaMemcpyAsync (kind WV_CDP_COPY) / cudaMemsetAsync (WV_CDP_SET, src the value) into stream. */
+int wv_cdp_copy(wv_exec *x, wv_cdp_grid *g, int kind, uint64_t dst, uint64_t src, uint64_t bytes, uint64_t stream);
+/* cudaGetErrorName (name) / cudaGetErrorString: the device address of the text, 0 without texts. */
+uint64_t wv_cdp_error_text(struct wv_vm *vm, int code, int name);
 /* The lane's last error: read (and cleared), or set. */
 int wv_cdp_last_error(wv_exec *x, wv_cdp_grid *g, int lane, int clear);
 void wv_cdp_set_error(wv_exec *x, wv_cdp_grid *g, int lane, int err);

@@ -12,6 +12,9 @@
  *   cudaStreamCreateWithFlags / Destroy / WaitEvent, cudaEventCreateWithFlags / Record / Destroy
  *                                handles of the grid; launch order already satisfies every dependency
  *   cudaMalloc / cudaFree        device malloc and free, as libcudadevrt implements them
+ *   cudaMemcpyAsync / MemsetAsync global memory, checked as libcudadevrt checks them, done when its turn
+ *                                as a launch comes
+ *   cudaGetErrorName / String    the host runtime's texts, kept in device memory (exec/cdp.c)
  */
 #include "exec/cdp.h"
 #include "rt/builtins.h"
@@ -19,6 +22,9 @@
 
 #define STREAM_NON_BLOCKING 1u /* cudaStreamNonBlocking: the only flag a device-side stream may have */
 #define EVENT_DISABLE_TIMING 2u /* cudaEventDisableTiming: required on the device */
+#define MEMCPY_D2D 3u           /* cudaMemcpyDeviceToDevice and cudaMemcpyDefault: the copies the device makes */
+#define MEMCPY_DEFAULT 4u
+#define WV_CUDA_INVALID_MEMCPY_DIRECTION 21
 
 /* Store n bytes through a generic pointer of the lane: WV_CUDA_INVALID_VALUE for NULL, -1 for a fault. */
 static int put(wv_exec *x, int lane, uint64_t addr, const void *v, uint32_t n) {
@@ -64,6 +70,17 @@ static int cuda_malloc(wv_exec *x, int lane, uint64_t out, uint64_t size) {
   return e;
 }
 
+/* cudaMemcpyAsync / cudaMemsetAsync: checked as libcudadevrt checks them, then pending like a launch. */
+static int mem_async(wv_exec *x, wv_cdp_grid *g, int kind, uint64_t dst, uint64_t src, uint64_t n, uint32_t dir,
+                     uint64_t stream) {
+  uint64_t sa;
+  if (!n) return WV_CUDA_SUCCESS;
+  if (kind == WV_CDP_COPY && dir != MEMCPY_D2D && dir != MEMCPY_DEFAULT) return WV_CUDA_INVALID_MEMCPY_DIRECTION;
+  if (!dst || wv_mem_classify(dst, &sa) != WV_SPACE_GLOBAL) return WV_CUDA_INVALID_VALUE;
+  if (kind == WV_CDP_COPY && (!src || wv_mem_classify(src, &sa) != WV_SPACE_GLOBAL)) return WV_CUDA_INVALID_VALUE;
+  return wv_cdp_copy(x, g, kind, dst, src, n, stream);
+}
+
 /* One lane's call: a cudaError_t (-1: a fault, in x); *ret is the result of the calls returning a pointer. */
 static int one(wv_exec *x, wv_cdp_grid *g, const wv_callinfo *ci, int l, uint64_t *ret) {
   uint32_t grid[3], block[3];
@@ -99,6 +116,14 @@ static int one(wv_exec *x, wv_cdp_grid *g, const wv_callinfo *ci, int l, uint64_
   case WV_BUILTIN_CDP_STREAMWAITEVENT: return a1 ? WV_CUDA_SUCCESS : WV_CUDA_INVALID_RESOURCE_HANDLE;
   case WV_BUILTIN_CDP_MALLOC: return cuda_malloc(x, l, a0, a1);
   case WV_BUILTIN_CDP_FREE: return wv_dheap_free(x, l, a0) ? -1 : WV_CUDA_SUCCESS;
+  case WV_BUILTIN_CDP_MEMCPYASYNC:
+    return mem_async(x, g, WV_CDP_COPY, a0, a1, wv_barg_u64(x, ci, 2, l), (uint32_t)wv_barg_u64(x, ci, 3, l),
+                     wv_barg_u64(x, ci, 4, l));
+  case WV_BUILTIN_CDP_MEMSETASYNC:
+    return mem_async(x, g, WV_CDP_SET, a0, (uint8_t)a1, wv_barg_u64(x, ci, 2, l), 0, wv_barg_u64(x, ci, 3, l));
+  case WV_BUILTIN_CDP_GETERRORNAME: case WV_BUILTIN_CDP_GETERRORSTRING:
+    *ret = wv_cdp_error_text(x->vm, (int)a0, ci->builtin == WV_BUILTIN_CDP_GETERRORNAME);
+    return WV_CUDA_SUCCESS;
   default: return WV_CUDA_NOT_SUPPORTED;
   }
 }
@@ -108,7 +133,8 @@ int wv_devrt_call(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
   if (!g) /* launch.c makes the state of every grid that reaches a device-runtime builtin */
     return wv_fault_set(x, WV_ERR_UNSUPPORTED, -1, 0, 0, "internal: a device-runtime call outside its grid");
   int last = ci->builtin == WV_BUILTIN_CDP_GETLASTERROR, peek = ci->builtin == WV_BUILTIN_CDP_PEEKATLASTERROR;
-  int ptr = ci->builtin == WV_BUILTIN_CDP_GETPARAMBUF2 || ci->builtin == WV_BUILTIN_CDP_GETPARAMBUF;
+  int ptr = ci->builtin == WV_BUILTIN_CDP_GETPARAMBUF2 || ci->builtin == WV_BUILTIN_CDP_GETPARAMBUF ||
+            ci->builtin == WV_BUILTIN_CDP_GETERRORNAME || ci->builtin == WV_BUILTIN_CDP_GETERRORSTRING;
   WV_FOR_LANES(mask, l, {
     uint64_t p = 0;
     int e;

@@ -5,8 +5,9 @@
 // grid and its other work (a finishing kernel reading every block's partial sum, a tail-launch chain);
 // cudaStreamFireAndForget; an event recorded on the device ordering two streams; cudaGetParameterBuffer +
 // cudaLaunchDevice called directly; every thread of several blocks launching a child; device-side
-// cudaGetLastError/PeekAtLastError, cudaGetDevice, cudaDeviceGetAttribute, cudaMalloc/cudaFree; launches with a
-// bad configuration (the code each gets is printed as observed); a fault in a grandchild reaching the host.
+// cudaGetLastError/PeekAtLastError, cudaGetDevice, cudaDeviceGetAttribute, cudaMalloc/cudaFree,
+// cudaMemcpyAsync/cudaMemsetAsync (ordered with a launch in the same stream), cudaGetErrorName/String; launches
+// with a bad configuration (the code each gets is printed as observed); a fault in a grandchild reaching the host.
 #include "check.h"
 
 __device__ int g_stamp;          // order stamps: atomicAdd(&g_stamp, 1)
@@ -216,6 +217,24 @@ __global__ void runtime_calls(int *out) {
   out[23] = cudaGetLastError();
 }
 
+// ---- device-side cudaMemcpyAsync / cudaMemsetAsync, ordered with a launch in the same NULL stream ----
+__global__ void copy_parent(const int *a, int *b, int *c, int *err) {
+  err[0] = cudaMemcpyAsync(b, a, 64 * sizeof(int), cudaMemcpyDeviceToDevice, 0);
+  err[1] = cudaMemsetAsync(c, 1, 64 * sizeof(int), 0);
+  read_back<<<1, 64>>>(b, c + 64, 64); // after the copy: the same stream
+  err[2] = cudaMemcpyAsync(b, a, sizeof(int), cudaMemcpyHostToDevice, 0);
+  err[3] = cudaGetLastError();
+  err[4] = cudaMemcpyAsync(b, a, 0, cudaMemcpyDeviceToDevice, 0);
+}
+
+// ---- error names and strings in device code ----
+__global__ void device_texts() {
+  printf("device: %s: %s\n", cudaGetErrorName(cudaErrorInvalidValue), cudaGetErrorString(cudaErrorInvalidValue));
+  printf("device: %s: %s\n", cudaGetErrorName(cudaErrorLaunchMaxDepthExceeded),
+         cudaGetErrorString(cudaErrorLaunchMaxDepthExceeded));
+  printf("device: %s: %s\n", cudaGetErrorName((cudaError_t)12345), cudaGetErrorString((cudaError_t)12345));
+}
+
 // ---- a fault in a grandchild ----
 __global__ void bad_store(int *p) { p[0] = 1; }
 __global__ void fault_child(int *p) { bad_store<<<1, 1>>>(p); }
@@ -407,6 +426,39 @@ int main() {
            name(o[23]));
     cudaFree(out);
   }
+
+  // device-side copies and sets
+  {
+    int *a, *b, *c, *err;
+    CK(cudaMalloc(&a, 64 * sizeof(int)));
+    CK(cudaMalloc(&b, 64 * sizeof(int)));
+    CK(cudaMalloc(&c, 128 * sizeof(int)));
+    CK(cudaMalloc(&err, 8 * sizeof(int)));
+    int h[128];
+    for (int i = 0; i < 64; i++) h[i] = 5 * i - 7;
+    CK(cudaMemcpy(a, h, 64 * sizeof(int), cudaMemcpyHostToDevice));
+    CK(cudaMemset(b, 0, 64 * sizeof(int)));
+    CK(cudaMemset(c, 0, 128 * sizeof(int)));
+    copy_parent<<<1, 1>>>(a, b, c, err);
+    CK(cudaDeviceSynchronize());
+    int e[8];
+    CK(cudaMemcpy(e, err, 5 * sizeof(int), cudaMemcpyDeviceToHost));
+    CK(cudaMemcpy(h, c, sizeof h, cudaMemcpyDeviceToHost));
+    check(e[0] == cudaSuccess && e[1] == cudaSuccess, "device cudaMemcpyAsync, cudaMemsetAsync: %s, %s", name(e[0]),
+          name(e[1]));
+    check_all(h, 64, [](size_t) { return 0x01010101; }, "device cudaMemsetAsync(c, 1, 256 bytes)");
+    check_all(h + 64, 64, [](size_t i) { return 2 * (5 * (int)i - 7); }, "a launch after the device copy in its stream");
+    check_err((cudaError_t)e[2], cudaErrorInvalidMemcpyDirection, "device cudaMemcpyAsync(cudaMemcpyHostToDevice)");
+    check_err((cudaError_t)e[3], cudaErrorInvalidMemcpyDirection, "device cudaGetLastError after it");
+    check_err((cudaError_t)e[4], cudaSuccess, "device cudaMemcpyAsync of 0 bytes");
+    cudaFree(a);
+    cudaFree(b);
+    cudaFree(c);
+    cudaFree(err);
+  }
+
+  device_texts<<<1, 1>>>();
+  CK(cudaDeviceSynchronize());
 
   // a fault in a grandchild is the host's error, sticky
   fault_parent<<<1, 1>>>((int *)0x10);

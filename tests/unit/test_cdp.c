@@ -3,8 +3,8 @@
  * launching kernels run before wv_launch returns, on one thread and on several (the same results and
  * output); warpvm's schedule (README "Dynamic parallelism": a grid's launches after it, depth first, the
  * non-tail ones in launch order, tail launches last); the device runtime's error state and calls
- * (cudaGetLastError/Peek, bad configurations, device streams, cudaMalloc/cudaFree, attributes through
- * wv_devrt_hooks or cudaErrorNotSupported without them); the nesting limit (24 levels), the pending-launch
+ * (cudaGetLastError/Peek, bad configurations, device streams, cudaMalloc/cudaFree, cudaMemcpyAsync/MemsetAsync,
+ * attributes through wv_devrt_hooks or cudaErrorNotSupported without them); the nesting limit (24 levels), the pending-launch
  * limit (wv_set_pending_launch_limit); a fault in a child failing the host's launch; a kernel's address
  * taken in code.
  */
@@ -207,6 +207,30 @@ static void test_limits(void **state) {
   close_vm(s);
 }
 
+/* Device-side cudaMemcpyAsync / cudaMemsetAsync run in their stream's order; bad arguments get libcudadevrt's
+ * codes; cudaGetErrorName without hooks: "unrecognized error code". */
+static void test_copies(void **state) {
+  (void)state;
+  cdp_state *s = open_vm(1);
+  wv_devptr a = zeroed(s->vm, 256), b = zeroed(s->vm, 256), c = zeroed(s->vm, 512), err = zeroed(s->vm, 32);
+  int32_t h[128];
+  for (int i = 0; i < 64; i++) h[i] = 5 * i - 7;
+  assert_int_equal(wv_memcpy_htod(s->vm, a, h, 256), WV_OK);
+  void *args[] = {&a, &b, &c, &err};
+  wvt_expect_ok(s->vm, run(s, "copies", 1, 1, args));
+  int32_t e[8];
+  get(s->vm, e, err, sizeof e);
+  get(s->vm, h, c, sizeof h);
+  assert_int_equal(e[0], SUCCESS);
+  assert_int_equal(e[1], SUCCESS);
+  for (int i = 0; i < 64; i++) assert_int_equal(h[i], 0x01010101);
+  for (int i = 0; i < 64; i++) assert_int_equal(h[64 + i], 2 * (5 * i - 7));
+  assert_int_equal(e[2], 21); /* cudaErrorInvalidMemcpyDirection */
+  assert_int_equal(e[3], INVALID_VALUE); /* local memory */
+  assert_int_equal(e[4], 0);             /* "unrecognized error code" */
+  close_vm(s);
+}
+
 /* A fault in a child fails the host's launch with the child's report. */
 static void test_child_fault(void **state) {
   (void)state;
@@ -242,6 +266,7 @@ int main(void) {
       cmocka_unit_test(test_many_children_and_printf),
       cmocka_unit_test(test_errors_and_calls),
       cmocka_unit_test(test_limits),
+      cmocka_unit_test(test_copies),
       cmocka_unit_test(test_child_fault),
       cmocka_unit_test_setup_teardown(test_kernel_address, wvt_setup, wvt_teardown),
   };

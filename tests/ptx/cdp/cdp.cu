@@ -99,3 +99,17 @@ extern "C" __global__ void tails(int n, int *out, int *ran) {
 
 extern "C" __global__ void bad_store(int *p) { p[0] = 1; }
 extern "C" __global__ void faults(int *p) { bad_store<<<1, 1>>>(p); }
+
+extern "C" __global__ void twice(const int *src, int *dst) { dst[threadIdx.x] = 2 * src[threadIdx.x]; }
+
+// Device-side copies and sets, and a launch after them in the same stream; err[] gets the codes.
+extern "C" __global__ void copies(const int *a, int *b, int *c, int *err) {
+  err[0] = cudaMemcpyAsync(b, a, 64 * sizeof(int), cudaMemcpyDeviceToDevice, 0);
+  err[1] = cudaMemsetAsync(c, 1, 64 * sizeof(int), 0);
+  twice<<<1, 64>>>(b, c + 64);
+  err[2] = cudaMemcpyAsync(b, a, sizeof(int), cudaMemcpyHostToDevice, 0);
+  int local = 0;
+  err[3] = cudaMemsetAsync(&local, 0, sizeof local, 0);
+  const char *s = cudaGetErrorName(cudaErrorInvalidValue);
+  err[4] = s == nullptr ? -1 : s[0] == 'c' ? 1 : 0;
+}
