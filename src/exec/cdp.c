@@ -12,6 +12,7 @@
 #include <stdlib.h>
 
 #include "exec/cdp.h"
+#include "exec/sched.h"
 #include "rt/vm_internal.h"
 
 enum { SLOT_FREE = 0, SLOT_TAKEN, SLOT_LAUNCHED };
@@ -167,11 +168,25 @@ static wv_status run_copy(wv_vm *vm, const wv_cdp_rec *r) {
   return WV_OK;
 }
 
+/* The watchdog between grids: the host launch's time limit and instruction budget cover every grid it leads
+ * to (each grid also checks them as it runs), so an endless chain of launches ends too. */
+static wv_status watchdog(wv_vm *vm) {
+  const wv_devrt *d = &vm->devrt;
+  if (vm->cfg.max_steps && vm->stats.warp_instructions - d->insns0 > vm->cfg.max_steps)
+    return wv_seterr(vm, WV_ERR_WATCHDOG, "watchdog: more than %llu warp instructions (--max-steps) in a launch and "
+                     "the grids it launched", (unsigned long long)vm->cfg.max_steps);
+  if (d->deadline && wv_now() > d->deadline)
+    return wv_seterr(vm, WV_ERR_WATCHDOG, "watchdog: a launch and the grids it launched ran for more than %u s "
+                     "(--timeout; --max-steps 0 disables the watchdog)", vm->cfg.timeout_seconds);
+  return WV_OK;
+}
+
 wv_status wv_cdp_run_pending(wv_vm *vm, wv_status st) {
   wv_devrt *d = &vm->devrt;
   while (d->nstack) {
     wv_cdp_rec r = d->stack[--d->nstack];
     atomic_fetch_sub(&d->pending, 1); /* it starts (or never will) */
+    if (st == WV_OK) st = watchdog(vm);
     if (st == WV_OK && r.kind != WV_CDP_KERNEL) {
       st = run_copy(vm, &r);
     } else if (st == WV_OK) {

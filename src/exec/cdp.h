@@ -86,6 +86,8 @@ typedef struct wv_devrt {
   wv_cdp_grid *cur;           /* the running grid, if it uses the device runtime */
   wv_cdp_rec *stack;          /* launches not started: the next on top */
   uint32_t nstack, capstack;
+  double deadline;            /* the watchdog of the running host launch and the grids it leads to (0: none) */
+  uint64_t insns0;            /* the vm's warp instructions when it started (--max-steps counts them all) */
   _Atomic uint64_t pending;   /* launches made and not started */
   uint64_t limit;             /* cudaLimitDevRuntimePendingLaunchCount */
   uint64_t arena;             /* device address of the parameter buffers: nslots of slot_size bytes */

@@ -230,7 +230,7 @@ wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, con
     return wv_seterr(vm, WV_ERR_NOMEM, "out of memory for the device runtime's launch slots");
   }
   double t0 = wv_now();
-  L.deadline = vm->cfg.timeout_seconds ? t0 + vm->cfg.timeout_seconds : 0;
+  L.deadline = vm->devrt.deadline; /* the host launch's, for every grid it leads to */
   if (coop || vm->sched_mode != WV_SCHED_SERIAL) st = run_turns(&L, coop);
   else st = wv_run_grid(&L, grid_workers(vm, &L, reach));
   vm->stats.kernel_seconds += wv_now() - t0;
@@ -243,6 +243,8 @@ wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, con
 wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
                          const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size,
                          uint32_t flags) {
+  vm->devrt.deadline = vm->cfg.timeout_seconds ? wv_now() + vm->cfg.timeout_seconds : 0;
+  vm->devrt.insns0 = vm->stats.warp_instructions;
   wv_status st = wv_exec_grid(vm, mod, kfn, grid, block, dyn_shared, kparams, kparam_size, flags, 0);
   return wv_cdp_run_pending(vm, st); /* dynamic parallelism: the grids it launched, and theirs (cdp.h) */
 }
