@@ -20,7 +20,6 @@ enum { SLOT_FREE = 0, SLOT_TAKEN, SLOT_LAUNCHED };
 void wv_devrt_init(wv_devrt *d) {
   memset(d, 0, sizeof *d);
   d->limit = WV_CDP_PENDING_DEFAULT;
-  d->hooks.runtime_version = 0;
 }
 
 void wv_devrt_fini(wv_devrt *d) {
@@ -34,17 +33,23 @@ void wv_devrt_fini(wv_devrt *d) {
 
 wv_status wv_set_devrt_hooks(wv_vm *vm, const wv_devrt_hooks *hooks) {
   if (!vm) return WV_ERR_INVALID;
-  if (hooks) vm->devrt.hooks = *hooks;
-  else memset(&vm->devrt.hooks, 0, sizeof vm->devrt.hooks);
+  wv_devrt *d = &vm->devrt;
+  if (hooks) d->hooks = *hooks;
+  else memset(&d->hooks, 0, sizeof d->hooks);
+  if (d->texts) wv_heap_free(&vm->heap, d->texts); /* made again from the new hooks */
+  d->texts = 0;
+  free(d->text_off);
+  d->text_off = NULL;
   return WV_OK;
 }
 
-/* The error names and strings in device memory (cudaGetErrorName/String return their addresses): made the
- * first time a grid uses the device runtime. Entry 2 * WV_CDP_CODES is "unrecognized error code". */
+/* The error names and strings in device memory (cudaGetErrorName/String return their addresses), made the
+ * first time a grid uses the device runtime: "unrecognized error code" at offset 0, then code c's name and
+ * string at text_off[2c], text_off[2c + 1] (0: the hooks do not know c). */
 static void make_texts(wv_vm *vm) {
   wv_devrt *d = &vm->devrt;
   static const char unknown[] = "unrecognized error code";
-  if (d->text_off || !(d->text_off = calloc(2 * WV_CDP_CODES + 1, sizeof *d->text_off))) return;
+  if (d->text_off || !(d->text_off = calloc(2 * WV_CDP_CODES, sizeof *d->text_off))) return;
   uint64_t size = sizeof unknown;
   for (int pass = 0; pass < 2; pass++) {
     uint8_t *h = pass ? wv_heap_lookup(&vm->heap, d->texts, size) : NULL;

@@ -96,7 +96,7 @@ typedef struct wv_devrt {
   wv_cdp_slot *slots;
   wv_devrt_hooks hooks;
   uint64_t texts;             /* device copies of the error names and strings (hooks.error_text), 0 if none */
-  uint32_t *text_off;         /* per code below WV_CDP_CODES: name, string offsets in texts; then "unrecognized" */
+  uint32_t *text_off;         /* per code below WV_CDP_CODES: its name's and string's offsets in texts (cdp.c) */
 } wv_devrt;
 #define WV_CDP_CODES 1000u    /* error codes whose texts the device runtime keeps (cudaErrorUnknown is 999) */
 
