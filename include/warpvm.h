@@ -211,6 +211,28 @@ wv_status wv_set_device_heap(wv_vm *vm, size_t bytes);
 wv_status wv_set_stack_limit(wv_vm *vm, size_t bytes);
 
 /*
+ * Dynamic parallelism (CUDA's device runtime: kernels launching kernels, device-side streams, events,
+ * cudaGetLastError, cudaMalloc). A launch runs to completion with every grid its threads launch
+ * (README, "Dynamic parallelism"). The device runtime asks the host runtime what only it knows:
+ * attribute(user, attr, dev, &value) answers device-side cudaDeviceGetAttribute and limit(user, limit,
+ * &value) cudaDeviceGetLimit, each returning a cudaError_t; error_text(user, code, name) is
+ * cudaGetErrorName (name 1) or cudaGetErrorString's text, NULL for an unknown code; runtime_version is
+ * cudaRuntimeGetVersion's answer. Without hooks those calls return cudaErrorNotSupported (801), and
+ * cudaGetErrorName/String "unrecognized error code".
+ */
+typedef struct wv_devrt_hooks {
+  int (*attribute)(void *user, int attr, int dev, int *value);
+  int (*limit)(void *user, int limit, size_t *value);
+  const char *(*error_text)(void *user, int code, int name);
+  int runtime_version;
+  void *user;
+} wv_devrt_hooks;
+wv_status wv_set_devrt_hooks(wv_vm *vm, const wv_devrt_hooks *hooks);
+/* Launches made in device code and not started yet, at most (cudaLimitDevRuntimePendingLaunchCount);
+ * 0 = 2048, CUDA's default. A launch beyond it fails with cudaErrorLaunchPendingCountExceeded. */
+wv_status wv_set_pending_launch_limit(wv_vm *vm, size_t count);
+
+/*
  * Launch and run to completion. args[i] points at the value of parameter i (as cuLaunchKernel).
  * shared_bytes is the dynamic shared memory size.
  */

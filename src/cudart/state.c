@@ -57,6 +57,7 @@ static void rt_init(void) {
   r->heap_limit = 8u << 20;
   r->stack_limit = 0;
   wv_cr_fill_props(r);
+  wv_cr_devrt_init(r);
 }
 
 cudart *wv_cr(void) {

@@ -6,6 +6,8 @@
  *     memory model (one launch-wide set of pending stores drawn from one random sequence), random
  *     cp.async delivery (one random sequence), or device malloc/free (they change the allocation
  *     table every worker reads). Those run on one worker, which is the same code.
+ *   - A kernel that reaches CUDA's device runtime gets its grid's device-runtime state (cdp.h); the
+ *     grids its threads launch run once it has finished (cdp.c), before the host's launch returns.
  *   - A cooperative launch, and --schedule interleave|random, keep CTAs resident and give them turns
  *     (run_resident) on the calling thread.
  */
@@ -108,31 +110,55 @@ static wv_status run_resident(sched *s, uint32_t window, int random) {
   return st;
 }
 
-/* Does the kernel reach device malloc or free (through its calls)? */
-static int reaches_heap(const wv_irmod *m, const wv_func *f, uint8_t *seen) {
-  uint32_t fi = (uint32_t)(f - m->funcs);
+/* The builtins.def flags of every builtin the kernel reaches through its calls. */
+static uint32_t reach_flags(const wv_irmod *m, const wv_func *f, uint8_t *seen) {
+  uint32_t fi = (uint32_t)(f - m->funcs), fl = 0;
   if (seen[fi]) return 0;
   seen[fi] = 1;
   for (uint32_t i = 0; i < f->ncode; i++) {
     const wv_insn *in = &f->code[i];
     if (in->ctl != WV_CTL_CALL || !in->aux) continue;
     int b = ((const wv_callinfo *)in->aux)->builtin;
-    if (b == WV_BUILTIN_MALLOC || b == WV_BUILTIN_ALIGNED_MALLOC || b == WV_BUILTIN_FREE) return 1;
+    if (b) {
+      fl |= wv_builtin_flags(b);
+      continue;
+    }
     uint32_t c;
-    for (uint32_t k = 0; !b && wv_call_target(m, in, k, &c); k++) /* an indirect call: each function it may enter */
-      if (reaches_heap(m, &m->funcs[c], seen)) return 1;
+    for (uint32_t k = 0; wv_call_target(m, in, k, &c); k++) /* an indirect call: each function it may enter */
+      fl |= reach_flags(m, &m->funcs[c], seen);
   }
-  return 0;
+  return fl;
+}
+
+static const char *unsupported_in(const wv_irmod *m, const wv_func *f, uint8_t *seen) {
+  uint32_t fi = (uint32_t)(f - m->funcs);
+  if (seen[fi]) return NULL;
+  seen[fi] = 1;
+  if (f->unsupported) return f->unsupported;
+  for (uint32_t i = 0; i < f->ncode; i++) {
+    uint32_t c;
+    if (f->code[i].ctl != WV_CTL_CALL || !f->code[i].aux) continue;
+    for (uint32_t k = 0; wv_call_target(m, &f->code[i], k, &c); k++) { /* indirect: each function it may enter */
+      const char *u = unsupported_in(m, &m->funcs[c], seen);
+      if (u) return u;
+    }
+  }
+  return NULL;
+}
+
+const char *wv_exec_unsupported(const wv_irmod *m, const wv_func *f) {
+  uint8_t *seen = calloc(m->nfuncs + 1, 1);
+  if (!seen) return "out of host memory";
+  const char *u = unsupported_in(m, f, seen);
+  free(seen);
+  return u;
 }
 
 /* Workers for a normal launch under the serial schedule: the vm's, or one where the launch needs a
- * global order (the file's comment). */
-static uint32_t grid_workers(wv_vm *vm, const wv_launch_desc *L) {
+ * global order (the file's comment; reach: the builtins' flags the kernel reaches). */
+static uint32_t grid_workers(wv_vm *vm, const wv_launch_desc *L, uint32_t reach) {
   uint32_t n = vm->nthreads;
-  if (n <= 1 || L->nctas <= 1 || vm->weak || vm->async_mode == WV_ASYNC_RANDOM) return 1;
-  uint8_t *seen = calloc(L->mod->nfuncs + 1, 1);
-  if (!seen || reaches_heap(L->mod, L->kfn, seen)) n = 1;
-  free(seen);
+  if (n <= 1 || L->nctas <= 1 || vm->weak || vm->async_mode == WV_ASYNC_RANDOM || (reach & WV_BF_HEAP)) return 1;
   return L->nctas < n ? (uint32_t)L->nctas : n;
 }
 
@@ -180,9 +206,9 @@ static wv_status run_turns(const wv_launch_desc *L, int coop) {
   return st;
 }
 
-wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
-                         const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size,
-                         uint32_t flags) {
+wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
+                       const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size,
+                       uint32_t flags, uint32_t depth) {
   int coop = (flags & WV_LAUNCH_COOPERATIVE) != 0;
   wv_status st = check_config(vm, kfn, grid, block, dyn_shared, coop);
   if (st) return st;
@@ -203,12 +229,31 @@ wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, c
     }
     memcpy(h, ws, sizeof ws);
   }
+  uint8_t *seen = calloc(mod->ir.nfuncs + 1, 1);
+  uint32_t reach = seen ? reach_flags(&mod->ir, kfn, seen) : WV_BF_HEAP;
+  free(seen);
+  wv_cdp_grid cdp; /* the device runtime's state of this grid (cdp.h) */
+  int devrt = (reach & WV_BF_DEVRT) != 0;
+  if (devrt && wv_cdp_begin(vm, mod, depth, &cdp)) {
+    if (L.grid_ws) wv_heap_free(&vm->heap, L.grid_ws);
+    return wv_seterr(vm, WV_ERR_NOMEM, "out of memory for the device runtime's launch slots");
+  }
   double t0 = wv_now();
-  L.deadline = vm->cfg.timeout_seconds ? t0 + vm->cfg.timeout_seconds : 0;
+  L.deadline = vm->devrt.deadline; /* the host launch's, for every grid it leads to */
   if (coop || vm->sched_mode != WV_SCHED_SERIAL) st = run_turns(&L, coop);
-  else st = wv_run_grid(&L, grid_workers(vm, &L));
+  else st = wv_run_grid(&L, grid_workers(vm, &L, reach));
   vm->stats.kernel_seconds += wv_now() - t0;
   vm->stats.launches++;
   if (L.grid_ws) wv_heap_free(&vm->heap, L.grid_ws);
+  if (devrt) wv_cdp_end(vm, &cdp); /* the grids it launched wait on the vm's stack */
   return st;
+}
+
+wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
+                         const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size,
+                         uint32_t flags) {
+  vm->devrt.deadline = vm->cfg.timeout_seconds ? wv_now() + vm->cfg.timeout_seconds : 0;
+  vm->devrt.insns0 = vm->stats.warp_instructions;
+  wv_status st = wv_exec_grid(vm, mod, kfn, grid, block, dyn_shared, kparams, kparam_size, flags, 0);
+  return wv_cdp_run_pending(vm, st); /* dynamic parallelism: the grids it launched, and theirs (cdp.h) */
 }

@@ -22,6 +22,10 @@ static void no_ptx_message(const wv_fatbin *bin, char *why, size_t whylen) {
            sass[0] ? sass : "none", one, one + 3, one + 3);
 }
 
+/* libcudadevrt's own unit (an -rdc program linked with CUDA's device runtime): its PTX implements the
+ * device runtime on the GPU's system calls; warpvm provides those functions itself (src/rt/devrt.c). */
+static int device_runtime_unit(const char *ptx) { return strstr(ptx, "__cuda_syscall_cnpv2LaunchDeviceV2") != NULL; }
+
 wv_module *wv_fatbin_load(wv_vm *vm, const void *image, int is_wrapper, size_t max_len, uint32_t *arch, char *why,
                           size_t whylen) {
   char err[512];
@@ -43,6 +47,9 @@ wv_module *wv_fatbin_load(wv_vm *vm, const void *image, int is_wrapper, size_t m
     if (!(texts[n] = wv_fatbin_extract(&bin, (uint32_t)best, &lens[n], err, sizeof err))) {
       snprintf(why, whylen, "%s", err); /* without one unit the others would not link */
       ok = 0;
+    } else if (device_runtime_unit(texts[n])) { /* left out: warpvm's own device runtime stands in */
+      free(texts[n]);
+      texts[n] = NULL;
     } else if (!n++) {
       a = bin.v[best].arch;
     }

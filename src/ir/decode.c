@@ -351,15 +351,8 @@ int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
   return rc;
 }
 
-/* Extern functions warpvm implements. */
-static int builtin_of(const char *name) {
-  if (!strcmp(name, "vprintf")) return WV_BUILTIN_VPRINTF;
-  if (!strcmp(name, "__assertfail")) return WV_BUILTIN_ASSERTFAIL;
-  if (!strcmp(name, "malloc")) return WV_BUILTIN_MALLOC; /* device malloc, and what new compiles to */
-  if (!strcmp(name, "free")) return WV_BUILTIN_FREE;     /* device free, and delete */
-  if (!strcmp(name, "__nv_aligned_device_malloc")) return WV_BUILTIN_ALIGNED_MALLOC;
-  return WV_BUILTIN_NONE;
-}
+/* Extern functions warpvm implements (builtins.def). */
+static int builtin_of(const char *name) { return wv_builtin_lookup(name); }
 
 /* ---------------- linking ----------------
  * A module is one or more units (one per translation unit of `nvcc -rdc=true`). Each unit has its
@@ -442,8 +435,9 @@ static int link_chose(wv_dec *d, const char *name, const void *item, int64_t val
 }
 
 /* Functions of CUDA's device runtime (libcudadevrt: dynamic parallelism, device-side cudaMalloc ...),
- * which nvlink takes from that library: left undefined, so only the kernels that call one are
- * refused (at launch, "unsupported call to external function"). */
+ * which nvlink takes from that library (the runtime leaves its PTX unit out): most are builtins
+ * (builtins.def); the others are left undefined, so only the kernels that call one are refused (at
+ * launch, "unsupported call to external function"). */
 static int devrt_function(const char *name) {
   return !strncmp(name, "__cudaCDP", 9) || (!strncmp(name, "cuda", 4) && name[4] >= 'A' && name[4] <= 'Z');
 }
@@ -936,6 +930,10 @@ static int declare_funcs(wv_dec *d) {
       if ((pf->is_visible || pf->is_weak) && link_chose(d, pf->name, pf, ((int64_t)K_FUNC << 32) | idx)) return -1;
     } else {
       f->builtin = builtin_of(pf->name);
+      if (wv_builtin_flags(f->builtin) & WV_BF_GONE) /* what the GPU's JIT says of CDP1's device-side sync */
+        return wv_derr(d, pf->loc, "unsupported function '%s' on sm_90 and later (CUDA dynamic parallelism 2 has no "
+                                   "device-side %s; launch the work that follows into cudaStreamTailLaunch)",
+                       pf->name, pf->name);
     }
   }
   return d->failed ? -1 : 0;

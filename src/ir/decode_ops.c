@@ -993,7 +993,7 @@ static int dec_call(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   if (fl) return wv_derr(d, fl->loc, "a direct call takes no prototype or call targets");
   const wv_func *callee = &d->mod->funcs[dl->base];
   if (!callee->defined && !callee->builtin)
-    return wv_derr(d, fn->loc, "unsupported call to external function '%s' (warpvm provides vprintf, __assertfail, malloc, free and __nv_aligned_device_malloc)", fn->name);
+    return wv_derr(d, fn->loc, "unsupported call to external function '%s' (warpvm provides vprintf, __assertfail, malloc, free, __nv_aligned_device_malloc and most of CUDA's device runtime)", fn->name);
   if (callee->is_entry) return wv_derr(d, fn->loc, "call to kernel '%s'", fn->name);
   in->target = dl->base;
   ci->builtin = callee->builtin;

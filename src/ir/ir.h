@@ -177,8 +177,19 @@ typedef struct wv_callinfo {
   uint32_t ntargets;  /* (0: a prototype, any function) */
 } wv_callinfo;
 
-enum { WV_BUILTIN_NONE = 0, WV_BUILTIN_VPRINTF, WV_BUILTIN_ASSERTFAIL, WV_BUILTIN_MALLOC, WV_BUILTIN_FREE,
-       WV_BUILTIN_ALIGNED_MALLOC };
+/* Extern functions warpvm provides (builtins.def; builtin_names.c). */
+enum {
+  WV_BUILTIN_NONE = 0,
+#define B(id, fl, syn) WV_BUILTIN_##id,
+#define N(id, nm)
+#include "ir/builtins.def"
+#undef B
+#undef N
+  WV_BUILTIN_COUNT
+};
+enum { WV_BF_HEAP = 1, WV_BF_DEVRT = 2, WV_BF_GONE = 4 }; /* builtins.def's flags */
+int wv_builtin_lookup(const char *name);  /* WV_BUILTIN_NONE if warpvm provides no function of that name */
+uint32_t wv_builtin_flags(int id);
 
 typedef struct wv_param {
   const char *name;

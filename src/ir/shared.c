@@ -68,7 +68,8 @@ static int note_name(lay *L, uint32_t f, const char *name) {
     L->vuse[i] = f + 1;
     return push(&L->mrefs[f], i);
   }
-  if ((v >> 32) == K_FUNC && L->d->mod->funcs[i].defined && L->fmark[i] != f + 1) {
+  if ((v >> 32) == K_FUNC && L->d->mod->funcs[i].defined && !L->d->mod->funcs[i].is_entry && L->fmark[i] != f + 1) {
+    /* a kernel named in code is launched (dynamic parallelism), never called: its variables are its own */
     L->fmark[i] = f + 1;
     return push(&L->callees[f], i);
   }

@@ -13,12 +13,14 @@
  *                            They outlive the launch until a kernel frees them. free(NULL) does
  *                            nothing; freeing anything else that malloc did not return (or twice)
  *                            is a device fault naming the address.
+ * CUDA's device runtime (cudaLaunchDevice, device-side streams, cudaGetLastError, ...) is devrt.c's.
  */
 #include <stdio.h>
 #include <stdlib.h>
 
 #include "exec/exec.h"
 #include "exec/printf_fmt.h"
+#include "rt/builtins.h"
 #include "rt/vm_internal.h"
 
 #define ARGBUF_MAX 4096
@@ -31,11 +33,17 @@ static int read_str(void *user, uint64_t addr, char *buf, size_t cap) {
   return wv_mem_read_cstr(r->x, addr, r->lane, buf, cap);
 }
 
-static uint64_t arg_u64(wv_exec *x, const wv_callinfo *ci, uint32_t i, int lane) {
-  uint64_t v = 0;
-  if (i < ci->nargs) memcpy(&v, x->frame->params + (size_t)lane * x->fn->param_size + ci->arg_off[i], ci->arg_size[i] < 8 ? ci->arg_size[i] : 8);
+void wv_barg_bytes(wv_exec *x, const wv_callinfo *ci, uint32_t i, int lane, void *out, uint32_t n) {
+  memset(out, 0, n);
+  if (i < ci->nargs) memcpy(out, x->frame->params + (size_t)lane * x->fn->param_size + ci->arg_off[i], ci->arg_size[i] < n ? ci->arg_size[i] : n);
+}
+
+uint64_t wv_barg_u64(wv_exec *x, const wv_callinfo *ci, uint32_t i, int lane) {
+  uint64_t v;
+  wv_barg_bytes(x, ci, i, lane, &v, 8);
   return v;
 }
+
 
 /* Copy as much of [addr, addr+cap) as is readable (the argument buffer's size is not passed). */
 static size_t read_block(wv_exec *x, uint64_t addr, int lane, uint8_t *buf, size_t cap) {
@@ -54,7 +62,7 @@ static int do_vprintf(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
   char fmt[FMT_MAX];
   uint8_t args[ARGBUF_MAX];
   WV_FOR_LANES(mask, l, {
-    uint64_t f = arg_u64(x, ci, 0, l), a = arg_u64(x, ci, 1, l);
+    uint64_t f = wv_barg_u64(x, ci, 0, l), a = wv_barg_u64(x, ci, 1, l);
     int flen = wv_mem_read_cstr(x, f, l, fmt, sizeof fmt);
     if (flen < 0) return wv_fault_set(x, WV_ERR_FAULT, l, 1, f, "printf format string is not readable");
     size_t alen = a ? read_block(x, a, l, args, sizeof args) : 0;
@@ -80,10 +88,10 @@ static int do_vprintf(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
 static int do_assert(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
   int l = __builtin_ctz(mask);
   char msg[512], file[512], func[256];
-  if (wv_mem_read_cstr(x, arg_u64(x, ci, 0, l), l, msg, sizeof msg) < 0) snprintf(msg, sizeof msg, "?");
-  if (wv_mem_read_cstr(x, arg_u64(x, ci, 1, l), l, file, sizeof file) < 0) snprintf(file, sizeof file, "?");
-  if (wv_mem_read_cstr(x, arg_u64(x, ci, 3, l), l, func, sizeof func) < 0) snprintf(func, sizeof func, "?");
-  uint32_t line = (uint32_t)arg_u64(x, ci, 2, l);
+  if (wv_mem_read_cstr(x, wv_barg_u64(x, ci, 0, l), l, msg, sizeof msg) < 0) snprintf(msg, sizeof msg, "?");
+  if (wv_mem_read_cstr(x, wv_barg_u64(x, ci, 1, l), l, file, sizeof file) < 0) snprintf(file, sizeof file, "?");
+  if (wv_mem_read_cstr(x, wv_barg_u64(x, ci, 3, l), l, func, sizeof func) < 0) snprintf(func, sizeof func, "?");
+  uint32_t line = (uint32_t)wv_barg_u64(x, ci, 2, l);
   const uint64_t *sp = x->warp->specials;
   char text[1600];
   int n = snprintf(text, sizeof text, "%s:%u: %s: block: [%u,%u,%u], thread: [%u,%u,%u] Assertion `%s` failed.\n", file,
@@ -93,41 +101,47 @@ static int do_assert(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
   return wv_fault_set(x, WV_ERR_ASSERT, l, 0, 0, "device-side assertion `%s` failed (%s:%u)", msg, file, line);
 }
 
-static void set_ret_u64(wv_exec *x, const wv_callinfo *ci, int lane, uint64_t v) {
+void wv_bret_u64(wv_exec *x, const wv_callinfo *ci, int lane, uint64_t v) {
   if (ci->nrets) memcpy(x->frame->params + (size_t)lane * x->fn->param_size + ci->ret_off[0], &v, ci->ret_size[0] < 8 ? ci->ret_size[0] : 8);
 }
 
 static uint64_t dheap_charge(uint64_t size) { return ((size ? size : 1) + 15u) & ~(uint64_t)15u; }
 
+uint64_t wv_dheap_malloc(wv_vm *vm, uint64_t size, uint64_t align) {
+  uint64_t charge = dheap_charge(size), p = 0;
+  /* NULL: a bad alignment (not a power of two), over the limit, or out of host memory */
+  if (align && !(align & (align - 1)) && align <= (1u << 20) && size <= vm->dheap_limit &&
+      charge <= vm->dheap_limit - vm->dheap_used &&
+      !wv_heap_alloc_kind(&vm->heap, size ? size : 1, (uint32_t)align, WV_ALLOC_DMALLOC, &p))
+    vm->dheap_used += charge;
+  return p;
+}
+
+int wv_dheap_free(wv_exec *x, int lane, uint64_t p) {
+  wv_vm *vm = x->vm;
+  if (!p) return 0;
+  wv_alloc *a = wv_heap_find(&vm->heap, p);
+  if (!a || a->kind != WV_ALLOC_DMALLOC)
+    return wv_fault_set(x, WV_ERR_FAULT, lane, 1, p, "free of a pointer that is not a live allocation of device malloc (%s)",
+                        a ? "memory device malloc did not allocate" : "a double free, or not the start of an allocation");
+  uint64_t charge = dheap_charge(a->size);
+  vm->dheap_used -= charge <= vm->dheap_used ? charge : vm->dheap_used;
+  wv_heap_free(&vm->heap, p);
+  return 0;
+}
+
 /* malloc(size) or, aligned, __nv_aligned_device_malloc(size, align): one allocation per lane. */
 static int do_malloc(wv_exec *x, const wv_callinfo *ci, uint32_t mask, int aligned) {
-  wv_vm *vm = x->vm;
   WV_FOR_LANES(mask, l, {
-    uint64_t size = arg_u64(x, ci, 0, l), align = aligned ? arg_u64(x, ci, 1, l) : 16, p = 0;
-    uint64_t charge = dheap_charge(size);
-    /* NULL: a bad alignment (not a power of two), over the limit, or out of host memory */
-    if (align && !(align & (align - 1)) && align <= (1u << 20) && size <= vm->dheap_limit &&
-        charge <= vm->dheap_limit - vm->dheap_used &&
-        !wv_heap_alloc_kind(&vm->heap, size ? size : 1, (uint32_t)align, WV_ALLOC_DMALLOC, &p))
-      vm->dheap_used += charge;
-    set_ret_u64(x, ci, l, p);
+    uint64_t size = wv_barg_u64(x, ci, 0, l), align = aligned ? wv_barg_u64(x, ci, 1, l) : 16;
+    wv_bret_u64(x, ci, l, wv_dheap_malloc(x->vm, size, align));
   });
   return 0;
 }
 
 static int do_free(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
-  wv_vm *vm = x->vm;
   WV_FOR_LANES(mask, l, {
-    uint64_t p = arg_u64(x, ci, 0, l);
-    if (!p) continue;
-    wv_alloc *a = wv_heap_find(&vm->heap, p);
-    if (!a || a->kind != WV_ALLOC_DMALLOC)
-      return wv_fault_set(x, WV_ERR_FAULT, l, 1, p,
-                          "free of a pointer that is not a live allocation of device malloc (%s)",
-                          a ? "memory device malloc did not allocate" : "a double free, or not the start of an allocation");
-    uint64_t charge = dheap_charge(a->size);
-    vm->dheap_used -= charge <= vm->dheap_used ? charge : vm->dheap_used;
-    wv_heap_free(&vm->heap, p);
+    if (wv_dheap_free(x, l, wv_barg_u64(x, ci, 0, l))) return -1;
   });
   return 0;
 }
@@ -140,6 +154,8 @@ int wv_builtin_call(wv_exec *x, const wv_insn *call, uint32_t mask) {
   case WV_BUILTIN_MALLOC: return do_malloc(x, ci, mask, 0);
   case WV_BUILTIN_ALIGNED_MALLOC: return do_malloc(x, ci, mask, 1);
   case WV_BUILTIN_FREE: return do_free(x, ci, mask);
-  default: return wv_fault_set(x, WV_ERR_UNSUPPORTED, -1, 0, 0, "unknown builtin");
+  default:
+    if (wv_builtin_flags(ci->builtin) & WV_BF_DEVRT) return wv_devrt_call(x, ci, mask);
+    return wv_fault_set(x, WV_ERR_UNSUPPORTED, -1, 0, 0, "unknown builtin");
   }
 }

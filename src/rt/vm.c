@@ -76,6 +76,7 @@ wv_vm *wv_create(const wv_config *cfg) {
     return NULL;
   }
   pthread_mutex_init(&vm->lock, NULL);
+  wv_devrt_init(&vm->devrt);
   return vm;
 }
 
@@ -100,6 +101,7 @@ void wv_destroy(wv_vm *vm) {
   if (!vm) return;
   while (vm->modules) wv_module_unload(vm->modules);
   wv_amd_fini(vm);
+  wv_devrt_fini(&vm->devrt);
   wv_heap_fini(&vm->heap);
   wv_sfu_unload(&vm->sfu, vm->sfu_mem);
   wv_pool_free(vm->pool);
@@ -361,24 +363,6 @@ wv_status wv_memcpy_dtod(wv_vm *vm, wv_devptr dst, wv_devptr src, size_t bytes) 
 
 /* ---- launch ---- */
 
-/* The first unsupported instruction the kernel can reach through calls, or NULL. */
-static const char *unsupported_in(const wv_irmod *m, const wv_func *f, uint8_t *seen) {
-  uint32_t fi = (uint32_t)(f - m->funcs);
-  if (seen[fi]) return NULL;
-  seen[fi] = 1;
-  if (f->unsupported) return f->unsupported;
-  for (uint32_t i = 0; i < f->ncode; i++)
-    if (f->code[i].ctl == WV_CTL_CALL && !f->code[i].aux) continue;
-    else if (f->code[i].ctl == WV_CTL_CALL) {
-      uint32_t c;
-      for (uint32_t k = 0; wv_call_target(m, &f->code[i], k, &c); k++) { /* indirect: each function it may enter */
-        const char *u = unsupported_in(m, &m->funcs[c], seen);
-        if (u) return u;
-      }
-    }
-  return NULL;
-}
-
 wv_status wv_launch(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block, uint32_t shared_bytes, void **args) {
   return wv_launch_ex(vm, k, grid, block, shared_bytes, args, 0);
 }
@@ -395,10 +379,7 @@ wv_status wv_launch_ex(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 bloc
   if (flags & ~WV_LAUNCH_COOPERATIVE) return wv_seterr(vm, WV_ERR_INVALID, "wv_launch_ex: unknown flags 0x%x", flags);
   if (k->mod->vm != vm) return wv_seterr(vm, WV_ERR_INVALID, "kernel '%s' belongs to another vm", k->fn->name);
   const wv_func *fn = k->fn;
-  uint8_t *seen = calloc(k->mod->ir.nfuncs + 1, 1);
-  if (!seen) return wv_seterr(vm, WV_ERR_NOMEM, "out of memory");
-  const char *unsup = unsupported_in(&k->mod->ir, fn, seen);
-  free(seen);
+  const char *unsup = wv_exec_unsupported(&k->mod->ir, fn);
   if (unsup) return wv_seterr(vm, WV_ERR_UNSUPPORTED, "%s (kernel '%s' cannot run)", unsup, fn->name);
   uint32_t size = 0;
   for (uint32_t i = 0; i < fn->nparams; i++) {

@@ -8,6 +8,7 @@
 #include <pthread.h>
 #include <stdatomic.h>
 
+#include "exec/cdp.h"
 #include "exec/mem.h"
 #include "exec/sfu.h"
 #include "ir/ir.h"
@@ -71,6 +72,7 @@ struct wv_vm {
   wv_sfu sfu;                       /* the SFU tables loaded so far (exec/sfu.h, h_sfu.c) */
   void *sfu_mem[WV_SFU_NTAB];
   _Atomic uint32_t sfu_loaded;      /* 1 << WV_SFU_* of the tables loaded (set under lock) */
+  wv_devrt devrt;                   /* dynamic parallelism (exec/cdp.h) */
   char err[2048];
 };
 
@@ -85,10 +87,17 @@ void wv_diag_count_more(struct wv_vm *vm, wv_diag_kind kind, uint64_t n);
 
 wv_status wv_seterr(wv_vm *vm, wv_status st, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 
-/* launch.c: run one launch to completion. flags: WV_LAUNCH_* (warpvm.h). */
+/* launch.c: run one launch to completion, with the grids it launches (dynamic parallelism). flags:
+ * WV_LAUNCH_* (warpvm.h). wv_exec_grid runs one grid of nesting depth `depth` (0: the host's) and leaves
+ * the grids it launched pending (exec/cdp.h). */
 wv_status wv_exec_launch(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
                          const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams,
                          uint32_t kparam_size, uint32_t flags);
+wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
+                       const uint32_t block[3], uint32_t dyn_shared, const uint8_t *kparams, uint32_t kparam_size,
+                       uint32_t flags, uint32_t depth);
+/* launch.c: the first unsupported instruction kernel f reaches through calls (its message), or NULL. */
+const char *wv_exec_unsupported(const wv_irmod *m, const wv_func *f);
 /* workers.c: stop and free the vm's worker threads. */
 void wv_pool_free(struct wv_pool *p);
 #define WV_MAX_THREADS 1024u /* wv_config.threads at most */

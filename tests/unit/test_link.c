@@ -10,7 +10,8 @@
  *    (also in an initializer);
  *  - link errors: undefined references (variables and functions), duplicate definitions, a name
  *    declared as a variable and defined as a function; parse and decode errors name the unit;
- *  - CUDA device-runtime functions left undefined: only a kernel that calls one is refused;
+ *  - CUDA device-runtime functions warpvm provides run; the others are left undefined: only a kernel that
+ *    calls one is refused;
  *  - n == 1 is wv_module_load_string (same names, same messages); bad arguments; mutated units
  *    (linkage rewritten, lines cut) never crash.
  */
@@ -387,21 +388,25 @@ static void test_errors_name_the_unit(void **state) {
   wvt_assert_contains(wv_last_error(s->vm), want);
 }
 
-/* CUDA's device runtime (dynamic parallelism) is not in any unit: the kernel calling it is refused
- * at launch, the others run. */
+/* CUDA's device runtime is not in any unit: warpvm provides most of it (cudaGetLastError returns the
+ * thread's last error, cudaSuccess here); a kernel calling one of the rest (cudaCGGetIntrinsicHandle) is
+ * refused at launch, the others run. */
 static void test_device_runtime_left_undefined(void **state) {
   lt_state *s = *state;
   const char *u0 = HDR ".extern .func (.param .b32 rv) __cudaCDP2GetLastError();\n"
-      STORE_KERNEL("cdp", CALL_INTO_R1("__cudaCDP2GetLastError")) STORE_KERNEL("plain", "mov.u32 %r1, 8;\n");
+      ".extern .func (.param .b32 rv) cudaCGGetIntrinsicHandle();\n"
+      STORE_KERNEL("cdp", CALL_INTO_R1("__cudaCDP2GetLastError")) STORE_KERNEL("cg", CALL_INTO_R1("cudaCGGetIntrinsicHandle"))
+      STORE_KERNEL("plain", "mov.u32 %r1, 8;\n");
   const char *units[] = {u0, HDR};
   wv_module *m = load_ok(s->vm, units, 2);
   assert_int_equal(run_store(s->vm, m, "plain"), 8);
+  assert_int_equal(run_store(s->vm, m, "cdp"), 0);
   wv_devptr out;
   assert_int_equal(wv_malloc(s->vm, 4, &out), WV_OK);
   void *args[] = {&out};
-  wvt_assert_status(s->vm, wv_launch(s->vm, wvt_get(m, s->vm, "cdp"), wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args),
+  wvt_assert_status(s->vm, wv_launch(s->vm, wvt_get(m, s->vm, "cg"), wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args),
                     WV_ERR_UNSUPPORTED);
-  wvt_assert_contains(wv_last_error(s->vm), "unsupported call to external function '__cudaCDP2GetLastError'");
+  wvt_assert_contains(wv_last_error(s->vm), "unsupported call to external function 'cudaCGGetIntrinsicHandle'");
   wvt_assert_contains(wv_last_error(s->vm), "link.ptx(unit0):");
   assert_int_equal(wv_free(s->vm, out), WV_OK);
 }
