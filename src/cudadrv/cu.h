@@ -107,7 +107,7 @@ typedef struct cu_driver {
   size_t dev_live;           /* bytes of device memory allocated */
   cu_module *modules;
   cu_fifo fifo;
-  size_t heap_limit, stack_limit;
+  size_t heap_limit, stack_limit, pending_launches;
   int verbose, stats;
   void *warned;              /* what was already said on stderr */
   struct { void **p; cu_kind *k; uint32_t cap, n; } objs; /* live handles (open addressing) */
@@ -144,6 +144,9 @@ CUresult cu_set(cu_driver *d, uintptr_t dst, const void *pattern, unsigned elem,
 void cu_reset_modules(cu_driver *d);    /* unload every module (primary context reset) */
 CUresult cu_launch(cu_driver *d, cu_func *f, wv_dim3 grid, wv_dim3 block, unsigned shared, void **params,
                    void **extra, int coop);
+
+/* device.c: the device runtime's hooks into the vm (attributes, limits, error texts). */
+void cu_devrt_init(cu_driver *d);
 
 /* procs.c: the entry point serving (name, CUDA version, flags) — a CU_GET_PROC_ADDRESS_* result. */
 enum { CU_GET_PROC_ADDRESS_DEFAULT = 0, CU_GET_PROC_ADDRESS_LEGACY_STREAM = 1, CU_GET_PROC_ADDRESS_PER_THREAD_DEFAULT_STREAM = 2 };

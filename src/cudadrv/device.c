@@ -345,20 +345,52 @@ CU_EXPORT CUresult cuCtxSynchronize_v2(void *ctx) {
   return cuCtxSynchronize();
 }
 
+/* CUlimit values (the same numbers as cudaLimit). */
+static CUresult get_limit(const cu_driver *d, int limit, size_t *v) {
+  switch (limit) {
+  case CU_LIMIT_STACK_SIZE: *v = d->stack_limit ? d->stack_limit : 1024; break;
+  case CU_LIMIT_PRINTF_FIFO_SIZE: cu_printf_limit((cu_driver *)d, v, 0); break;
+  case CU_LIMIT_MALLOC_HEAP_SIZE: *v = d->heap_limit; break;
+  case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: *v = d->pending_launches ? d->pending_launches : 2048; break;
+  case 3: case 5: case 6: *v = 0; break; /* sync depth (CDP1 only), L2 fetch granularity, persisting L2 */
+  default: return CUDA_ERROR_UNSUPPORTED_LIMIT;
+  }
+  return CUDA_SUCCESS;
+}
+
 CU_EXPORT CUresult cuCtxGetLimit(size_t *v, int limit) {
   cu_driver *d = cu_lock();
   if (!v) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  switch (limit) {
-  case CU_LIMIT_STACK_SIZE: *v = d->stack_limit ? d->stack_limit : 1024; break;
-  case CU_LIMIT_PRINTF_FIFO_SIZE: cu_printf_limit(d, v, 0); break;
-  case CU_LIMIT_MALLOC_HEAP_SIZE: *v = d->heap_limit; break;
-  case 3: *v = 2; break;          /* CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH */
-  case 4: *v = 2048; break;       /* CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT */
-  case 5: *v = 32; break;         /* CU_LIMIT_MAX_L2_FETCH_GRANULARITY */
-  case 6: *v = 0; break;          /* CU_LIMIT_PERSISTING_L2_CACHE_SIZE */
-  default: return cu_ret(CUDA_ERROR_UNSUPPORTED_LIMIT);
+  return cu_ret(get_limit(d, limit, v));
+}
+
+/* ---- the device runtime's questions (dynamic parallelism: src/rt/devrt.c), whichever runtime the program
+ * uses. Called by the vm's workers during a launch, which holds the driver's lock: they read only what a
+ * launch cannot change. ---- */
+static int devrt_attribute(void *user, int attr, int dev, int *value) {
+  const cu_driver *d = user;
+  if (dev != 0) return 101; /* cudaErrorInvalidDevice */
+  return wvcu_attribute(&d->prop, attr, value) ? 1 : 0;
+}
+
+static int devrt_limit(void *user, int limit, size_t *value) {
+  return get_limit(user, limit, value) == CUDA_SUCCESS ? 0 : 1; /* cudaErrorInvalidValue */
+}
+
+static const char *devrt_error_text(void *user, int code, int name) {
+  (void)user;
+  switch (code) {
+#define WV_CUDA_ERROR(c, n, str) case c: return name ? #n : str;
+#include "cudadrv/rt_errors.def"
+#undef WV_CUDA_ERROR
+  default: return NULL;
   }
-  return cu_ret(CUDA_SUCCESS);
+}
+
+void cu_devrt_init(cu_driver *d) {
+  wv_devrt_hooks h = {.attribute = devrt_attribute, .limit = devrt_limit, .error_text = devrt_error_text,
+                      .runtime_version = CU_DRIVER_VERSION, .user = d};
+  wv_set_devrt_hooks(d->vm, &h);
 }
 
 CU_EXPORT CUresult cuCtxSetLimit(int limit, size_t v) {
@@ -375,7 +407,11 @@ CU_EXPORT CUresult cuCtxSetLimit(int limit, size_t v) {
     if (wv_set_device_heap(d->vm, v) != WV_OK) return cu_ret(CUDA_ERROR_INVALID_VALUE);
     d->heap_limit = v;
     break;
-  case 3: case 4: case 5: case 6: break;
+  case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT:
+    wv_set_pending_launch_limit(d->vm, v);
+    d->pending_launches = v;
+    break;
+  case 3: case 5: case 6: break;
   default: return cu_ret(CUDA_ERROR_UNSUPPORTED_LIMIT);
   }
   return cu_ret(CUDA_SUCCESS);

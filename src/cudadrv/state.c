@@ -100,6 +100,7 @@ static void drv_init(void) {
   d->stack_limit = cfg.stack_bytes;
   cu_printf_reset(d);
   wvcu_fill_props(&d->prop);
+  cu_devrt_init(d);
 }
 
 cu_driver *cu_lock(void) {

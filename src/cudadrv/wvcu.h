@@ -22,6 +22,9 @@ void wvcu_flush_printf(void);
 int wvcu_printf_limit(size_t *get, size_t set);
 /* A new context (cudaDeviceReset, cuDevicePrimaryCtxReset): printf limits back to their defaults. */
 void wvcu_printf_reset(void);
+/* Driver entry points the runtime calls (cudaLimitDevRuntimePendingLaunchCount is the driver's). */
+int cuCtxGetLimit(size_t *v, int limit);
+int cuCtxSetLimit(int limit, size_t v);
 /* WARPVM_VERBOSE=1: explain refused calls on stderr. */
 int wvcu_verbose(void);
 

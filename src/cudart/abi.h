@@ -17,7 +17,7 @@
 
 typedef enum cudaError {
 #define WV_CUDA_ERROR(code, name, str) name = code,
-#include "cudart/errors.def"
+#include "cudadrv/rt_errors.def"
 #undef WV_CUDA_ERROR
 } cudaError_t;
 

@@ -120,7 +120,6 @@ typedef struct cudart {
   wv_prop_all prop;
   size_t heap_limit;          /* cudaLimitMallocHeapSize */
   size_t stack_limit;                /* cudaLimitStackSize (0: the default, 1024) */
-  size_t pending_launches;    /* cudaLimitDevRuntimePendingLaunchCount (0: the default, 2048) */
   unsigned device_flags;
   int verbose;
   void *warned;               /* wv_cr_first_time: what was already said on stderr */
@@ -140,10 +139,9 @@ cudaError_t wv_cr_synchronize(cudart *r); /* cuda*Synchronize: a sync point, std
 void wv_cr_printf_init(cudart *r);
 void wv_cr_flush_printf(cudart *r);        /* write the driver's FIFO's records to stdout */
 cudaError_t wv_cr_printf_set_limit(cudart *r, size_t bytes);
-size_t wv_cr_printf_limit(cudart *r);
+size_t wv_cr_printf_limit(const cudart *r);
 cudaError_t wv_cr_from_status(wv_status st);
 void wv_cr_fill_props(cudart *r);
-void wv_cr_devrt_init(cudart *r); /* device.c: what the device runtime asks the host runtime */
 cudaError_t *wv_cr_last_error(void);      /* the calling thread's */
 int wv_cr_first_time(cudart *r, const char *what); /* 1 the first time `what` is asked about */
 WV_EXPORT const char *cudaGetErrorName(cudaError_t e);

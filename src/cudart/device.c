@@ -124,7 +124,7 @@ static cudaError_t get_limit(const cudart *r, int limit, size_t *v) {
   case cudaLimitStackSize: *v = r->stack_limit ? r->stack_limit : 1024; break;
   case cudaLimitPrintfFifoSize: *v = wv_cr_printf_limit(r); break;
   case cudaLimitMallocHeapSize: *v = r->heap_limit; break;
-  case cudaLimitDevRuntimePendingLaunchCount: *v = r->pending_launches ? r->pending_launches : 2048; break;
+  case cudaLimitDevRuntimePendingLaunchCount: cuCtxGetLimit(v, limit); break; /* the driver's (dynamic parallelism) */
   default:
     if (limit < 0 || limit > cudaLimitPersistingL2CacheSize) return cudaErrorInvalidValue; /* as an H100 */
     *v = 0;
@@ -139,29 +139,6 @@ WV_EXPORT cudaError_t cudaDeviceGetLimit(size_t *v, int limit) {
   return wv_cr_ret(get_limit(r, limit, v));
 }
 
-/* Device-side cudaDeviceGetAttribute / cudaDeviceGetLimit (src/rt/devrt.c), called by the vm's workers
- * during a launch, which the launching thread holds the runtime's lock for: they read what a launch
- * cannot change. */
-static int devrt_attribute(void *user, int attr, int dev, int *value) {
-  cudart *r = user;
-  if (dev != 0) return cudaErrorInvalidDevice;
-  return attribute(&r->prop, attr, value) ? cudaErrorInvalidValue : cudaSuccess;
-}
-
-static int devrt_limit(void *user, int limit, size_t *value) { return get_limit(user, limit, value); }
-
-static const char *devrt_error_text(void *user, int code, int name) {
-  (void)user;
-  const char *t = name ? cudaGetErrorName((cudaError_t)code) : cudaGetErrorString((cudaError_t)code);
-  return strcmp(t, "unrecognized error code") ? t : NULL;
-}
-
-void wv_cr_devrt_init(cudart *r) {
-  wv_devrt_hooks h = {.attribute = devrt_attribute, .limit = devrt_limit, .error_text = devrt_error_text, .user = r};
-  cudaRuntimeGetVersion(&h.runtime_version);
-  wv_set_devrt_hooks(r->vm, &h);
-}
-
 WV_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) {
   cudart *r = wv_cr();
   if (limit == cudaLimitMallocHeapSize) {
@@ -174,8 +151,7 @@ WV_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) {
   } else if (limit == cudaLimitPrintfFifoSize) {
     return wv_cr_ret(wv_cr_printf_set_limit(r, v));
   } else if (limit == cudaLimitDevRuntimePendingLaunchCount) {
-    r->pending_launches = v;
-    wv_set_pending_launch_limit(r->vm, v);
+    cuCtxSetLimit(limit, v);
   } else if (limit < 0 || limit > cudaLimitPersistingL2CacheSize) {
     return wv_cr_ret(cudaErrorInvalidValue); /* as an H100 answers */
   }

@@ -21,7 +21,7 @@ cudaError_t wv_cr_printf_set_limit(cudart *r, size_t bytes) {
   return wvcu_printf_limit(NULL, bytes ? bytes : 1) ? cudaErrorInvalidValue : cudaSuccess;
 }
 
-size_t wv_cr_printf_limit(cudart *r) {
+size_t wv_cr_printf_limit(const cudart *r) {
   (void)r;
   size_t v = 0;
   wvcu_printf_limit(&v, 0);

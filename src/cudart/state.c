@@ -57,7 +57,6 @@ static void rt_init(void) {
   r->heap_limit = 8u << 20;
   r->stack_limit = 0;
   wv_cr_fill_props(r);
-  wv_cr_devrt_init(r);
 }
 
 cudart *wv_cr(void) {
@@ -122,7 +121,7 @@ WV_EXPORT cudaError_t cudaPeekAtLastError(void) { return tl_last; }
 WV_EXPORT const char *cudaGetErrorName(cudaError_t e) {
   switch ((int)e) {
 #define WV_CUDA_ERROR(code, name, str) case code: return #name;
-#include "cudart/errors.def"
+#include "cudadrv/rt_errors.def"
 #undef WV_CUDA_ERROR
   default: return "unrecognized error code";
   }
@@ -131,7 +130,7 @@ WV_EXPORT const char *cudaGetErrorName(cudaError_t e) {
 WV_EXPORT const char *cudaGetErrorString(cudaError_t e) {
   switch ((int)e) {
 #define WV_CUDA_ERROR(code, name, str) case code: return str;
-#include "cudart/errors.def"
+#include "cudadrv/rt_errors.def"
 #undef WV_CUDA_ERROR
   default: return "unrecognized error code";
   }
