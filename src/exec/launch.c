@@ -130,6 +130,20 @@ static uint32_t reach_flags(const wv_irmod *m, const wv_func *f, uint8_t *seen) 
   return fl;
 }
 
+#define WV_REACH_KNOWN 0x80000000u
+
+/* reach_flags of a kernel, found at its first launch and kept in its module (one thread runs a vm's launches). */
+static uint32_t kernel_reach(struct wv_module *mod, const wv_func *kfn) {
+  uint32_t fi = (uint32_t)(kfn - mod->ir.funcs);
+  if (!mod->reach) mod->reach = calloc(mod->ir.nfuncs + 1, sizeof *mod->reach);
+  if (mod->reach && (mod->reach[fi] & WV_REACH_KNOWN)) return mod->reach[fi] & ~WV_REACH_KNOWN;
+  uint8_t *seen = calloc(mod->ir.nfuncs + 1, 1);
+  uint32_t fl = seen ? reach_flags(&mod->ir, kfn, seen) : WV_BF_HEAP | WV_BF_DEVRT; /* out of memory: the safe side */
+  if (seen && mod->reach) mod->reach[fi] = fl | WV_REACH_KNOWN;
+  free(seen);
+  return fl;
+}
+
 static const char *unsupported_in(const wv_irmod *m, const wv_func *f, uint8_t *seen) {
   uint32_t fi = (uint32_t)(f - m->funcs);
   if (seen[fi]) return NULL;
@@ -229,9 +243,7 @@ wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, con
     }
     memcpy(h, ws, sizeof ws);
   }
-  uint8_t *seen = calloc(mod->ir.nfuncs + 1, 1);
-  uint32_t reach = seen ? reach_flags(&mod->ir, kfn, seen) : WV_BF_HEAP;
-  free(seen);
+  uint32_t reach = kernel_reach(mod, kfn);
   wv_cdp_grid cdp; /* the device runtime's state of this grid (cdp.h) */
   int devrt = (reach & WV_BF_DEVRT) != 0;
   if (devrt && wv_cdp_begin(vm, mod, depth, &cdp)) {

@@ -92,6 +92,7 @@ void wv_module_unload(wv_module *m) {
     if (*p == m) { *p = m->next; break; }
   wv_irmod_free(vm, &m->ir);
   free(m->kernels);
+  free(m->reach);
   free(m->text);
   free_units((wv_module_priv *)m);
   free(m);

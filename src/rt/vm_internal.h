@@ -26,6 +26,7 @@ struct wv_module {
   size_t text_len;
   struct wv_kernel *kernels;
   uint32_t nkernels;
+  uint32_t *reach;           /* per function: the builtins' flags it reaches, | WV_REACH_KNOWN (launch.c) */
   struct wv_module *next;
 };
 
