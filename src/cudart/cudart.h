@@ -16,6 +16,7 @@
 #include <time.h>
 
 #include "cudart/abi.h"
+#include "cudart/abi_graph.h"
 #include "cudadrv/wvcu.h"
 #include "warpvm.h"
 
@@ -53,47 +54,51 @@ typedef struct cr_var {
   void **managed_slot;     /* managed: nvcc's host pointer to fill with the shared address */
 } cr_var;
 
-/* One unit of stream work; a graph is a list of them. */
-typedef enum { OP_KERNEL, OP_MEMCPY, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EVENT_WAIT } cr_op_kind;
+/* One unit of stream work, and the work of a graph node (graph.h). */
+typedef enum {
+  OP_KERNEL, OP_MEMCPY, OP_MEMCPY3D, OP_MEMSET, OP_HOST, OP_EVENT_RECORD, OP_EVENT_WAIT, /* stream work */
+  OP_EMPTY, OP_GRAPH, OP_MEM_ALLOC, OP_MEM_FREE, OP_COND                                 /* graph nodes only */
+} cr_op_kind;
+typedef struct cr_graph cr_graph;   /* graph.h */
+typedef struct cr_galloc cr_galloc; /* graph.h: an allocation a graph's alloc node owns */
+typedef struct cr_cond cr_cond;     /* graph.h: a conditional handle */
+typedef struct cr_pool cr_pool;     /* mempool.c */
 typedef struct cr_op {
   cr_op_kind kind;
-  struct cr_op *next;
   union {
     struct { cr_func *f; dim3 grid, block; uint32_t shared; int coop; uint8_t *blob; void **args; uint32_t nargs; } k;
     struct { void *dst; const void *src; size_t n; int kind; } cp;
-    struct { void *dst; int value; size_t n; } set;
+    struct cudaMemcpy3DParms cp3;   /* linear memory only */
+    struct { void *dst; size_t pitch; unsigned value, esize; size_t width, height; } set; /* width in elements */
     struct { cudaHostFn_t fn; void *user; } host;
     struct { cudaEvent_t ev; } ev;  /* the handle: looked up when the op runs */
+    struct { cr_graph *g; } child;  /* the embedded graph, owned by the node */
+    struct { cr_galloc *a; } alloc;
+    struct { void *dptr; } free;
+    struct { cr_cond *c; int type; unsigned size; cr_graph **body; cudaGraph_t *hbody; } cond; /* bodies: owned */
   } u;
 } cr_op;
 
 /* The objects behind the handles the program holds (handles.c maps one to the other). */
-typedef enum { WV_H_STREAM = 1, WV_H_EVENT, WV_H_GRAPH, WV_H_EXEC } cr_hkind;
+typedef enum { WV_H_STREAM = 1, WV_H_EVENT, WV_H_GRAPH, WV_H_EXEC, WV_H_NODE, WV_H_POOL } cr_hkind;
 typedef struct cr_slot { void *obj; uint32_t gen; cr_hkind kind; } cr_slot;
 typedef struct cr_stream cr_stream;
-typedef struct cr_graph {
-  cr_op *head, *tail;
-  uint32_t n;
-  void *self;               /* its handle */
-  cr_stream *origin;        /* while a capture records into it: the stream that began it; else NULL */
-  uint64_t seq;             /* ops captured so far: orders event records against a stream's work */
-} cr_graph;
-typedef struct cr_exec { cr_op *head; uint32_t n; } cr_exec;
 struct cr_stream {
   unsigned flags;
   int prio;
   void *self;               /* its handle */
   cr_graph *capture;        /* the capture it records into (began or joined), NULL when none */
-  uint64_t last_seq;        /* seq of its last captured op */
-  uint64_t joined_seq;      /* seq of its latest record another stream of the capture waited on */
+  cudaGraphNode_t *deps;    /* while capturing: the nodes its next work depends on */
+  cudaGraphEdgeData *dep_edges; /* ... their edge data (all default), for cudaStreamGetCaptureInfo */
+  uint32_t ndeps, capdeps;
 };
 typedef struct cr_event {
   unsigned flags;
   int recorded;
   struct timespec t;
   void *cap_graph;          /* recorded while capturing: the capture graph's handle, else NULL */
-  void *rec_stream;         /* ... and the recording stream's handle, at this seq */
-  uint64_t rec_seq;
+  cudaGraphNode_t *deps;    /* ... and the recording stream's dependencies then (a stream waiting on it joins) */
+  uint32_t ndeps;
 } cr_event;
 
 /* An allocation the program made through the runtime (device, pinned host or managed). */
@@ -102,6 +107,8 @@ typedef struct cr_alloc {
   size_t size;
   int type;                 /* enum cudaMemoryType */
   int owned;                /* host memory the runtime allocated (pinned/managed), freed with it */
+  cr_pool *pool;            /* a stream-ordered allocation: its memory pool */
+  cr_galloc *galloc;        /* a graph allocation: the alloc node's memory, which the graph keeps */
 } cr_alloc;
 
 typedef struct cudart {
@@ -125,6 +132,8 @@ typedef struct cudart {
   void *warned;               /* wv_cr_first_time: what was already said on stderr */
   cr_slot *slots; uint32_t nslots, capslots;  /* handles.c */
   uint32_t *free_slots, nfree;
+  cr_pool *pool_default, *pool_current; /* mempool.c: the device's default and current memory pool */
+  cr_galloc *gallocs;         /* graph.c: every graph allocation, a list */
 } cudart;
 
 /* state.c */
@@ -144,6 +153,7 @@ cudaError_t wv_cr_from_status(wv_status st);
 void wv_cr_fill_props(cudart *r);
 cudaError_t *wv_cr_last_error(void);      /* the calling thread's */
 int wv_cr_first_time(cudart *r, const char *what); /* 1 the first time `what` is asked about */
+cudaError_t wv_cr_unsupported(cudart *r, const char *what); /* graph_nodes.c: say once; cudaErrorNotSupported */
 WV_EXPORT const char *cudaGetErrorName(cudaError_t e);
 WV_EXPORT const char *cudaGetErrorString(cudaError_t e);
 
@@ -164,12 +174,23 @@ cudaError_t wv_cr_func_kernel(cudart *r, cr_func *f);     /* bind f->k or say wh
 /* memory.c */
 cudaError_t wv_cr_copy(cudart *r, void *dst, const void *src, size_t n, int kind);
 cudaError_t wv_cr_set(cudart *r, void *dst, int value, size_t n);
+cudaError_t wv_cr_copy3d(cudart *r, const struct cudaMemcpy3DParms *p); /* linear memory: rows of rows */
+cudaError_t wv_cr_set2d(cudart *r, void *dst, size_t pitch, unsigned value, unsigned esize, size_t width,
+                        size_t height);   /* elements of 1, 2 or 4 bytes */
+cudaError_t wv_cr_symbol_addr(cudart *r, const void *sym, size_t off, size_t n, void **out, size_t *size);
+cudaError_t wv_cr_device_alloc(cudart *r, void **p, size_t n); /* cudaMalloc's: n == 0 gives NULL */
 
 void wv_cr_reset_memory(cudart *r);        /* cudaDeviceReset: free every allocation */
 cr_alloc *wv_cr_alloc_find(cudart *r, const void *p); /* the allocation containing p */
 int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned); /* 0, or -1: no memory */
 void wv_cr_alloc_release(cudart *r, cr_alloc *a); /* its memory (or the vm's mapping of it) */
 void wv_cr_alloc_remove(cudart *r, cr_alloc *a);  /* its table entry */
+
+/* mempool.c: stream-ordered allocation outside captures. pool NULL: the device's current pool. */
+cudaError_t wv_cr_pool_alloc(cudart *r, cr_pool *pool, size_t n, void **p);
+void wv_cr_pool_freed(cudart *r, cr_pool *pool, size_t n); /* an allocation of the pool was freed */
+void wv_cr_pools_sync(cudart *r);          /* a synchronisation: pools above their threshold release memory */
+void wv_cr_pools_reset(cudart *r);         /* cudaDeviceReset (after every allocation was freed) */
 
 /* hostreg.c: before a launch, drop registered host ranges the program unmapped or protected since. */
 void wv_cr_hostreg_recheck(cudart *r);
@@ -195,12 +216,20 @@ int wv_cr_occupancy(cudart *r, cr_func *f, int block, size_t dyn_shared);
 #define WV_LEGACY_STREAM(s) ((uintptr_t)(s) <= 2)
 cudaError_t wv_cr_stream_get(cudart *r, cudaStream_t h, const char *api, cr_stream **out);
 cudaError_t wv_cr_submit(cudart *r, cr_stream *s, const cr_op *op); /* run op now, or capture it */
-cudaError_t wv_cr_run_op(cudart *r, const cr_op *op);
+cudaError_t wv_cr_run_op(cudart *r, const cr_op *op); /* stream work (not the graph-only kinds) */
+cudaError_t wv_cr_event_get(cudart *r, cudaEvent_t h, const char *api, cr_event **out);
 void wv_cr_streams_reset(cudart *r);       /* cudaDeviceReset: destroy every stream and event */
 
-/* graph.c: capture and graphs. */
-cudaError_t wv_cr_capture_op(cudart *r, cr_stream *s, const cr_op *op); /* append a copy to s's capture */
+/* capture.c: stream capture. s captures (s->capture) in all of these. */
+cudaError_t wv_cr_capture_op(cudart *r, cr_stream *s, const cr_op *op); /* a node (own copy), after s's deps */
+cudaError_t wv_cr_capture_record(cudart *r, cr_stream *s, cr_event *e); /* e remembers s's dependencies */
+cudaError_t wv_cr_capture_wait(cudart *r, cr_stream *s, cr_event *e);   /* s depends on them too */
+cudaError_t wv_cr_capture_alloc(cudart *r, cr_stream *s, size_t n, void **p); /* cudaMallocAsync: alloc node */
+cudaError_t wv_cr_capture_free(cudart *r, cr_stream *s, void *p);             /* cudaFreeAsync: free node */
 void wv_cr_capture_leave(cudart *r, cr_stream *s);  /* a destroyed stream leaves (or ends) its capture */
+
+/* graph.c */
+void wv_cr_galloc_dead(cudart *r, cr_galloc *a);    /* a graph allocation was freed (its lifetime ended) */
 void wv_cr_graphs_reset(cudart *r);        /* cudaDeviceReset: destroy every graph and executable graph */
 
 #endif

@@ -3,7 +3,10 @@
  * host cannot dereference, reached only through cudaMemcpy), pinned host memory and managed
  * memory (identity-mapped into the vm: kernels and the host use the same pointer), copies and
  * sets in every direction (the vm knows which pointers are device memory, so cudaMemcpyDefault
- * works), 2D copies, symbols (cudaMemcpyToSymbol ...), cudaMemGetInfo, cudaPointerGetAttributes.
+ * works), 2D copies, the 3D copies and element-wise sets of graph nodes, symbols (cudaMemcpyToSymbol ...),
+ * cudaMemGetInfo, cudaPointerGetAttributes, and stream-ordered allocation (cudaMallocAsync,
+ * cudaMallocFromPoolAsync, cudaFreeAsync: at once from a memory pool, mempool.c, or in a capture as graph
+ * nodes, capture.c). The allocation table records which pool or graph an allocation belongs to.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -43,7 +46,7 @@ int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned)
   }
   int i = alloc_index(r, base) + 1;
   memmove(&r->allocs[i + 1], &r->allocs[i], (r->nallocs - (uint32_t)i) * sizeof *r->allocs);
-  r->allocs[i] = (cr_alloc){base, size, type, owned};
+  r->allocs[i] = (cr_alloc){.base = base, .size = size, .type = type, .owned = owned};
   r->nallocs++;
   return 0;
 }
@@ -54,11 +57,14 @@ void wv_cr_alloc_remove(cudart *r, cr_alloc *a) {
   r->nallocs--;
 }
 
-/* Release one allocation's memory (not its table entry). */
+/* Release one allocation's memory (not its table entry). A graph allocation's memory stays with its
+ * graph (which keeps the address); a pool allocation is given back to its pool. */
 void wv_cr_alloc_release(cudart *r, cr_alloc *a) {
   if (a->type == cudaMemoryTypeDevice) {
-    wv_free(r->vm, (wv_devptr)a->base);
     r->dev_live -= a->size;
+    if (a->pool) wv_cr_pool_freed(r, a->pool, a->size);
+    if (a->galloc) wv_cr_galloc_dead(r, a->galloc);
+    else wv_free(r->vm, (wv_devptr)a->base);
   } else {
     wv_unmap_host(r->vm, (void *)a->base);
     if (a->owned) free((void *)a->base);
@@ -70,10 +76,11 @@ void wv_cr_reset_memory(cudart *r) {
   r->nallocs = 0;
   r->nregistered = 0;
   r->dev_live = 0;
+  wv_cr_pools_reset(r);
 }
 
 /* ---- allocation API ---- */
-static cudaError_t device_alloc(cudart *r, void **p, size_t n) {
+cudaError_t wv_cr_device_alloc(cudart *r, void **p, size_t n) {
   *p = NULL;
   if (n == 0) return cudaSuccess;
   wv_devptr d;
@@ -92,12 +99,30 @@ WV_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
   cudaError_t e = wv_cr_device_check(r);
   if (e) return wv_cr_ret(e);
   if (!p) return wv_cr_ret(cudaErrorInvalidValue);
-  return wv_cr_ret(device_alloc(r, p, n));
+  return wv_cr_ret(wv_cr_device_alloc(r, p, n));
+}
+
+/* Stream-ordered allocation runs at once, from the device's current pool (mempool.c); in a capture it
+ * is an alloc node, whose memory exists while the graph's launch runs it (graph_exec.c). */
+static cudaError_t malloc_async(cudart *r, void **p, size_t n, cr_pool *pool, cudaStream_t hs, const char *api) {
+  cr_stream *s;
+  cudaError_t e = wv_cr_device_check(r);
+  if (!e) e = wv_cr_stream_get(r, hs, api, &s);
+  if (!e && !p) e = cudaErrorInvalidValue;
+  if (e) return wv_cr_ret(e);
+  if (s && s->capture) return wv_cr_ret(n ? wv_cr_capture_alloc(r, s, n, p) : cudaErrorInvalidValue);
+  return wv_cr_ret(wv_cr_pool_alloc(r, pool, n, p));
 }
 
 WV_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
-  (void)s;
-  return cudaMalloc(p, n);
+  return malloc_async(wv_cr(), p, n, NULL, s, "cudaMallocAsync");
+}
+
+WV_EXPORT cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t hp, cudaStream_t s) {
+  cudart *r = wv_cr();
+  cr_pool *pool = wv_cr_handle_obj(r, WV_H_POOL, hp);
+  if (!pool) return wv_cr_ret(wv_cr_bad_handle(r, "cudaMallocFromPoolAsync", WV_H_POOL, hp, cudaErrorInvalidValue));
+  return malloc_async(r, p, n, pool, s, "cudaMallocFromPoolAsync");
 }
 
 /* Rows of `width` bytes, each starting 512 bytes apart (the texture alignment). A width or height of 0
@@ -114,7 +139,7 @@ WV_EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, siz
   if (!width || !height) return wv_cr_ret(cudaSuccess);
   *pitch = row;
   if (height > SIZE_MAX / row) return wv_cr_ret(cudaErrorInvalidValue);
-  return wv_cr_ret(device_alloc(r, p, row * height));
+  return wv_cr_ret(wv_cr_device_alloc(r, p, row * height));
 }
 
 /* Host memory both sides use at the same address (pinned with cudaHostAllocMapped semantics, or managed). */
@@ -153,9 +178,9 @@ WV_EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int flags) 
   return host_shared(p, n, cudaMemoryTypeManaged);
 }
 
-static cudaError_t free_of(const void *p, int want_host) {
+static cudaError_t free_of(const void *p, int want_host, int sync) {
   cudart *r = wv_cr();
-  wv_cr_sync_point(r); /* cudaFree synchronises */
+  if (sync) wv_cr_sync_point(r); /* cudaFree synchronises (cudaFreeAsync does not) */
   if (!p) return wv_cr_ret(r->sticky);
   cudaError_t e = wv_cr_device_check(r);
   if (e) return wv_cr_ret(e);
@@ -169,9 +194,17 @@ static cudaError_t free_of(const void *p, int want_host) {
 }
 
 /* cudaFree takes device and managed memory; cudaFreeHost pinned host memory. */
-WV_EXPORT cudaError_t cudaFree(void *p) { return free_of(p, 0); }
-WV_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t s) { (void)s; return free_of(p, 0); }
-WV_EXPORT cudaError_t cudaFreeHost(void *p) { return free_of(p, 1); }
+WV_EXPORT cudaError_t cudaFree(void *p) { return free_of(p, 0, 1); }
+WV_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t hs) {
+  cudart *r = wv_cr();
+  cr_stream *s;
+  cudaError_t e = wv_cr_stream_get(r, hs, "cudaFreeAsync", &s);
+  if (e) return wv_cr_ret(e);
+  if (s && s->capture) return wv_cr_ret(wv_cr_capture_free(r, s, p));
+  wv_cr_unlock(); /* the lock is recursive: free_of takes it again */
+  return free_of(p, 0, 0);
+}
+WV_EXPORT cudaError_t cudaFreeHost(void *p) { return free_of(p, 1, 1); }
 
 WV_EXPORT cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total) {
   cudart *r = wv_cr();
@@ -262,6 +295,67 @@ cudaError_t wv_cr_set(cudart *r, void *dst, int value, size_t n) {
   return wv_memset(r->vm, (wv_devptr)(uintptr_t)dst, value, n) == WV_OK ? cudaSuccess : cudaErrorInvalidValue;
 }
 
+/* A 2D range: h rows of w bytes, pitch apart, must lie inside the address space. */
+static int rows_fit(const void *p, size_t pitch, size_t w, size_t h) {
+  if (w > pitch) return 0;
+  if (h > 1 && h - 1 > (SIZE_MAX - w) / pitch) return 0;
+  return (h - 1) * pitch + w <= UINTPTR_MAX - (uintptr_t)p;
+}
+
+static void *row(const void *p, size_t pitch, size_t y) { return (void *)((uintptr_t)p + y * pitch); }
+
+/* One row of n elements of esize bytes, each `value` (its low esize bytes). */
+static cudaError_t set_elems(cudart *r, void *dst, unsigned value, unsigned esize, size_t n) {
+  if (esize == 1) return wv_cr_set(r, dst, (int)(value & 0xff), n);
+  uint8_t pat[4096];
+  for (size_t i = 0; i < sizeof pat; i += esize) memcpy(pat + i, &value, esize);
+  if (n > SIZE_MAX / esize) return cudaErrorInvalidValue;
+  if (n && in_vm(r, dst, n * esize) != 1) return cudaErrorInvalidValue;
+  for (size_t done = 0, bytes = n * esize; done < bytes;) {
+    size_t k = bytes - done < sizeof pat ? bytes - done : sizeof pat;
+    if (wv_memcpy_htod(r->vm, (wv_devptr)((uintptr_t)dst + done), pat, k) != WV_OK) return cudaErrorInvalidValue;
+    done += k;
+  }
+  return cudaSuccess;
+}
+
+cudaError_t wv_cr_set2d(cudart *r, void *dst, size_t pitch, unsigned value, unsigned esize, size_t width,
+                        size_t height) {
+  if (height > 1 && (!rows_fit(dst, pitch, width * esize, height))) return cudaErrorInvalidValue;
+  for (size_t y = 0; y < height; y++) {
+    cudaError_t e = set_elems(r, row(dst, pitch, y), value, esize, width);
+    if (e) return e;
+  }
+  return cudaSuccess;
+}
+
+/* A 3D copy between linear memories: extent.depth slices of extent.height rows of extent.width bytes;
+ * a slice is ysize rows of `pitch` bytes. Each row is one wv_cr_copy. */
+cudaError_t wv_cr_copy3d(cudart *r, const struct cudaMemcpy3DParms *p) {
+  const struct cudaExtent *x = &p->extent;
+  const struct cudaPitchedPtr *sp = &p->srcPtr, *dp = &p->dstPtr;
+  if (!x->width || !x->height || !x->depth) return cudaSuccess;
+  size_t sx, dx, srows, drows, sslice, dslice;
+  if (__builtin_add_overflow(p->srcPos.x, x->width, &sx) || __builtin_add_overflow(p->dstPos.x, x->width, &dx) ||
+      sx > sp->pitch || dx > dp->pitch)
+    return cudaErrorInvalidValue;
+  if (x->depth > 1 && (p->srcPos.y + x->height > sp->ysize || p->dstPos.y + x->height > dp->ysize))
+    return cudaErrorInvalidValue;
+  if (__builtin_mul_overflow(sp->pitch, sp->ysize, &sslice) || __builtin_mul_overflow(dp->pitch, dp->ysize, &dslice))
+    return cudaErrorInvalidValue;
+  for (size_t z = 0; z < x->depth; z++)
+    for (size_t y = 0; y < x->height; y++) {
+      if (__builtin_mul_overflow(p->srcPos.y + y, sp->pitch, &srows) ||
+          __builtin_mul_overflow(p->dstPos.y + y, dp->pitch, &drows))
+        return cudaErrorInvalidValue;
+      uintptr_t s = (uintptr_t)sp->ptr + (p->srcPos.z + z) * sslice + srows + p->srcPos.x;
+      uintptr_t d = (uintptr_t)dp->ptr + (p->dstPos.z + z) * dslice + drows + p->dstPos.x;
+      cudaError_t e = wv_cr_copy(r, (void *)d, (const void *)s, x->width, p->kind);
+      if (e) return e;
+    }
+  return cudaSuccess;
+}
+
 /* A blocking call on the legacy stream: synchronise, then run. */
 static cudaError_t blocking_copy(void *dst, const void *src, size_t n, int kind) {
   cudart *r = wv_cr();
@@ -287,7 +381,7 @@ static cudaError_t async_set(void *dst, int value, size_t n, cudaStream_t hs) {
   cudaError_t e = wv_cr_device_check(r);
   if (!e) e = wv_cr_stream_get(r, hs, "cudaMemsetAsync", &s);
   if (e) return wv_cr_ret(e);
-  cr_op op = {.kind = OP_MEMSET, .u.set = {dst, value, n}};
+  cr_op op = {.kind = OP_MEMSET, .u.set = {.dst = dst, .value = (unsigned)value, .esize = 1, .width = n, .height = 1}};
   return wv_cr_ret(wv_cr_submit(r, s, &op));
 }
 
@@ -312,14 +406,6 @@ WV_EXPORT cudaError_t cudaMemcpyPeer(void *dst, int ddev, const void *src, int s
   return blocking_copy(dst, src, n, cudaMemcpyDefault);
 }
 
-/* A 2D range: h rows of w bytes, pitch apart, must lie inside the address space. */
-static int rows_fit(const void *p, size_t pitch, size_t w, size_t h) {
-  if (w > pitch) return 0;
-  if (h > 1 && h - 1 > (SIZE_MAX - w) / pitch) return 0;
-  return (h - 1) * pitch + w <= UINTPTR_MAX - (uintptr_t)p;
-}
-
-static void *row(const void *p, size_t pitch, size_t y) { return (void *)((uintptr_t)p + y * pitch); }
 
 static cudaError_t copy2d(void *dst, size_t dpitch, const void *src, size_t spitch, size_t w, size_t h, int kind,
                           cudaStream_t s, int async) {
@@ -360,7 +446,7 @@ WV_EXPORT cudaError_t cudaMemset2DAsync(void *dst, size_t pitch, int value, size
 }
 
 /* ---- symbols ---- */
-static cudaError_t symbol_addr(cudart *r, const void *sym, size_t off, size_t n, void **out, size_t *size) {
+cudaError_t wv_cr_symbol_addr(cudart *r, const void *sym, size_t off, size_t n, void **out, size_t *size) {
   cr_var *v = wv_cr_var_find(r, sym);
   if (!v) return cudaErrorInvalidSymbol;
   wv_devptr a;
@@ -376,21 +462,21 @@ static cudaError_t symbol_addr(cudart *r, const void *sym, size_t off, size_t n,
 WV_EXPORT cudaError_t cudaGetSymbolAddress(void **p, const void *sym) {
   cudart *r = wv_cr();
   if (!p) return wv_cr_ret(cudaErrorInvalidValue);
-  return wv_cr_ret(symbol_addr(r, sym, 0, 0, p, NULL));
+  return wv_cr_ret(wv_cr_symbol_addr(r, sym, 0, 0, p, NULL));
 }
 
 WV_EXPORT cudaError_t cudaGetSymbolSize(size_t *n, const void *sym) {
   cudart *r = wv_cr();
   void *p;
   if (!n) return wv_cr_ret(cudaErrorInvalidValue);
-  return wv_cr_ret(symbol_addr(r, sym, 0, 0, &p, n));
+  return wv_cr_ret(wv_cr_symbol_addr(r, sym, 0, 0, &p, n));
 }
 
 static cudaError_t symbol_copy(const void *sym, void *host, size_t n, size_t off, int kind, int to_sym,
                                cudaStream_t s, int async) {
   cudart *r = wv_cr();
   void *dev;
-  cudaError_t e = symbol_addr(r, sym, off, n, &dev, NULL);
+  cudaError_t e = wv_cr_symbol_addr(r, sym, off, n, &dev, NULL);
   if (e) return wv_cr_ret(e);
   if (to_sym ? kind != cudaMemcpyHostToDevice && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault
              : kind != cudaMemcpyDeviceToHost && kind != cudaMemcpyDeviceToDevice && kind != cudaMemcpyDefault)

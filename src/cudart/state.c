@@ -86,6 +86,7 @@ void wv_cr_sync_point(cudart *r) {
 
 cudaError_t wv_cr_synchronize(cudart *r) {
   wv_cr_sync_point(r);
+  wv_cr_pools_sync(r);
   fflush(stdout);
   return wv_cr_device_check(r);
 }

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cudart/cudart.h"
+#include "cudart/graph.h"
 
 cudaError_t wv_cr_stream_get(cudart *r, cudaStream_t h, const char *api, cr_stream **out) {
   *out = NULL;
@@ -19,7 +19,7 @@ cudaError_t wv_cr_stream_get(cudart *r, cudaStream_t h, const char *api, cr_stre
   return wv_cr_bad_handle(r, api, WV_H_STREAM, h, cudaErrorInvalidResourceHandle);
 }
 
-static cudaError_t event_get(cudart *r, cudaEvent_t h, const char *api, cr_event **out) {
+cudaError_t wv_cr_event_get(cudart *r, cudaEvent_t h, const char *api, cr_event **out) {
   if ((*out = wv_cr_handle_obj(r, WV_H_EVENT, h))) return cudaSuccess;
   return wv_cr_bad_handle(r, api, WV_H_EVENT, h, cudaErrorInvalidResourceHandle);
 }
@@ -29,22 +29,25 @@ cudaError_t wv_cr_run_op(cudart *r, const cr_op *op) {
   case OP_KERNEL:
     return wv_cr_launch_now(r, op->u.k.f, op->u.k.grid, op->u.k.block, op->u.k.shared, op->u.k.args, op->u.k.coop);
   case OP_MEMCPY: return wv_cr_copy(r, op->u.cp.dst, op->u.cp.src, op->u.cp.n, op->u.cp.kind);
-  case OP_MEMSET: return wv_cr_set(r, op->u.set.dst, op->u.set.value, op->u.set.n);
+  case OP_MEMCPY3D: return wv_cr_copy3d(r, &op->u.cp3);
+  case OP_MEMSET:
+    return wv_cr_set2d(r, op->u.set.dst, op->u.set.pitch, op->u.set.value, op->u.set.esize, op->u.set.width,
+                       op->u.set.height);
   case OP_HOST:
     wv_cr_flush_printf(r); /* the callback runs after the stream's earlier work, output included */
     op->u.host.fn(op->u.host.user);
     return cudaSuccess;
   case OP_EVENT_RECORD: {
     cr_event *e; /* a graph's record of an event destroyed since */
-    cudaError_t err = event_get(r, op->u.ev.ev, "cudaGraphLaunch (an event record node)", &e);
+    cudaError_t err = wv_cr_event_get(r, op->u.ev.ev, "cudaGraphLaunch (an event record node)", &e);
     if (err) return err;
     clock_gettime(CLOCK_MONOTONIC, &e->t);
     e->recorded = 1;
     return cudaSuccess;
   }
-  case OP_EVENT_WAIT: return cudaSuccess;
+  case OP_EVENT_WAIT: case OP_EMPTY: return cudaSuccess;
+  default: return cudaErrorInvalidValue; /* the graph-only kinds run in graph_exec.c */
   }
-  return cudaErrorInvalidValue;
 }
 
 cudaError_t wv_cr_submit(cudart *r, cr_stream *s, const cr_op *op) {
@@ -74,6 +77,8 @@ WV_EXPORT cudaError_t cudaStreamCreateWithPriority(cudaStream_t *s, unsigned int
 static void stream_free(cudart *r, cr_stream *s) {
   wv_cr_capture_leave(r, s);
   wv_cr_handle_drop(r, s->self);
+  free(s->deps);
+  free(s->dep_edges);
   free(s);
 }
 
@@ -121,26 +126,30 @@ WV_EXPORT cudaError_t cudaStreamGetPriority(cudaStream_t h, int *prio) {
   return wv_cr_ret(cudaSuccess);
 }
 
+/* In a capture: an event recorded in the same capture makes the stream depend on what the event's
+ * stream had done (a stream not capturing joins the capture: a fork); cudaEventWaitExternal makes a
+ * wait node instead. */
 WV_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t hs, cudaEvent_t he, unsigned int flags) {
-  (void)flags;
   cudart *r = wv_cr();
   cr_stream *s;
   cr_event *e;
   cudaError_t err = wv_cr_stream_get(r, hs, "cudaStreamWaitEvent", &s);
-  if (!err) err = event_get(r, he, "cudaStreamWaitEvent", &e);
-  if (err || !e->cap_graph) return wv_cr_ret(err);
-  /* The event was last recorded during a capture: the wait is a dependency inside that capture. */
+  if (!err) err = wv_cr_event_get(r, he, "cudaStreamWaitEvent", &e);
+  if (err) return wv_cr_ret(err);
+  if (s && s->capture && (flags & cudaEventWaitExternal)) {
+    cr_op op = {.kind = OP_EVENT_WAIT, .u.ev = {he}};
+    return wv_cr_ret(wv_cr_capture_op(r, s, &op));
+  }
+  if (!e->cap_graph) return wv_cr_ret(cudaSuccess);
   cr_graph *g = wv_cr_handle_obj(r, WV_H_GRAPH, e->cap_graph);
-  if (!g || !g->origin) return wv_cr_ret(cudaErrorInvalidValue); /* that capture has ended (as an H100 answers) */
+  if (!g || g->origin == NULL) return wv_cr_ret(cudaErrorInvalidValue); /* that capture has ended (as an H100 answers) */
   if (!s) return wv_cr_ret(cudaErrorStreamCaptureImplicit);
   if (s->capture && s->capture != g) return wv_cr_ret(cudaErrorStreamCaptureIsolation);
   if (!s->capture) { /* fork: s joins the capture */
     s->capture = g;
-    s->last_seq = s->joined_seq = 0;
+    s->ndeps = 0;
   }
-  cr_stream *from = wv_cr_handle_obj(r, WV_H_STREAM, e->rec_stream);
-  if (from && from != s && from->capture == g && e->rec_seq > from->joined_seq) from->joined_seq = e->rec_seq; /* join */
-  return wv_cr_ret(cudaSuccess);
+  return wv_cr_ret(wv_cr_capture_wait(r, s, e));
 }
 
 WV_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t h, cudaHostFn_t fn, void *user) {
@@ -185,52 +194,57 @@ WV_EXPORT cudaError_t cudaEventCreate(cudaEvent_t *e) { return cudaEventCreateWi
 WV_EXPORT cudaError_t cudaEventDestroy(cudaEvent_t h) {
   cudart *r = wv_cr();
   cr_event *e;
-  cudaError_t err = event_get(r, h, "cudaEventDestroy", &e);
+  cudaError_t err = wv_cr_event_get(r, h, "cudaEventDestroy", &e);
   if (err) return wv_cr_ret(err);
   wv_cr_handle_drop(r, h);
+  free(e->deps);
   free(e);
   return wv_cr_ret(cudaSuccess);
 }
 
-WV_EXPORT cudaError_t cudaEventRecord(cudaEvent_t he, cudaStream_t hs) {
+/* In a capture the record only remembers the stream's dependencies (cudaEventRecordExternal: a record
+ * node too); outside one it runs in stream order. */
+static cudaError_t event_record(cudaEvent_t he, cudaStream_t hs, unsigned flags) {
   cudart *r = wv_cr();
   cr_stream *s;
   cr_event *e;
-  cudaError_t err = event_get(r, he, "cudaEventRecord", &e);
+  cudaError_t err = wv_cr_event_get(r, he, "cudaEventRecord", &e);
   if (!err) err = wv_cr_stream_get(r, hs, "cudaEventRecord", &s);
   if (err) return wv_cr_ret(err);
   cr_op op = {.kind = OP_EVENT_RECORD, .u.ev = {he}};
-  if ((err = wv_cr_submit(r, s, &op))) return wv_cr_ret(err);
-  e->cap_graph = s && s->capture ? s->capture->self : NULL;
-  e->rec_stream = s ? s->self : NULL;
-  e->rec_seq = s && s->capture ? s->last_seq : 0;
+  if (s && s->capture) {
+    if ((flags & cudaEventRecordExternal) && (err = wv_cr_capture_op(r, s, &op))) return wv_cr_ret(err);
+    return wv_cr_ret(wv_cr_capture_record(r, s, e));
+  }
+  if ((err = wv_cr_run_op(r, &op))) return wv_cr_ret(err);
+  e->cap_graph = NULL;
   return wv_cr_ret(cudaSuccess);
 }
 
+WV_EXPORT cudaError_t cudaEventRecord(cudaEvent_t e, cudaStream_t s) { return event_record(e, s, 0); }
 WV_EXPORT cudaError_t cudaEventRecordWithFlags(cudaEvent_t e, cudaStream_t s, unsigned int flags) {
-  (void)flags;
-  return cudaEventRecord(e, s);
+  return event_record(e, s, flags);
 }
 
 WV_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t h) {
   cudart *r = wv_cr();
   cr_event *e;
-  cudaError_t err = event_get(r, h, "cudaEventSynchronize", &e);
+  cudaError_t err = wv_cr_event_get(r, h, "cudaEventSynchronize", &e);
   return wv_cr_ret(err ? err : wv_cr_synchronize(r));
 }
 
 WV_EXPORT cudaError_t cudaEventQuery(cudaEvent_t h) {
   cudart *r = wv_cr();
   cr_event *e;
-  cudaError_t err = event_get(r, h, "cudaEventQuery", &e);
+  cudaError_t err = wv_cr_event_get(r, h, "cudaEventQuery", &e);
   return wv_cr_ret(err ? err : wv_cr_device_check(r));
 }
 
 WV_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t ha, cudaEvent_t hb) {
   cudart *r = wv_cr();
   cr_event *a, *b;
-  cudaError_t err = event_get(r, ha, "cudaEventElapsedTime", &a);
-  if (!err) err = event_get(r, hb, "cudaEventElapsedTime", &b);
+  cudaError_t err = wv_cr_event_get(r, ha, "cudaEventElapsedTime", &a);
+  if (!err) err = wv_cr_event_get(r, hb, "cudaEventElapsedTime", &b);
   if (err) return wv_cr_ret(err);
   if (!ms) return wv_cr_ret(cudaErrorInvalidValue);
   if ((a->flags & cudaEventDisableTiming) || (b->flags & cudaEventDisableTiming) || !a->recorded || !b->recorded)
@@ -247,6 +261,7 @@ void wv_cr_streams_reset(cudart *r) {
   i = 0;
   for (cr_event *e; (e = wv_cr_handle_next(r, WV_H_EVENT, &i, &h));) {
     wv_cr_handle_drop(r, h);
+    free(e->deps);
     free(e);
   }
 }
