@@ -299,15 +299,20 @@ cr_node **wv_cr_graph_order(cr_graph *g) {
   return g->order;
 }
 
-int wv_cr_graph_has_kernel(const cr_graph *g) {
+int wv_cr_graph_has_kind(const cr_graph *g, cr_op_kind k) {
   for (uint32_t i = 0; i < g->n; i++) {
     const cr_op *op = &g->nodes[i]->op;
-    if (op->kind == OP_KERNEL) return 1;
-    if (op->kind == OP_GRAPH && wv_cr_graph_has_kernel(op->u.child.g)) return 1;
+    if (op->kind == k) return 1;
+    if (op->kind == OP_GRAPH && wv_cr_graph_has_kind(op->u.child.g, k)) return 1;
     for (unsigned b = 0; op->kind == OP_COND && b < op->u.cond.size; b++)
-      if (wv_cr_graph_has_kernel(op->u.cond.body[b])) return 1;
+      if (wv_cr_graph_has_kind(op->u.cond.body[b], k)) return 1;
   }
   return 0;
+}
+
+int wv_cr_graph_restricted(const cr_graph *g) {
+  return wv_cr_graph_has_kind(g, OP_MEM_ALLOC) || wv_cr_graph_has_kind(g, OP_MEM_FREE) ||
+         wv_cr_graph_has_kind(g, OP_COND);
 }
 
 /* ---- the structural API ---- */
@@ -335,7 +340,7 @@ WV_EXPORT cudaError_t cudaGraphClone(cudaGraph_t *out, cudaGraph_t h) {
   cudart *r = wv_cr();
   cr_graph *g;
   cudaError_t e = wv_cr_graph_get(r, h, "cudaGraphClone", &g);
-  if (e || !out) return wv_cr_ret(e ? e : cudaErrorInvalidValue);
+  if (e || !out || wv_cr_graph_restricted(g)) return wv_cr_ret(e ? e : cudaErrorInvalidValue);
   cr_graph *c = wv_cr_graph_clone(r, g, 1);
   if (!c) return wv_cr_ret(cudaErrorMemoryAllocation);
   *out = c->self;

@@ -35,6 +35,7 @@ struct cr_graph {
   cr_node *parent;          /* a child graph or conditional body: the node that owns it */
   cr_stream *origin;        /* while a capture records into it: the stream that began it */
   int from_capture;         /* made by cudaStreamBeginCapture: an abandoned capture destroys it */
+  uint32_t nexecs;          /* executable graphs instantiated from it and not destroyed */
   cr_cond **conds;          /* conditional handles created on it */
   uint32_t nconds, capconds;
 };
@@ -60,6 +61,7 @@ struct cr_galloc {
 
 typedef struct cr_exec {
   cr_graph *g;              /* private copy */
+  void *src;                /* the handle of the graph it was instantiated from */
   unsigned long long flags; /* cudaGraphInstantiateFlag* */
 } cr_exec;
 
@@ -81,7 +83,9 @@ cr_node **wv_cr_graph_order(cr_graph *g);                 /* NULL: a cycle, or o
 cr_galloc *wv_cr_galloc_new(cudart *r, size_t size);     /* reserves the memory; NULL: none */
 cr_galloc *wv_cr_galloc_find(cudart *r, const void *dptr);
 cr_node *wv_cr_graph_find_orig(const cr_graph *g, const void *orig); /* at any depth; NULL: none */
-int wv_cr_graph_has_kernel(const cr_graph *g);           /* some node (at any depth) launches a kernel */
+int wv_cr_graph_has_kind(const cr_graph *g, cr_op_kind k); /* some node (at any depth) is of kind k */
+/* Graphs with memory or conditional nodes: never cloned or embedded (unless moved), one instantiation at a time. */
+int wv_cr_graph_restricted(const cr_graph *g);
 
 /* graph_nodes.c: parameters -> an op of its own (deep copy), validated as node creation does. */
 cudaError_t wv_cr_kernel_op(cudart *r, const struct cudaKernelNodeParams *p, cr_op *op);

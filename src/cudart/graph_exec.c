@@ -51,7 +51,7 @@ static cudaError_t run_cond(cudart *r, const cr_op *op) {
   case cudaGraphCondTypeSwitch: return v < n ? wv_cr_graph_run(r, body[v]) : cudaSuccess;
   default: break;
   }
-  if (v && !wv_cr_graph_has_kernel(body[0])) { /* nothing in the body can ever change the condition */
+  if (v && !wv_cr_graph_has_kind(body[0], OP_KERNEL)) { /* nothing in the body can ever change the condition */
     if (wv_cr_first_time(r, "while-forever"))
       fprintf(stderr, "warpvm: a WHILE conditional node whose condition is set and whose body launches no kernel "
                       "would never finish: the graph launch fails (cudaErrorLaunchTimeout)\n");
@@ -119,6 +119,7 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t h, unsigned lon
   if (e || !out || (flags & ~(unsigned long long)KNOWN_FLAGS)) return wv_cr_ret(e ? e : cudaErrorInvalidValue);
   if (flags & cudaGraphInstantiateFlagDeviceLaunch)
     return wv_cr_ret(wv_cr_unsupported(r, "cudaGraphInstantiateFlagDeviceLaunch (graphs launched from the device)"));
+  if (g->nexecs && wv_cr_graph_restricted(g)) return wv_cr_ret(cudaErrorInvalidValue); /* one at a time */
   cr_exec *x = calloc(1, sizeof *x);
   void *xh = x ? wv_cr_handle_new(r, WV_H_EXEC, x) : NULL;
   if (!xh || !(x->g = wv_cr_graph_clone(r, g, 0))) {
@@ -135,6 +136,8 @@ static cudaError_t instantiate(cudaGraphExec_t *out, cudaGraph_t h, unsigned lon
     return wv_cr_ret(cudaErrorInvalidValue);
   }
   *result = cudaGraphInstantiateSuccess;
+  x->src = h;
+  g->nexecs++;
   *out = xh;
   return wv_cr_ret(cudaSuccess);
 }
@@ -162,6 +165,8 @@ WV_EXPORT cudaError_t cudaGraphExecDestroy(cudaGraphExec_t h) {
   cr_exec *x;
   cudaError_t e = exec_get(r, h, "cudaGraphExecDestroy", &x);
   if (!e) {
+    cr_graph *src = wv_cr_handle_obj(r, WV_H_GRAPH, x->src);
+    if (src) src->nexecs--;
     wv_cr_graph_free(r, x->g);
     wv_cr_handle_drop(r, h);
     free(x);

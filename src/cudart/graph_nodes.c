@@ -224,7 +224,7 @@ static cudaError_t child_op(cudart *r, cudaGraph_t hc, int move, cr_op *op) {
   cr_graph *c;
   cudaError_t e = wv_cr_graph_get(r, hc, "a child graph node", &c);
   if (e) return e;
-  if (c->origin || c->parent) return cudaErrorInvalidValue;
+  if (c->origin || c->parent || (!move && wv_cr_graph_restricted(c))) return cudaErrorInvalidValue;
   if (move) {
     *op = (cr_op){.kind = OP_GRAPH, .u.child = {c}};
     return cudaSuccess;

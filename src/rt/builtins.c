@@ -13,6 +13,10 @@
  *                            They outlive the launch until a kernel frees them. free(NULL) does
  *                            nothing; freeing anything else that malloc did not return (or twice)
  *                            is a device fault naming the address.
+ *   cudaGraphSetConditional(handle, value)
+ *                            sets a CUDA graph's condition: warpvm's runtime makes a conditional
+ *                            handle the device address of the 32-bit condition word, so this stores
+ *                            value there (a handle that is no such address is a device fault).
  * CUDA's device runtime (cudaLaunchDevice, device-side streams, cudaGetLastError, ...) is devrt.c's.
  */
 #include <stdio.h>
@@ -146,6 +150,16 @@ static int do_free(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
   return 0;
 }
 
+static int do_set_cond(wv_exec *x, const wv_callinfo *ci, uint32_t mask) {
+  WV_FOR_LANES(mask, l, {
+    uint32_t v = (uint32_t)wv_barg_u64(x, ci, 1, l);
+    uint8_t *p = wv_mem_xlate(x, WV_SPACE_GLOBAL, wv_barg_u64(x, ci, 0, l), 4, 4, l, WV_MEM_STORE);
+    if (!p) return -1; /* the fault is recorded */
+    memcpy(p, &v, 4);
+  });
+  return 0;
+}
+
 int wv_builtin_call(wv_exec *x, const wv_insn *call, uint32_t mask) {
   const wv_callinfo *ci = call->aux;
   switch (ci->builtin) {
@@ -154,6 +168,7 @@ int wv_builtin_call(wv_exec *x, const wv_insn *call, uint32_t mask) {
   case WV_BUILTIN_MALLOC: return do_malloc(x, ci, mask, 0);
   case WV_BUILTIN_ALIGNED_MALLOC: return do_malloc(x, ci, mask, 1);
   case WV_BUILTIN_FREE: return do_free(x, ci, mask);
+  case WV_BUILTIN_GRAPH_SET_COND: return do_set_cond(x, ci, mask);
   default:
     if (wv_builtin_flags(ci->builtin) & WV_BF_DEVRT) return wv_devrt_call(x, ci, mask);
     return wv_fault_set(x, WV_ERR_UNSUPPORTED, -1, 0, 0, "unknown builtin");
