@@ -200,19 +200,19 @@ WV_EXPORT cudaError_t cudaStreamEndCapture(cudaStream_t h, cudaGraph_t *out) {
   cr_stream *s;
   cudaError_t e = wv_cr_stream_get(r, h, "cudaStreamEndCapture", &s);
   if (e) return wv_cr_ret(e);
-  if (!s || !out) return wv_cr_ret(cudaErrorInvalidValue);
-  cr_graph *g = s->capture;
+  cr_graph *g = s ? s->capture : NULL;
+  if (!s || (!out && (!g || g->from_capture))) return wv_cr_ret(cudaErrorInvalidValue); /* NULL: into a graph */
   if (!g) return wv_cr_ret(cudaErrorIllegalState);
   if (g->origin != s) return wv_cr_ret(cudaErrorStreamCaptureUnmatched);
   int bad = unjoined(r, g, s);
   capture_end(r, g);
   if (bad) { /* the capture is invalidated, as on a GPU */
     if (g->from_capture) wv_cr_graph_free(r, g);
-    *out = NULL;
+    if (out) *out = NULL;
     return wv_cr_ret(cudaErrorStreamCaptureUnjoined);
   }
   g->from_capture = 0;
-  *out = g->self;
+  if (out) *out = g->self;
   return wv_cr_ret(cudaSuccess);
 }
 

@@ -2,7 +2,8 @@
  * test_cudart_safety.c — warpvm's libcudart under misuse and at its limits, driven like nvcc's host code
  * (safety_kernels.ptx registered as a fatbin): destroyed, twice-destroyed and made-up stream, event and
  * graph handles; capture rules; sizes that overflow; cudaHostRegister of memory that is not mapped or not
- * writable, or stops being so; launch refusals that must not poison the process; the printf FIFO.
+ * writable, or stops being so; launch refusals that must not poison the process; the printf FIFO; graphs
+ * built wrongly (nodes of another graph, cycles, destroyed nodes, a WHILE loop nothing can end).
  * Expected codes are what an H100 with CUDA 13 answered where it answered (tests/cudart/misuse_h100.txt);
  * where it crashed (streams and events) the issue's choice, cudaErrorInvalidResourceHandle. Cases that
  * check stderr or stdout run as a child process of their own.
@@ -19,6 +20,7 @@
 #include <cmocka.h>
 
 #include "cudart/abi.h"
+#include "cudart/abi_graph.h"
 #include "fixture.h"
 
 void **__cudaRegisterFatBinary(void *);
@@ -55,6 +57,23 @@ cudaError_t cudaGraphLaunch(cudaGraphExec_t, cudaStream_t);
 cudaError_t cudaGraphExecDestroy(cudaGraphExec_t);
 cudaError_t cudaGraphDestroy(cudaGraph_t);
 cudaError_t cudaGraphGetNodes(cudaGraph_t, cudaGraphNode_t *, size_t *);
+cudaError_t cudaGraphCreate(cudaGraph_t *, unsigned);
+cudaError_t cudaGraphAddEmptyNode(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t);
+cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t,
+                                   const struct cudaKernelNodeParams *);
+cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t,
+                                   const struct cudaMemsetParams *);
+cudaError_t cudaGraphAddMemFreeNode(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, size_t, void *);
+cudaError_t cudaGraphAddNode_v2(cudaGraphNode_t *, cudaGraph_t, const cudaGraphNode_t *, const cudaGraphEdgeData *,
+                                size_t, struct cudaGraphNodeParams *);
+cudaError_t cudaGraphAddDependencies_v2(cudaGraph_t, const cudaGraphNode_t *, const cudaGraphNode_t *,
+                                        const cudaGraphEdgeData *, size_t);
+cudaError_t cudaGraphRemoveDependencies_v2(cudaGraph_t, const cudaGraphNode_t *, const cudaGraphNode_t *,
+                                           const cudaGraphEdgeData *, size_t);
+cudaError_t cudaGraphDestroyNode(cudaGraphNode_t);
+cudaError_t cudaGraphNodeGetType(cudaGraphNode_t, int *);
+cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t, struct cudaKernelNodeParams *);
+cudaError_t cudaGraphConditionalHandleCreate(cudaGraphConditionalHandle *, cudaGraph_t, unsigned, unsigned);
 cudaError_t cudaEventCreate(cudaEvent_t *);
 cudaError_t cudaEventRecord(cudaEvent_t, cudaStream_t);
 cudaError_t cudaEventSynchronize(cudaEvent_t);
@@ -265,6 +284,71 @@ static void capture_rules(void **state) {
   assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
   assert_int_equal(cudaEventDestroy(e), cudaSuccess);
   assert_int_equal(cudaEventDestroy(back), cudaSuccess);
+  assert_int_equal(cudaFree(d), cudaSuccess);
+  (void)cudaGetLastError();
+  device_works();
+}
+
+/* Graphs built wrongly are refused with an error; nothing crashes or hangs. */
+static void graph_misuse(void **state) {
+  (void)state;
+  cudaGraph_t g, g2;
+  cudaGraphNode_t a, b, c, two[2];
+  cudaGraphExec_t x;
+  cudaStream_t s;
+  int t;
+  assert_int_equal(cudaStreamCreate(&s), cudaSuccess);
+  assert_int_equal(cudaGraphCreate(&g, 0), cudaSuccess);
+  assert_int_equal(cudaGraphCreate(&g2, 0), cudaSuccess);
+  assert_int_equal(cudaGraphAddEmptyNode(&a, g, NULL, 0), cudaSuccess);
+  assert_int_equal(cudaGraphAddEmptyNode(&b, g, &a, 1), cudaSuccess);
+  assert_int_equal(cudaGraphAddEmptyNode(&c, g2, &a, 1), cudaErrorInvalidValue); /* a node of another graph */
+  two[0] = two[1] = a;
+  assert_int_equal(cudaGraphAddEmptyNode(&c, g, two, 2), cudaErrorInvalidValue); /* the same node twice */
+  assert_int_equal(cudaGraphAddEmptyNode(&c, g, NULL, 1), cudaErrorInvalidValue);
+  /* A cycle: instantiating refuses it; undone, the graph runs. */
+  assert_int_equal(cudaGraphAddDependencies_v2(g, &b, &a, NULL, 1), cudaSuccess);
+  assert_int_equal(cudaGraphInstantiate(&x, g, 0), cudaErrorInvalidValue);
+  assert_int_equal(cudaGraphAddDependencies_v2(g, &b, &a, NULL, 1), cudaErrorInvalidValue); /* already there */
+  assert_int_equal(cudaGraphRemoveDependencies_v2(g, &b, &a, NULL, 1), cudaSuccess);
+  assert_int_equal(cudaGraphRemoveDependencies_v2(g, &b, &a, NULL, 1), cudaErrorInvalidValue);
+  assert_int_equal(cudaGraphInstantiate(&x, g, 0), cudaSuccess);
+  assert_int_equal(cudaGraphLaunch(x, s), cudaSuccess);
+  assert_int_equal(cudaGraphExecDestroy(x), cudaSuccess);
+  /* Destroyed, made-up and wrong-kind node handles. */
+  assert_int_equal(cudaGraphDestroyNode(b), cudaSuccess);
+  assert_int_equal(cudaGraphNodeGetType(b, &t), cudaErrorInvalidValue);
+  assert_int_equal(cudaGraphDestroyNode(b), cudaErrorInvalidValue);
+  assert_int_equal(cudaGraphNodeGetType((cudaGraphNode_t)(uintptr_t)0x1234, &t), cudaErrorInvalidValue);
+  assert_int_equal(cudaGraphNodeGetType((cudaGraphNode_t)(void *)g, &t), cudaErrorInvalidValue); /* a graph */
+  struct cudaKernelNodeParams kp;
+  assert_int_equal(cudaGraphKernelNodeGetParams(a, &kp), cudaErrorInvalidValue); /* an empty node */
+  /* Parameters out of range. */
+  int *d;
+  assert_int_equal(cudaMalloc((void **)&d, 64), cudaSuccess);
+  struct cudaMemsetParams ms = {d, 0, 1, 3, 4, 1};
+  assert_int_equal(cudaGraphAddMemsetNode(&c, g, NULL, 0, &ms), cudaErrorInvalidValue); /* 3-byte elements */
+  assert_int_equal(cudaGraphAddMemFreeNode(&c, g, NULL, 0, d), cudaErrorInvalidValue);  /* not a graph's memory */
+  kp = (struct cudaKernelNodeParams){&h_store, d3(1), d3(1), 0, NULL, NULL};
+  assert_int_equal(cudaGraphAddKernelNode(&c, g, NULL, 0, &kp), cudaErrorInvalidValue); /* no arguments */
+  /* A conditional node needs a handle of its graph; a WHILE loop whose body can never end it fails at
+   * launch instead of hanging. */
+  cudaGraphConditionalHandle h;
+  assert_int_equal(cudaGraphConditionalHandleCreate(&h, g2, 1, cudaGraphCondAssignDefault), cudaSuccess);
+  struct cudaGraphNodeParams p = {.type = cudaGraphNodeTypeConditional};
+  p.u.conditional = (struct cudaConditionalNodeParams){h, cudaGraphCondTypeWhile, 1, NULL};
+  assert_int_equal(cudaGraphAddNode_v2(&c, g, NULL, NULL, 0, &p), cudaErrorInvalidValue);
+  p.u.conditional.size = 2;
+  assert_int_equal(cudaGraphAddNode_v2(&c, g2, NULL, NULL, 0, &p), cudaErrorInvalidValue); /* WHILE has one body */
+  p.u.conditional.size = 1;
+  assert_int_equal(cudaGraphAddNode_v2(&c, g2, NULL, NULL, 0, &p), cudaSuccess);
+  assert_non_null(p.u.conditional.phGraph_out);
+  assert_int_equal(cudaGraphInstantiate(&x, g2, 0), cudaSuccess);
+  assert_int_equal(cudaGraphLaunch(x, s), cudaErrorLaunchTimeout);
+  assert_int_equal(cudaGraphExecDestroy(x), cudaSuccess);
+  assert_int_equal(cudaGraphDestroy(g), cudaSuccess);
+  assert_int_equal(cudaGraphDestroy(g2), cudaSuccess);
+  assert_int_equal(cudaStreamDestroy(s), cudaSuccess);
   assert_int_equal(cudaFree(d), cudaSuccess);
   (void)cudaGetLastError();
   device_works();
@@ -519,6 +603,7 @@ int main(int argc, char **argv) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(stream_handles),          cmocka_unit_test(event_handles),
       cmocka_unit_test(graph_handles),           cmocka_unit_test(capture_rules),
+      cmocka_unit_test(graph_misuse),
       cmocka_unit_test(sizes_that_overflow),     cmocka_unit_test(host_register_checks),
       cmocka_unit_test(launch_refusals_are_not_sticky), cmocka_unit_test(limits),
       cmocka_unit_test(misuse_is_said_once),     cmocka_unit_test(refusals_say_why_once),

@@ -4,7 +4,9 @@
 // parameters); dependencies added and removed; cudaGraphClone + cudaGraphNodeFindInClone; parameters changed
 // in the executable graph (kernel, memset, host) and by cudaGraphExecUpdate (and an update refused for a
 // changed topology); enable/disable; instantiate flags; a DOT file; memory alloc/free nodes; conditional
-// IF/ELSE, WHILE and SWITCH nodes whose condition a kernel sets with cudaGraphSetConditional.
+// IF/ELSE, WHILE and SWITCH nodes whose condition a kernel sets with cudaGraphSetConditional; a fork/join
+// capture as a graph (cudaStreamGetCaptureInfo's dependencies); a conditional node inserted into a capture
+// and its body captured with cudaStreamBeginCaptureToGraph, as NVIDIA's samples do.
 #include "check.h"
 
 #include <sys/stat.h>
@@ -20,6 +22,8 @@
 #define GET_DEPS(nd, d, n) cudaGraphNodeGetDependencies(nd, d, nullptr, n)
 #define GET_DEPENDENTS(nd, d, n) cudaGraphNodeGetDependentNodes(nd, d, nullptr, n)
 #define ADD_NODE(out, g, d, n, p) cudaGraphAddNode(out, g, d, nullptr, n, p)
+#define CAPTURE_INFO(s, st, g, d, n) cudaStreamGetCaptureInfo(s, st, nullptr, g, d, nullptr, n)
+#define SET_CAPTURE_DEPS(s, d, n) cudaStreamUpdateCaptureDependencies(s, d, nullptr, n, cudaStreamSetCaptureDependencies)
 #else
 #define ADD_DEPS(g, f, t, n) cudaGraphAddDependencies(g, f, t, n)
 #define REMOVE_DEPS(g, f, t, n) cudaGraphRemoveDependencies(g, f, t, n)
@@ -27,6 +31,8 @@
 #define GET_DEPS(nd, d, n) cudaGraphNodeGetDependencies(nd, d, n)
 #define GET_DEPENDENTS(nd, d, n) cudaGraphNodeGetDependentNodes(nd, d, n)
 #define ADD_NODE(out, g, d, n, p) cudaGraphAddNode(out, g, d, n, p)
+#define CAPTURE_INFO(s, st, g, d, n) cudaStreamGetCaptureInfo(s, st, nullptr, g, d, n)
+#define SET_CAPTURE_DEPS(s, d, n) cudaStreamUpdateCaptureDependencies(s, d, n, cudaStreamSetCaptureDependencies)
 #endif
 
 const int N = 1000, T = 256, B = (N + T - 1) / T;
@@ -546,6 +552,104 @@ static void conditionals(cudaStream_t s) {
   CK(cudaFree(val));
 }
 
+// Captured work is a graph like any other: a fork and a join through events give a diamond.
+static void captured_diamond(cudaStream_t s) {
+  cudaStream_t s2;
+  cudaEvent_t fork, join;
+  int *cnt, h[3];
+  CK(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+  CK(cudaEventCreateWithFlags(&fork, cudaEventDisableTiming));
+  CK(cudaEventCreateWithFlags(&join, cudaEventDisableTiming));
+  CK(cudaMalloc(&cnt, 3 * sizeof(int)));
+  CK(cudaMemset(cnt, 0, 3 * sizeof(int)));
+  cudaGraph_t g;
+  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  k_bump<<<1, 32, 0, s>>>(cnt, 0, 1);
+  cudaStreamCaptureStatus st;
+  cudaGraph_t cg = nullptr;
+  const cudaGraphNode_t *deps = nullptr;
+  size_t nd = 0;
+  CK(CAPTURE_INFO(s, &st, &cg, &deps, &nd));
+  check(st == cudaStreamCaptureStatusActive && cg != nullptr && nd == 1, "cudaStreamGetCaptureInfo: one dependency");
+  cudaGraphNodeType t = cudaGraphNodeTypeCount;
+  if (nd == 1) CK(cudaGraphNodeGetType(deps[0], &t));
+  check(t == cudaGraphNodeTypeKernel, "... the kernel just captured");
+  CK(cudaEventRecord(fork, s));
+  CK(cudaStreamWaitEvent(s2, fork, 0));
+  k_bump<<<1, 32, 0, s2>>>(cnt, 1, 1);
+  CK(cudaEventRecord(join, s2));
+  k_bump<<<1, 32, 0, s>>>(cnt, 2, 10);  // the two branches touch different counters: they may run at once
+  CK(cudaStreamWaitEvent(s, join, 0));
+  k_bump<<<1, 32, 0, s>>>(cnt, 0, 100);
+  CK(cudaStreamEndCapture(s, &g));
+  check(count_nodes(g) == 4 && count_edges(g) == 4, "a captured diamond: 4 kernel nodes, 4 edges (events make none)");
+  size_t nr = 0;
+  CK(cudaGraphGetRootNodes(g, nullptr, &nr));
+  check(nr == 1, "one root");
+  cudaGraphExec_t x;
+  CK(cudaGraphInstantiate(&x, g, 0));
+  CK(cudaGraphLaunch(x, s));
+  CK(cudaStreamSynchronize(s));
+  read_counts(cnt, h, 3);
+  check(h[0] == 101 && h[1] == 1 && h[2] == 10, "every node ran once");
+  CK(cudaGraphExecDestroy(x));
+  CK(cudaGraphDestroy(g));
+  CK(cudaEventDestroy(fork));
+  CK(cudaEventDestroy(join));
+  CK(cudaStreamDestroy(s2));
+  CK(cudaFree(cnt));
+}
+
+// The way NVIDIA's conditional-node samples build graphs: a handle on the capture graph, a conditional node
+// added after the capture's dependencies, its body captured by another stream (cudaStreamBeginCaptureToGraph).
+static void captured_conditional(cudaStream_t s) {
+  cudaStream_t sb;
+  int *cnt, *val, h[1];
+  CK(cudaStreamCreateWithFlags(&sb, cudaStreamNonBlocking));
+  CK(cudaMalloc(&cnt, sizeof(int)));
+  CK(cudaMalloc(&val, sizeof(int)));
+  CK(cudaMemset(cnt, 0, sizeof(int)));
+  cudaGraph_t g, cg;
+  cudaStreamCaptureStatus st;
+  const cudaGraphNode_t *deps;
+  size_t nd;
+  cudaGraphConditionalHandle hc;
+  CK(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal));
+  CK(CAPTURE_INFO(s, &st, &cg, &deps, &nd));
+  CK(cudaGraphConditionalHandleCreate(&hc, cg, 0, 0));
+  k_set_cond<<<1, 32, 0, s>>>(hc, val);
+  CK(CAPTURE_INFO(s, &st, &cg, &deps, &nd));
+  cudaGraphNodeParams p = {};
+  p.type = cudaGraphNodeTypeConditional;
+  p.conditional.handle = hc;
+  p.conditional.type = cudaGraphCondTypeIf;
+  p.conditional.size = 1;
+  cudaGraphNode_t cond;
+  CK(ADD_NODE(&cond, cg, deps, nd, &p));
+  CK(SET_CAPTURE_DEPS(s, &cond, 1));
+  CK(cudaStreamBeginCaptureToGraph(sb, p.conditional.phGraph_out[0], nullptr, nullptr, 0,
+                                   cudaStreamCaptureModeRelaxed));
+  k_bump<<<1, 32, 0, sb>>>(cnt, 0, 1);
+  CK(cudaStreamEndCapture(sb, nullptr));
+  k_bump<<<1, 32, 0, s>>>(cnt, 0, 100);
+  CK(cudaStreamEndCapture(s, &g));
+  check(count_nodes(g) == 3 && count_edges(g) == 2, "captured: setter -> IF -> kernel");
+  cudaGraphExec_t x;
+  CK(cudaGraphInstantiate(&x, g, 0));
+  for (int v : {1, 0, 1}) {
+    CK(cudaMemcpy(val, &v, sizeof v, cudaMemcpyHostToDevice));
+    CK(cudaGraphLaunch(x, s));
+  }
+  CK(cudaStreamSynchronize(s));
+  read_counts(cnt, h, 1);
+  check(h[0] == 302, "the captured IF body ran twice in three launches (%d)", h[0]);
+  CK(cudaGraphExecDestroy(x));
+  CK(cudaGraphDestroy(g));
+  CK(cudaStreamDestroy(sb));
+  CK(cudaFree(cnt));
+  CK(cudaFree(val));
+}
+
 int main() {
   begin();
   cudaStream_t s;
@@ -553,6 +657,8 @@ int main() {
   explicit_dag(s);
   memory_nodes(s);
   conditionals(s);
+  captured_diamond(s);
+  captured_conditional(s);
   CK(cudaStreamDestroy(s));
   return finish("graph_explicit");
 }
