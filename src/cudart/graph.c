@@ -108,6 +108,10 @@ cudaError_t wv_cr_op_copy(cudart *r, cr_op *dst, const cr_op *src, int pub) {
   switch (src->kind) {
   case OP_KERNEL:
     dst->u.k.blob = NULL, dst->u.k.args = NULL;
+    if (!src->u.k.args && wv_kernel_param_count(src->u.k.f->k)) {
+      dst->kind = OP_EMPTY;
+      return cudaErrorInvalidValue; /* a launch without its arguments */
+    }
     if (!own_args(dst, src->u.k.args)) return cudaSuccess;
     break;
   case OP_GRAPH:

@@ -58,7 +58,6 @@ static void pool_free(cudart *r, cr_pool *p) {
 }
 
 static cudaError_t pool_get(cudart *r, cudaMemPool_t h, const char *api, cr_pool **out) {
-  default_pool(r); /* a program may hold the default pool's handle only after asking for it, but be safe */
   if ((*out = wv_cr_handle_obj(r, WV_H_POOL, h))) return cudaSuccess;
   return wv_cr_bad_handle(r, api, WV_H_POOL, h, cudaErrorInvalidValue);
 }
@@ -132,9 +131,12 @@ WV_EXPORT cudaError_t cudaDeviceSetMemPool(int dev, cudaMemPool_t h) {
 
 /* CUDA 13's form: a location (device 0) and an allocation type (pinned). */
 static cudaError_t location_ok(const struct cudaMemLocation *loc, int type) {
-  if (!loc || type != cudaMemAllocationTypePinned) return cudaErrorInvalidValue;
-  if (loc->type != cudaMemLocationTypeDevice) return cudaErrorNotSupported; /* host memory pools */
-  return loc->id == 0 ? cudaSuccess : cudaErrorInvalidDevice;
+  cudart *r = wv_cr();
+  cudaError_t e = cudaSuccess;
+  if (!loc || type != cudaMemAllocationTypePinned) e = cudaErrorInvalidValue;
+  else if (loc->type != cudaMemLocationTypeDevice) e = wv_cr_unsupported(r, "a memory pool of host memory");
+  else if (loc->id != 0) e = cudaErrorInvalidDevice;
+  return e ? wv_cr_ret(e) : (wv_cr_unlock(), cudaSuccess);
 }
 
 WV_EXPORT cudaError_t cudaMemGetDefaultMemPool(cudaMemPool_t *out, struct cudaMemLocation *loc, int type) {
@@ -157,7 +159,6 @@ WV_EXPORT cudaError_t cudaMemPoolCreate(cudaMemPool_t *out, const struct cudaMem
   if (props->location.type != cudaMemLocationTypeDevice)
     return wv_cr_ret(wv_cr_unsupported(r, "a memory pool of host memory"));
   if (props->location.id != 0) return wv_cr_ret(cudaErrorInvalidDevice);
-  default_pool(r);
   cr_pool *p = pool_new(r, props, 0);
   if (!p) return wv_cr_ret(cudaErrorMemoryAllocation);
   *out = (cudaMemPool_t)p->self;
