@@ -256,16 +256,17 @@ cudaError_t wv_cr_node_add(cudart *r, cr_graph *g, const cr_op *op, cr_node *con
 cr_graph *wv_cr_graph_clone(cudart *r, const cr_graph *src, int pub) {
   cr_graph *g = wv_cr_graph_new(r, pub);
   if (!g) return NULL;
-  for (uint32_t i = 0; i < src->n; i++) {
+  for (uint32_t i = 0; i < src->n; i++) { /* the nodes, then the edges (a node may depend on a later one) */
     const cr_node *s = src->nodes[i];
     cr_op op;
     cr_node *nd;
     if (wv_cr_op_copy(r, &op, &s->op, pub) || node_new(r, g, &op, &nd)) goto fail;
     nd->orig = s->self ? s->self : s->orig;
     nd->disabled = s->disabled;
-    for (uint32_t j = 0; j < s->ndeps; j++)
-      if (dep_add(nd, g->nodes[s->deps[j]->idx], &s->edata[j])) goto fail;
   }
+  for (uint32_t i = 0; i < src->n; i++)
+    for (uint32_t j = 0; j < src->nodes[i]->ndeps; j++)
+      if (dep_add(g->nodes[i], g->nodes[src->nodes[i]->deps[j]->idx], &src->nodes[i]->edata[j])) goto fail;
   if (src->nconds && !(g->conds = malloc(src->nconds * sizeof *g->conds))) goto fail;
   for (uint32_t i = 0; i < src->nconds; i++) (g->conds[i] = src->conds[i])->refs++;
   g->nconds = g->capconds = src->nconds;
