@@ -3,8 +3,7 @@
  * programs see it: node parameter structs (kernel, 3D copy, memset, host, memory allocation,
  * conditional, the generic cudaGraphNodeParams), edge data, instantiate/update results, pool
  * properties and the enums they use. Written from the CUDA 12/13 headers' documented layouts (the
- * same in both); tests/cudart checks the sizes against nothing but these static asserts, which hold
- * the sizes NVIDIA's headers give on x86-64.
+ * same in both); the static asserts hold the sizes NVIDIA's CUDA 13 headers give on x86-64.
  */
 #ifndef WV_CUDART_ABI_GRAPH_H
 #define WV_CUDART_ABI_GRAPH_H

@@ -513,7 +513,8 @@ static cudaError_t graph_edges(cudaGraph_t h, cudaGraphNode_t *from, cudaGraphNo
   if (e || !n || !from != !to) return wv_cr_ret(e ? e : cudaErrorInvalidValue);
   listing l = {.a = from, .b = to, .ed = ed, .cap = *n};
   for (uint32_t i = 0; i < g->n; i++)
-    for (uint32_t j = 0; j < g->nodes[i]->ndeps; j++) list_put(&l, g->nodes[i]->deps[j], g->nodes[i], &g->nodes[i]->edata[j]);
+    for (uint32_t j = 0; j < g->nodes[i]->ndeps; j++)
+      list_put(&l, g->nodes[i]->deps[j], g->nodes[i], &g->nodes[i]->edata[j]);
   return wv_cr_ret(list_end(&l, n));
 }
 
@@ -618,7 +619,8 @@ static void dot_graph(FILE *f, const cr_graph *g, unsigned *id, const char *titl
       fprintf(f, "\\n%s\\n<<<(%u,%u,%u), (%u,%u,%u), %u>>>", op->u.k.f->name, op->u.k.grid.x, op->u.k.grid.y,
               op->u.k.grid.z, op->u.k.block.x, op->u.k.block.y, op->u.k.block.z, op->u.k.shared);
     if (op->kind == OP_MEMCPY) fprintf(f, "\\n%zu bytes", op->u.cp.n);
-    if (op->kind == OP_MEMSET) fprintf(f, "\\n%zu x %zu x %u bytes", op->u.set.width, op->u.set.height, op->u.set.esize);
+    if (op->kind == OP_MEMSET)
+      fprintf(f, "\\n%zu x %zu elements of %u bytes", op->u.set.width, op->u.set.height, op->u.set.esize);
     if (op->kind == OP_MEM_ALLOC) fprintf(f, "\\n%zu bytes", op->u.alloc.a->size);
     fprintf(f, "\"];\n");
     for (uint32_t j = 0; j < g->nodes[i]->ndeps; j++)

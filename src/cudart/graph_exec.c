@@ -63,8 +63,10 @@ static cudaError_t run_cond(cudart *r, const cr_op *op) {
 }
 
 cudaError_t wv_cr_graph_run(cudart *r, cr_graph *g) {
-  for (uint32_t i = 0; i < g->nconds; i++)
-    if (g->conds[i]->flags & cudaGraphCondAssignDefault) wv_memcpy_htod(r->vm, g->conds[i]->cell, &g->conds[i]->dflt, 4);
+  for (uint32_t i = 0; i < g->nconds; i++) {
+    const cr_cond *c = g->conds[i];
+    if (c->flags & cudaGraphCondAssignDefault) wv_memcpy_htod(r->vm, c->cell, &c->dflt, 4);
+  }
   cr_node **order = wv_cr_graph_order(g);
   if (!order) return cudaErrorInvalidValue;
   for (uint32_t i = 0; i < g->n; i++) {

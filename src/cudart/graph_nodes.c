@@ -94,7 +94,8 @@ cudaError_t wv_cr_symbol_op(cudart *r, const void *sym, void *host, size_t n, si
 
 cudaError_t wv_cr_memset_op(cudart *r, const struct cudaMemsetParams *p, cr_op *op) {
   (void)r;
-  if (!p || !p->dst || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4)) return cudaErrorInvalidValue;
+  if (!p || !p->dst || (p->elementSize != 1 && p->elementSize != 2 && p->elementSize != 4))
+    return cudaErrorInvalidValue;
   if (p->height > 1 && (p->width > SIZE_MAX / p->elementSize || p->pitch < p->width * p->elementSize))
     return cudaErrorInvalidValue;
   *op = (cr_op){.kind = OP_MEMSET, .u.set = {p->dst, p->pitch, p->value, p->elementSize, p->width, p->height}};
@@ -176,12 +177,12 @@ static cudaError_t add_end(adding *a, cudaError_t e, cr_op *op, const cudaGraphE
   if (!e) e = (build);                                        \
   return add_end(&a, e, &op, NULL, out, NULL)
 
-WV_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *out, cudaGraph_t hg, const cudaGraphNode_t *deps, size_t n,
-                                             const struct cudaKernelNodeParams *p) {
+WV_EXPORT cudaError_t cudaGraphAddKernelNode(cudaGraphNode_t *out, cudaGraph_t hg, const cudaGraphNode_t *deps,
+                                             size_t n, const struct cudaKernelNodeParams *p) {
   ADD("cudaGraphAddKernelNode", wv_cr_kernel_op(a.r, p, &op));
 }
-WV_EXPORT cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *out, cudaGraph_t hg, const cudaGraphNode_t *deps, size_t n,
-                                             const struct cudaMemcpy3DParms *p) {
+WV_EXPORT cudaError_t cudaGraphAddMemcpyNode(cudaGraphNode_t *out, cudaGraph_t hg, const cudaGraphNode_t *deps,
+                                             size_t n, const struct cudaMemcpy3DParms *p) {
   ADD("cudaGraphAddMemcpyNode", wv_cr_memcpy_op(a.r, p, &op));
 }
 WV_EXPORT cudaError_t cudaGraphAddMemcpyNode1D(cudaGraphNode_t *out, cudaGraph_t hg, const cudaGraphNode_t *deps,
@@ -198,12 +199,12 @@ WV_EXPORT cudaError_t cudaGraphAddMemcpyNodeFromSymbol(cudaGraphNode_t *out, cud
                                                        const void *sym, size_t count, size_t off, int kind) {
   ADD("cudaGraphAddMemcpyNodeFromSymbol", wv_cr_symbol_op(a.r, sym, dst, count, off, kind, 0, &op));
 }
-WV_EXPORT cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *out, cudaGraph_t hg, const cudaGraphNode_t *deps, size_t n,
-                                             const struct cudaMemsetParams *p) {
+WV_EXPORT cudaError_t cudaGraphAddMemsetNode(cudaGraphNode_t *out, cudaGraph_t hg, const cudaGraphNode_t *deps,
+                                             size_t n, const struct cudaMemsetParams *p) {
   ADD("cudaGraphAddMemsetNode", wv_cr_memset_op(a.r, p, &op));
 }
-WV_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *out, cudaGraph_t hg, const cudaGraphNode_t *deps, size_t n,
-                                           const struct cudaHostNodeParams *p) {
+WV_EXPORT cudaError_t cudaGraphAddHostNode(cudaGraphNode_t *out, cudaGraph_t hg, const cudaGraphNode_t *deps,
+                                           size_t n, const struct cudaHostNodeParams *p) {
   ADD("cudaGraphAddHostNode", wv_cr_host_op(a.r, p, &op));
 }
 WV_EXPORT cudaError_t cudaGraphAddEventRecordNode(cudaGraphNode_t *out, cudaGraph_t hg, const cudaGraphNode_t *deps,
@@ -366,10 +367,10 @@ WV_EXPORT cudaError_t cudaGraphAddNode(cudaGraphNode_t *out, cudaGraph_t g, cons
 #endif
 
 /* ---- getters and setters ---- */
-/* The node behind h, if it is of the given cudaGraphNodeType (and the output pointer is not NULL). */
-static cudaError_t node_of(cudart *r, cudaGraphNode_t h, int type, const char *api, const void *out, cr_node **nd) {
+/* The node behind h, if it is of the given cudaGraphNodeType (and the caller's pointer `ok`). */
+static cudaError_t node_of(cudart *r, cudaGraphNode_t h, int type, const char *api, int ok, cr_node **nd) {
   cudaError_t e = wv_cr_node_get(r, h, api, nd);
-  if (!e && (!out || wv_cr_node_type((*nd)->op.kind) != type)) e = cudaErrorInvalidValue;
+  if (!e && (!ok || wv_cr_node_type((*nd)->op.kind) != type)) e = cudaErrorInvalidValue;
   return e;
 }
 
@@ -382,14 +383,14 @@ static cudaError_t set_op(cudart *r, cr_node *nd, cudaError_t e, cr_op *op) {
   cudart *r = wv_cr();                                        \
   cr_node *nd;                                                \
   cr_op op;                                                   \
-  cudaError_t e = node_of(r, h, type, api, "", &nd);          \
+  cudaError_t e = node_of(r, h, type, api, 1, &nd);           \
   if (!e) e = (build);                                        \
   return set_op(r, nd, e, &op)
 
 WV_EXPORT cudaError_t cudaGraphKernelNodeGetParams(cudaGraphNode_t h, struct cudaKernelNodeParams *p) {
   cudart *r = wv_cr();
   cr_node *nd;
-  cudaError_t e = node_of(r, h, cudaGraphNodeTypeKernel, "cudaGraphKernelNodeGetParams", p, &nd);
+  cudaError_t e = node_of(r, h, cudaGraphNodeTypeKernel, "cudaGraphKernelNodeGetParams", p != NULL, &nd);
   if (e) return wv_cr_ret(e);
   const cr_op *op = &nd->op;
   *p = (struct cudaKernelNodeParams){(void *)op->u.k.f->host_fn, op->u.k.grid, op->u.k.block, op->u.k.shared,
@@ -411,7 +412,7 @@ static struct cudaMemcpy3DParms copy_params(const cr_op *op) {
 WV_EXPORT cudaError_t cudaGraphMemcpyNodeGetParams(cudaGraphNode_t h, struct cudaMemcpy3DParms *p) {
   cudart *r = wv_cr();
   cr_node *nd;
-  cudaError_t e = node_of(r, h, cudaGraphNodeTypeMemcpy, "cudaGraphMemcpyNodeGetParams", p, &nd);
+  cudaError_t e = node_of(r, h, cudaGraphNodeTypeMemcpy, "cudaGraphMemcpyNodeGetParams", p != NULL, &nd);
   if (!e) *p = copy_params(&nd->op);
   return wv_cr_ret(e);
 }
@@ -436,7 +437,7 @@ WV_EXPORT cudaError_t cudaGraphMemcpyNodeSetParamsFromSymbol(cudaGraphNode_t h, 
 WV_EXPORT cudaError_t cudaGraphMemsetNodeGetParams(cudaGraphNode_t h, struct cudaMemsetParams *p) {
   cudart *r = wv_cr();
   cr_node *nd;
-  cudaError_t e = node_of(r, h, cudaGraphNodeTypeMemset, "cudaGraphMemsetNodeGetParams", p, &nd);
+  cudaError_t e = node_of(r, h, cudaGraphNodeTypeMemset, "cudaGraphMemsetNodeGetParams", p != NULL, &nd);
   if (e) return wv_cr_ret(e);
   const cr_op *op = &nd->op;
   *p = (struct cudaMemsetParams){op->u.set.dst, op->u.set.pitch, op->u.set.value, op->u.set.esize, op->u.set.width,
@@ -450,7 +451,7 @@ WV_EXPORT cudaError_t cudaGraphMemsetNodeSetParams(cudaGraphNode_t h, const stru
 WV_EXPORT cudaError_t cudaGraphHostNodeGetParams(cudaGraphNode_t h, struct cudaHostNodeParams *p) {
   cudart *r = wv_cr();
   cr_node *nd;
-  cudaError_t e = node_of(r, h, cudaGraphNodeTypeHost, "cudaGraphHostNodeGetParams", p, &nd);
+  cudaError_t e = node_of(r, h, cudaGraphNodeTypeHost, "cudaGraphHostNodeGetParams", p != NULL, &nd);
   if (!e) *p = (struct cudaHostNodeParams){nd->op.u.host.fn, nd->op.u.host.user};
   return wv_cr_ret(e);
 }
@@ -461,7 +462,7 @@ WV_EXPORT cudaError_t cudaGraphHostNodeSetParams(cudaGraphNode_t h, const struct
 static cudaError_t event_get_of(cudaGraphNode_t h, cudaEvent_t *ev, int type, const char *api) {
   cudart *r = wv_cr();
   cr_node *nd;
-  cudaError_t e = node_of(r, h, type, api, ev, &nd);
+  cudaError_t e = node_of(r, h, type, api, ev != NULL, &nd);
   if (!e) *ev = nd->op.u.ev.ev;
   return wv_cr_ret(e);
 }
@@ -481,7 +482,7 @@ WV_EXPORT cudaError_t cudaGraphEventWaitNodeSetEvent(cudaGraphNode_t h, cudaEven
 WV_EXPORT cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t h, cudaGraph_t *out) {
   cudart *r = wv_cr();
   cr_node *nd;
-  cudaError_t e = node_of(r, h, cudaGraphNodeTypeGraph, "cudaGraphChildGraphNodeGetGraph", out, &nd);
+  cudaError_t e = node_of(r, h, cudaGraphNodeTypeGraph, "cudaGraphChildGraphNodeGetGraph", out != NULL, &nd);
   if (!e) *out = nd->op.u.child.g->self;
   return wv_cr_ret(e);
 }
@@ -489,7 +490,7 @@ WV_EXPORT cudaError_t cudaGraphChildGraphNodeGetGraph(cudaGraphNode_t h, cudaGra
 WV_EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t h, struct cudaMemAllocNodeParams *p) {
   cudart *r = wv_cr();
   cr_node *nd;
-  cudaError_t e = node_of(r, h, cudaGraphNodeTypeMemAlloc, "cudaGraphMemAllocNodeGetParams", p, &nd);
+  cudaError_t e = node_of(r, h, cudaGraphNodeTypeMemAlloc, "cudaGraphMemAllocNodeGetParams", p != NULL, &nd);
   if (e) return wv_cr_ret(e);
   memset(p, 0, sizeof *p);
   p->poolProps.allocType = cudaMemAllocationTypePinned;
@@ -502,7 +503,7 @@ WV_EXPORT cudaError_t cudaGraphMemAllocNodeGetParams(cudaGraphNode_t h, struct c
 WV_EXPORT cudaError_t cudaGraphMemFreeNodeGetParams(cudaGraphNode_t h, void *dptr_out) {
   cudart *r = wv_cr();
   cr_node *nd;
-  cudaError_t e = node_of(r, h, cudaGraphNodeTypeMemFree, "cudaGraphMemFreeNodeGetParams", dptr_out, &nd);
+  cudaError_t e = node_of(r, h, cudaGraphNodeTypeMemFree, "cudaGraphMemFreeNodeGetParams", dptr_out != NULL, &nd);
   if (!e) memcpy(dptr_out, &nd->op.u.free.dptr, sizeof(void *));
   return wv_cr_ret(e);
 }

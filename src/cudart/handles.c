@@ -1,7 +1,7 @@
 /*
  * handles.c — the runtime's handle table: what a cudaStream_t, cudaEvent_t, cudaGraph_t,
- * cudaGraphExec_t, cudaGraphNode_t or cudaMemPool_t the program holds stands for. A handle is never a pointer to the object: it is a
- * token (tag, kind, slot, generation) that is looked up here, so a destroyed, twice-destroyed,
+ * cudaGraphExec_t, cudaGraphNode_t or cudaMemPool_t the program holds stands for. A handle is never a
+ * pointer to the object: it is a token (tag, kind, slot, generation) that is looked up here, so a destroyed, twice-destroyed,
  * never-created or wrong-kind handle ((cudaStream_t)0x1234, an event passed as a stream) is found
  * out without dereferencing anything, and a slot reused by a later object has a new generation, so
  * the stale handle stays invalid. Misuse is said once per API function on stderr.
@@ -17,7 +17,8 @@
 #define MAX_SLOTS (1u << 24)
 #define GEN_MASK ((1u << 28) - 1)
 
-static const char *const KIND_NAME[] = {"", "stream", "event", "graph", "executable graph", "graph node", "memory pool"};
+static const char *const KIND_NAME[] = {"",           "stream",     "event", "graph", "executable graph",
+                                        "graph node", "memory pool"};
 
 static uintptr_t token(uint32_t slot, uint32_t gen, cr_hkind kind) {
   return (uintptr_t)TAG << 56 | (uintptr_t)gen << 28 | (uintptr_t)slot << 4 | (uintptr_t)kind;

@@ -2,8 +2,9 @@
  * stream.c — streams, events and host callbacks. warpvm executes stream work when it is issued,
  * in issue order: a legal schedule of every CUDA program, since a stream's work is ordered and
  * work on different streams may run in any order. Every piece of work is an op (cudart.h) that
- * wv_cr_submit runs at once or, while its stream captures, hands to graph.c. Events carry a host
- * timestamp taken when the record runs. Stream and event handles are looked up in the handle
+ * wv_cr_submit runs at once or, while its stream captures, hands to capture.c (events recorded and
+ * waited on in a capture become dependencies between graph nodes). Events carry a host timestamp
+ * taken when the record runs. Stream and event handles are looked up in the handle
  * table (handles.c), so a destroyed or made-up one is an error, never a dereference.
  */
 #include <stdio.h>
@@ -142,7 +143,7 @@ WV_EXPORT cudaError_t cudaStreamWaitEvent(cudaStream_t hs, cudaEvent_t he, unsig
   }
   if (!e->cap_graph) return wv_cr_ret(cudaSuccess);
   cr_graph *g = wv_cr_handle_obj(r, WV_H_GRAPH, e->cap_graph);
-  if (!g || g->origin == NULL) return wv_cr_ret(cudaErrorInvalidValue); /* that capture has ended (as an H100 answers) */
+  if (!g || !g->origin) return wv_cr_ret(cudaErrorInvalidValue); /* that capture has ended (as an H100 answers) */
   if (!s) return wv_cr_ret(cudaErrorStreamCaptureImplicit);
   if (s->capture && s->capture != g) return wv_cr_ret(cudaErrorStreamCaptureIsolation);
   if (!s->capture) { /* fork: s joins the capture */
