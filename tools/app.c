@@ -131,6 +131,9 @@ int wv_cli_run_app(const wv_vm_opts *o, int argc, char **argv) {
                                        : "%s%s%s/libcuda.so.1 %s/libnvJitLink.so.13 %s/libcudart.so.13 %s/libcudart.so.12",
                              o->preload_first ? o->preload_first : "", o->preload_first ? " " : "", dir, dir, dir, dir) >= sizeof pre;
   bad = bad || prepend_env("LD_PRELOAD", pre, ' ') || prepend_env("LD_LIBRARY_PATH", dir, ':');
+  /* cuda.core warns that the stand-in nvJitLink is "too old" as it turns to the driver's linker,
+   * which is what warpvm wants: that one warning is silenced (the program's own filters come after). */
+  bad = bad || prepend_env("PYTHONWARNINGS", "ignore:libnvJitLink.so* is too old:RuntimeWarning", ',');
   char num[32];
   if (o->machine) bad |= setenv("WARPVM_MACHINE", o->machine, 1);
   if (o->wpw) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->wpw); bad |= setenv("WARPVM_WARPS_PER_WAVE", num, 1); }
