@@ -1,0 +1,53 @@
+#!/usr/bin/env bash
+# run_one.sh WARPVM_CLI NAME — one CTest test: run tests/numba/NAME.py as `WARPVM_CLI PYTHON NAME.py` with the
+# venv's Python (WARPVM_PYENV, default build-pyenv/ at the repository root, made by scripts/setup_python.sh) and
+# compare its stdout exactly with golden/NAME.stdout, what the same script printed on a GPU
+# (record_on_gpu.sh). stderr is not compared (Numba's performance warnings, warpvm's notes).
+# Exit status: 0 pass; 1 fail; 77 skipped (no venv; or no golden yet, after checking that the script runs);
+# 2 usage. Environment: WV_TIMEOUT seconds for the run (default 300).
+set -uo pipefail
+if [ $# -ne 2 ]; then
+  echo "usage: $0 WARPVM_CLI NAME" >&2
+  exit 2
+fi
+WV=$1 NAME=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+ROOT=$(cd "$HERE/../.." && pwd)
+PYENV=${WARPVM_PYENV:-$ROOT/build-pyenv}
+PY=$PYENV/bin/python
+SCRIPT=$HERE/$NAME.py
+GOLDEN=$HERE/golden/$NAME.stdout
+[ -f "$SCRIPT" ] || { echo "no such script: $SCRIPT" >&2; exit 2; }
+if [ ! -x "$PY" ] || ! "$PY" -c 'import numba_cuda' 2>/dev/null; then
+  echo "SKIP: no Python venv with numba-cuda at $PYENV (scripts/setup_python.sh makes it)"
+  exit 77
+fi
+OUT=$(mktemp -d)
+trap 'rm -rf "$OUT"' EXIT
+# Python's own leaks at exit are no bug of warpvm's: LeakSanitizer (sanitizer builds) stays out of it.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
+# A private cache dir: Numba caches nothing by default, but a test must not read another's.
+export NUMBA_CACHE_DIR=$OUT/cache
+echo "run: $WV $PY $SCRIPT"
+timeout -k 10 "${WV_TIMEOUT:-300}" "$WV" "$PY" "$SCRIPT" >"$OUT/stdout" 2>"$OUT/stderr" </dev/null
+code=$?
+echo "exit code: $code"
+if [ "$code" != 0 ]; then
+  echo "--- stderr (last 40 lines)"
+  tail -n 40 "$OUT/stderr"
+  echo "FAIL: the script exited with $code"
+  exit 1
+fi
+if [ ! -f "$GOLDEN" ]; then
+  echo "--- stdout"
+  cat "$OUT/stdout"
+  echo "SKIP: no $GOLDEN yet (record it on a GPU: tests/numba/README.md)"
+  exit 77
+fi
+if ! diff -u --label "golden/$NAME.stdout (GPU)" --label "stdout (warpvm)" "$GOLDEN" "$OUT/stdout"; then
+  echo "--- stderr (last 30 lines)"
+  tail -n 30 "$OUT/stderr"
+  echo "FAIL: stdout differs from the GPU's"
+  exit 1
+fi
+echo "PASS: stdout equals the GPU's ($(wc -l <"$GOLDEN") lines)"
