@@ -28,6 +28,8 @@ trap 'rm -rf "$OUT"' EXIT
 export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 # A private cache dir: Numba caches nothing by default, but a test must not read another's.
 export NUMBA_CACHE_DIR=$OUT/cache
+# Python's prints reach stdout as they happen, as in the recording, so device printf keeps its place.
+export PYTHONUNBUFFERED=1
 echo "run: $WV $PY $SCRIPT"
 timeout -k 10 "${WV_TIMEOUT:-300}" "$WV" "$PY" "$SCRIPT" >"$OUT/stdout" 2>"$OUT/stderr" </dev/null
 code=$?
