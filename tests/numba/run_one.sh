@@ -3,6 +3,8 @@
 # venv's Python (WARPVM_PYENV, default build-pyenv/ at the repository root, made by scripts/setup_python.sh) and
 # compare its stdout exactly with golden/NAME.stdout, what the same script printed on a GPU
 # (record_on_gpu.sh). stderr is not compared (Numba's performance warnings, warpvm's notes).
+# run_one.sh WARPVM_CLI --pytest: run `WARPVM_CLI PYTHON -m pytest tests/numba/pytest`, as a Numba project's CI
+# would; it passes when pytest does (those tests check kernels against NumPy on the host).
 # Exit status: 0 pass; 1 fail; 77 skipped (no venv; or no golden yet, after checking that the script runs);
 # 2 usage. Environment: WV_TIMEOUT seconds for the run (default 300).
 set -uo pipefail
@@ -17,7 +19,7 @@ PYENV=${WARPVM_PYENV:-$ROOT/build-pyenv}
 PY=$PYENV/bin/python
 SCRIPT=$HERE/$NAME.py
 GOLDEN=$HERE/golden/$NAME.stdout
-[ -f "$SCRIPT" ] || { echo "no such script: $SCRIPT" >&2; exit 2; }
+[ "$NAME" = --pytest ] || [ -f "$SCRIPT" ] || { echo "no such script: $SCRIPT" >&2; exit 2; }
 if [ ! -x "$PY" ] || ! "$PY" -c 'import numba_cuda' 2>/dev/null; then
   echo "SKIP: no Python venv with numba-cuda at $PYENV (scripts/setup_python.sh makes it)"
   exit 77
@@ -30,6 +32,11 @@ export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 export NUMBA_CACHE_DIR=$OUT/cache
 # Python's prints reach stdout as they happen, as in the recording, so device printf keeps its place.
 export PYTHONUNBUFFERED=1
+if [ "$NAME" = --pytest ]; then
+  echo "run: $WV $PY -m pytest -q -p no:cacheprovider $HERE/pytest"
+  cd "$OUT" && timeout -k 10 "${WV_TIMEOUT:-300}" "$WV" "$PY" -m pytest -q -p no:cacheprovider "$HERE/pytest" </dev/null
+  exit $?
+fi
 echo "run: $WV $PY $SCRIPT"
 timeout -k 10 "${WV_TIMEOUT:-300}" "$WV" "$PY" "$SCRIPT" >"$OUT/stdout" 2>"$OUT/stderr" </dev/null
 code=$?
