@@ -284,11 +284,15 @@ wv_status cu_link_load(wv_vm *vm, const void *image, wv_module **out, char *why,
     snprintf(why, cap, "a damaged warpvm linked-PTX image (%s)", n ? "bad unit header" : "no units");
     return WV_ERR_INVALID;
   }
-  const char **texts = malloc(n * sizeof *texts);
-  size_t *lens = malloc(n * sizeof *lens);
+  /* One unit is linked too (wv_module_load_units treats n == 1 as a plain module, whose undefined
+   * functions fail only when called): an empty second unit makes undefined references errors here. */
+  static const char EMPTY[] = ".version 8.0\n.target sm_90\n.address_size 64\n";
+  const char **texts = malloc((n + 1) * sizeof *texts);
+  size_t *lens = malloc((n + 1) * sizeof *lens);
   wv_status st = WV_ERR_NOMEM;
   if (texts && lens) {
     image_units(image, texts, lens, &end);
+    if (n == 1) texts[n] = EMPTY, lens[n] = sizeof EMPTY - 1, n++;
     st = wv_module_load_units(vm, texts, lens, n, "linked", out);
     if (st != WV_OK) snprintf(why, cap, "%s", wv_last_error(vm));
   } else {
