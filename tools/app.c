@@ -134,6 +134,8 @@ int wv_cli_run_app(const wv_vm_opts *o, int argc, char **argv) {
   /* cuda.core warns that the stand-in nvJitLink is "too old" as it turns to the driver's linker,
    * which is what warpvm wants: that one warning is silenced (the program's own filters come after). */
   bad = bad || prepend_env("PYTHONWARNINGS", "ignore:libnvJitLink.so* is too old:RuntimeWarning", ',');
+  /* CuPy compiles its kernels with NVRTC into cubins unless told to keep PTX (a value set by the user stays). */
+  bad = bad || setenv("CUPY_COMPILE_WITH_PTX", "1", 0);
   char num[32];
   if (o->machine) bad |= setenv("WARPVM_MACHINE", o->machine, 1);
   if (o->wpw) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->wpw); bad |= setenv("WARPVM_WARPS_PER_WAVE", num, 1); }
