@@ -3,8 +3,8 @@
  * PTX units (cuLinkCreate/AddData/AddFile/Complete/Destroy, the image loaded with cuModuleLoadData and
  * cuLibraryLoadData), the log buffers, inputs that are refused (a cubin, LTO-IR), PTX inside a fatbin and
  * a static library, NVIDIA's libcudadevrt.a replaced by warpvm's grid barrier (a cooperative launch of
- * several blocks that exchange values across cudaCGSynchronize), memory pools, error names, and the
- * nvJitLink stand-in that declines. Expected values are CUDA's documented behaviour.
+ * several blocks that exchange values across cudaCGSynchronize), memory pools, error names, the profiler
+ * range, and the nvJitLink stand-in that declines. Expected values are CUDA's documented behaviour.
  */
 #include <dlfcn.h>
 #include <setjmp.h>
@@ -53,6 +53,8 @@ CUresult cuMemPoolSetAttribute(void *, int, void *);
 CUresult cuMemPoolGetAttribute(void *, int, void *);
 CUresult cuMemAllocFromPoolAsync(CUdeviceptr *, size_t, void *, void *);
 CUresult cuMemFreeAsync(CUdeviceptr, void *);
+CUresult cuProfilerStart(void);
+CUresult cuProfilerStop(void);
 
 enum { CUDA_SUCCESS = 0, CUDA_ERROR_INVALID_VALUE = 1, CUDA_ERROR_INVALID_IMAGE = 200, CUDA_ERROR_NO_BINARY_FOR_GPU = 209,
        CUDA_ERROR_INVALID_PTX = 218, CUDA_ERROR_FILE_NOT_FOUND = 301, CUDA_ERROR_INVALID_HANDLE = 400,
@@ -345,6 +347,13 @@ static void test_mempools(void **state) {
   assert_int_equal(cuMemPoolCreate(&mine, &props), CUDA_ERROR_NOT_SUPPORTED);
 }
 
+/* No profiler is attached: starting and stopping its range succeed (numba's cuda.profile_start()). */
+static void test_profiler_range(void **state) {
+  (void)state;
+  assert_int_equal(cuProfilerStart(), CUDA_SUCCESS);
+  assert_int_equal(cuProfilerStop(), CUDA_SUCCESS);
+}
+
 /* lib/libnvJitLink.so.13 declines: no nvJitLinkVersion (so cuda-python and Numba use the driver's
  * linker), and nvJitLinkCreate fails with NVJITLINK_ERROR_INTERNAL. */
 static void test_nvjitlink_standin(void **state) {
@@ -368,7 +377,7 @@ int main(void) {
     cmocka_unit_test(test_link_two_units),      cmocka_unit_test(test_link_errors),
     cmocka_unit_test(test_link_fatbin_and_library), cmocka_unit_test(test_grid_sync_through_devrt),
     cmocka_unit_test(test_error_names),         cmocka_unit_test(test_mempools),
-    cmocka_unit_test(test_nvjitlink_standin),
+    cmocka_unit_test(test_profiler_range),      cmocka_unit_test(test_nvjitlink_standin),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
 }
