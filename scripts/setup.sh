@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
-# setup.sh — install what building and testing warpvm needs, from Debian packages only; and, optionally,
-# NVIDIA's disassembler from PyPI for tests/contract/check.sh (skipped without it).
+# setup.sh — install what building and testing warpvm needs, from Debian packages only; the Python venv
+# with numba-cuda from PyPI for tests/numba (scripts/setup_python.sh); and, optionally, NVIDIA's
+# disassembler from PyPI for tests/contract/check.sh (skipped without it).
 # Safe to run again: it installs only what is missing. Needs root (or sudo) when something is.
 set -euo pipefail
 need=()
@@ -29,4 +30,11 @@ if { command -v ptxas >/dev/null 2>&1 || [ -x /usr/local/cuda/bin/ptxas ]; } && 
    ! python3 -c 'import nvidia, os, sys; sys.exit(not any(os.path.exists(os.path.join(p, "cu13/bin/nvdisasm")) for p in nvidia.__path__))' 2>/dev/null; then
   echo "setup: pip install nvidia-cuda-nvdisasm (for tests/contract/check.sh; optional)"
   python3 -m pip install -q nvidia-cuda-nvdisasm >/dev/null 2>&1 || echo "setup: could not install nvidia-cuda-nvdisasm; contract.ptxas will be skipped"
+fi
+
+# tests/numba runs Numba in a venv with numba-cuda from PyPI (scripts/setup_python.sh). In CI it must be there;
+# elsewhere a failure (no network) only leaves those tests skipped.
+if ! bash "$(dirname "$0")/setup_python.sh"; then
+  [ "${CI:-}" = true ] && { echo "setup: the Numba venv could not be made" >&2; exit 1; }
+  echo "setup: the Numba venv could not be made; tests/numba will be skipped"
 fi

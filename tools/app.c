@@ -4,7 +4,9 @@
  * warpvm's (lib/libcuda.so.1) is preloaded, so the runtime's dlopen of that SONAME finds it. A
  * program using the shared runtime (nvcc -cudart shared) gets warpvm's libcudart.so.13 and .12
  * preloaded too (a DT_NEEDED libcudart.so.N is satisfied by the already-loaded library of that
- * SONAME, whatever the program's RPATH says). The options go through WARPVM_* environment
+ * SONAME, whatever the program's RPATH says). lib/libnvJitLink.so.13, a JIT linker that declines
+ * (src/nvjitlink), is preloaded too, so that numba-cuda and cuda-python hand the driver PTX rather
+ * than a cubin. The options go through WARPVM_* environment
  * variables that the driver reads, and the program is exec'd.
  */
 #include <errno.h>
@@ -124,9 +126,16 @@ int wv_cli_run_app(const wv_vm_opts *o, int argc, char **argv) {
     return 1;
   }
   char pre[3 * PATH_MAX + 512];
-  int bad = (size_t)snprintf(pre, sizeof pre, is_static ? "%s%s%s/libcuda.so.1" : "%s%s%s/libcuda.so.1 %s/libcudart.so.13 %s/libcudart.so.12",
-                             o->preload_first ? o->preload_first : "", o->preload_first ? " " : "", dir, dir, dir) >= sizeof pre;
+  int bad = (size_t)snprintf(pre, sizeof pre,
+                             is_static ? "%s%s%s/libcuda.so.1 %s/libnvJitLink.so.13"
+                                       : "%s%s%s/libcuda.so.1 %s/libnvJitLink.so.13 %s/libcudart.so.13 %s/libcudart.so.12",
+                             o->preload_first ? o->preload_first : "", o->preload_first ? " " : "", dir, dir, dir, dir) >= sizeof pre;
   bad = bad || prepend_env("LD_PRELOAD", pre, ' ') || prepend_env("LD_LIBRARY_PATH", dir, ':');
+  /* cuda.core warns that the stand-in nvJitLink is "too old" as it turns to the driver's linker,
+   * which is what warpvm wants: that one warning is silenced (the program's own filters come after). */
+  bad = bad || prepend_env("PYTHONWARNINGS", "ignore:libnvJitLink.so* is too old:RuntimeWarning", ',');
+  /* CuPy compiles its kernels with NVRTC into cubins unless told to keep PTX (a value set by the user stays). */
+  bad = bad || setenv("CUPY_COMPILE_WITH_PTX", "1", 0);
   char num[32];
   if (o->machine) bad |= setenv("WARPVM_MACHINE", o->machine, 1);
   if (o->wpw) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->wpw); bad |= setenv("WARPVM_WARPS_PER_WAVE", num, 1); }

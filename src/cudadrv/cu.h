@@ -47,7 +47,8 @@ enum {
 #define CU_DRIVER_VERSION 13000
 
 /* ---- driver objects (every handle the program holds points at one; cu_obj_check validates) ---- */
-typedef enum { CU_K_CTX = 1, CU_K_MODULE, CU_K_FUNC, CU_K_STREAM, CU_K_EVENT, CU_K_LINK } cu_kind;
+typedef enum { CU_K_CTX = 1, CU_K_MODULE, CU_K_FUNC, CU_K_STREAM, CU_K_EVENT, CU_K_LINK, CU_K_POOL } cu_kind;
+typedef struct cu_pool cu_pool;   /* mempool.c */
 
 typedef struct cu_ctx { unsigned flags; int primary; int destroyed; } cu_ctx;
 
@@ -106,6 +107,7 @@ typedef struct cu_driver {
   cu_alloc *allocs; uint32_t nallocs, capallocs;  /* sorted by base */
   size_t dev_live;           /* bytes of device memory allocated */
   cu_module *modules;
+  cu_pool *pool_default, *pool_current;  /* mempool.c: made on first use */
   cu_fifo fifo;
   size_t heap_limit, stack_limit, pending_launches;
   int verbose, stats;
@@ -158,6 +160,13 @@ void cu_cls_destroy(cu_driver *d, void *ctx);   /* run the context-local storage
 
 /* module.c: a module from a fatbin wrapper (the runtime's export-table path). */
 CUresult cu_module_from_fatbin(const void *wrapper, void **module);
+
+/* link.c: the image cuLinkComplete returns (linked PTX units, see link.c): whether image is one, and
+ * loading it as one module (why: the reason it failed). devrt.c: warpvm's cooperative-groups part of
+ * the device runtime, the PTX unit a link takes in place of libcudadevrt.a. */
+int cu_linked_image(const void *image);
+wv_status cu_link_load(wv_vm *vm, const void *image, wv_module **out, char *why, size_t cap);
+const char *cu_devrt_ptx(size_t *len);
 
 /* The API's error for a bad argument, said once per (api, problem) with WARPVM_VERBOSE=1. */
 CUresult cu_bad(cu_driver *d, const char *api, const char *what, CUresult e);

@@ -1,6 +1,6 @@
 /*
- * module.c — GPU code through the driver: modules (cuModuleLoad*: PTX text, a fatbin image or a
- * fatbin wrapper; machine code alone is refused with advice), libraries (cuLibrary*: a library is
+ * module.c — GPU code through the driver: modules (cuModuleLoad*: PTX text, a fatbin image, a
+ * fatbin wrapper or cuLinkComplete's linked PTX (link.c); machine code alone is refused with advice), libraries (cuLibrary*: a library is
  * a module, its kernels are its functions), functions and their attributes, globals, kernel
  * launches (cuLaunchKernel with parameter pointers or a packed buffer, cuLaunchKernelEx with
  * attributes, cooperative launches) and the occupancy calculator.
@@ -43,6 +43,9 @@ static CUresult load(cu_driver *d, const void *image, cu_module **out) {
              "a cubin (machine code) was loaded, which warpvm cannot run: load PTX instead (nvcc -ptx, or a fatbin "
              "built with -arch=sm_XX so that it embeds PTX)");
     e = CUDA_ERROR_NO_BINARY_FOR_GPU;
+  } else if (cu_linked_image(image)) { /* cuLinkComplete's image */
+    if (cu_link_load(d->vm, image, &wm, why, sizeof why) != WV_OK) wm = NULL;
+    e = CUDA_ERROR_INVALID_PTX;
   } else {
     const char *text = image;
     if (wv_module_load_string(d->vm, text, strlen(text), "module.ptx", &wm) != WV_OK) {
@@ -92,7 +95,9 @@ void cu_reset_modules(cu_driver *d) {
       memcpy(&magic, m->image, 4);
       if (magic == WV_FATBIN_WRAPPER_MAGIC || magic == WV_FATBIN_MAGIC)
         fresh = wv_fatbin_load(d->vm, m->image, magic == WV_FATBIN_WRAPPER_MAGIC, (size_t)1 << 30, &arch, why, sizeof why);
-      else if (wv_module_load_string(d->vm, m->image, strlen(m->image), "module.ptx", &fresh) != WV_OK)
+      else if (cu_linked_image(m->image)) {
+        if (cu_link_load(d->vm, m->image, &fresh, why, sizeof why) != WV_OK) fresh = NULL;
+      } else if (wv_module_load_string(d->vm, m->image, strlen(m->image), "module.ptx", &fresh) != WV_OK)
         fresh = NULL;
     }
     if (!fresh) {
