@@ -38,6 +38,7 @@ static CUresult load(cu_driver *d, const void *image, cu_module **out) {
     wm = wv_fatbin_load(d->vm, image, magic == WV_FATBIN_WRAPPER_MAGIC, (size_t)1 << 30, &arch, why, sizeof why);
     e = CUDA_ERROR_NO_BINARY_FOR_GPU;
     if (!wm && strstr(why, "error:")) e = CUDA_ERROR_INVALID_PTX;
+    if (!wm && wv_fatbin_why_devside_sync(why)) e = CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC;
   } else if (magic == 0x464c457fu) { /* "\x7fELF": a cubin */
     snprintf(why, sizeof why,
              "a cubin (machine code) was loaded, which warpvm cannot run: load PTX instead (nvcc -ptx, or a fatbin "

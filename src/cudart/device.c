@@ -125,6 +125,7 @@ static cudaError_t get_limit(const cudart *r, int limit, size_t *v) {
   case cudaLimitPrintfFifoSize: *v = wv_cr_printf_limit(r); break;
   case cudaLimitMallocHeapSize: *v = r->heap_limit; break;
   case cudaLimitDevRuntimePendingLaunchCount: cuCtxGetLimit(v, limit); break; /* the driver's (dynamic parallelism) */
+  case cudaLimitDevRuntimeSyncDepth: return cudaErrorUnsupportedLimit;          /* CDP1 only: as an H200, CUDA 13 */
   default:
     if (limit < 0 || limit > cudaLimitPersistingL2CacheSize) return cudaErrorInvalidValue; /* as an H100 */
     *v = 0;

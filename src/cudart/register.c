@@ -192,7 +192,8 @@ cudaError_t wv_cr_var_addr(cudart *r, cr_var *v, wv_devptr *addr, size_t *size) 
 
 cudaError_t wv_cr_func_kernel(cudart *r, cr_func *f) {
   if (f->k) return cudaSuccess;
-  if (!f->fb->nmods) return cudaErrorNoKernelImageForDevice; /* said at registration */
+  if (!f->fb->nmods) /* said at registration */
+    return wv_fatbin_why_devside_sync(f->fb->why) ? cudaErrorUnsupportedDevSideSync : cudaErrorNoKernelImageForDevice;
   char what[64];
   snprintf(what, sizeof what, "no PTX for %p", (const void *)f);
   if (wv_cr_first_time(r, what)) fprintf(stderr, "warpvm: kernel %s is not in the program's PTX\n", f->name);

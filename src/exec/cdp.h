@@ -23,7 +23,8 @@
 #include "warpvm.h"
 
 #define WV_CDP_PENDING_DEFAULT 2048u /* cudaLimitDevRuntimePendingLaunchCount's default */
-#define WV_CDP_MAX_DEPTH 24u         /* nesting levels: the host's grid is the first */
+#define WV_CDP_MAX_DEPTH 4096u       /* nesting levels: the host's grid is the first. CDP2 has no 24-level limit:
+                                      * an H200 ran 40 (tests/programs/cdp_limits.cu); this bounds the host's work */
 #define WV_CDP_MAX_SLOTS 65536u      /* launch slots whose parameter buffers the vm keeps at most */
 #define WV_CDP_TAIL 3u               /* cudaStreamTailLaunch */
 #define WV_CDP_FIRE_AND_FORGET 4u    /* cudaStreamFireAndForget */

@@ -867,7 +867,7 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
     sp[WV_SP_DYN_SMEM * 32 + l] = x->dyn_shared;
     sp[WV_SP_TOTAL_SMEM * 32 + l] = /* the CTA's shared memory as the GPU allocates it (memprobe_info.out) */
         (cta->shared_size - WV_SHARED_BASE + WV_GPU_SHARED_GRAIN - 1) / WV_GPU_SHARED_GRAIN * WV_GPU_SHARED_GRAIN;
-    sp[WV_SP_AGGR_SMEM * 32 + l] = sp[WV_SP_TOTAL_SMEM * 32 + l] + WV_SHARED_BASE; /* and the reserved 1 KiB */
+    sp[WV_SP_AGGR_SMEM * 32 + l] = cta->shared_size; /* the reserved 1 KiB, static and dynamic bytes, unrounded (an H200) */
     sp[WV_SP_ENVREG1 * 32 + l] = (uint32_t)(s->grid_ws >> 32);
     sp[WV_SP_ENVREG2 * 32 + l] = (uint32_t)s->grid_ws;
   }

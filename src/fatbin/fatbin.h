@@ -128,5 +128,8 @@ void wv_fatbin_free(wv_fatbin *fb);
  */
 wv_module *wv_fatbin_load(wv_vm *vm, const void *image, int is_wrapper, size_t max_len, uint32_t *arch, char *why,
                           size_t whylen);
+/* Whether a load failed because the PTX calls cudaDeviceSynchronize in device code (CDP1, removed for sm_90:
+ * src/ir/builtins.def), which CUDA reports as cudaErrorUnsupportedDevSideSync / CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC. */
+int wv_fatbin_why_devside_sync(const char *why);
 
 #endif

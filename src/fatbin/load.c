@@ -26,6 +26,9 @@ static void no_ptx_message(const wv_fatbin *bin, char *why, size_t whylen) {
  * device runtime on the GPU's system calls; warpvm provides those functions itself (src/rt/devrt.c). */
 static int device_runtime_unit(const char *ptx) { return strstr(ptx, "__cuda_syscall_cnpv2LaunchDeviceV2") != NULL; }
 
+/* The decoder's message for a WV_BF_GONE builtin (src/ir/decode.c). */
+int wv_fatbin_why_devside_sync(const char *why) { return strstr(why, "CUDA dynamic parallelism 2 has no") != NULL; }
+
 wv_module *wv_fatbin_load(wv_vm *vm, const void *image, int is_wrapper, size_t max_len, uint32_t *arch, char *why,
                           size_t whylen) {
   char err[512];

@@ -20,7 +20,8 @@
 #include "rt/builtins.h"
 #include "rt/vm_internal.h"
 
-#define STREAM_NON_BLOCKING 1u /* cudaStreamNonBlocking: the only flag a device-side stream may have */
+#define STREAM_NON_BLOCKING 1u /* cudaStreamNonBlocking: the documented flag of a device-side stream; an H200
+                                  * also accepts 0 (tests/programs/cdp.cu), and so does warpvm */
 #define EVENT_DISABLE_TIMING 2u /* cudaEventDisableTiming: required on the device */
 #define MEMCPY_D2D 3u           /* cudaMemcpyDeviceToDevice and cudaMemcpyDefault: the copies the device makes */
 #define MEMCPY_DEFAULT 4u
@@ -78,6 +79,9 @@ static int mem_async(wv_exec *x, wv_cdp_grid *g, int kind, uint64_t dst, uint64_
   if (kind == WV_CDP_COPY && dir != MEMCPY_D2D && dir != MEMCPY_DEFAULT) return WV_CUDA_INVALID_MEMCPY_DIRECTION;
   if (!dst || wv_mem_classify(dst, &sa) != WV_SPACE_GLOBAL) return WV_CUDA_INVALID_VALUE;
   if (kind == WV_CDP_COPY && (!src || wv_mem_classify(src, &sa) != WV_SPACE_GLOBAL)) return WV_CUDA_INVALID_VALUE;
+  /* A device-side cudaMemsetAsync succeeds but leaves the memory as it was on an H200 with CUDA 13.0's
+   * libcudadevrt (driver 580.159; tests/programs/cdp.cu, golden recorded 2026-11-26): warpvm does the same. */
+  if (kind == WV_CDP_SET) return WV_CUDA_SUCCESS;
   return wv_cdp_copy(x, g, kind, dst, src, n, stream);
 }
 
@@ -106,7 +110,7 @@ static int one(wv_exec *x, wv_cdp_grid *g, const wv_callinfo *ci, int l, uint64_
   case WV_BUILTIN_CDP_DEVICEGETCACHECONFIG: return put_i32(x, l, a0, 0);     /* cudaFuncCachePreferNone */
   case WV_BUILTIN_CDP_DEVICEGETSHAREDMEMCONFIG: return put_i32(x, l, a0, 1); /* cudaSharedMemBankSizeFourByte */
   case WV_BUILTIN_CDP_STREAMCREATE:
-    return (uint32_t)a1 != STREAM_NON_BLOCKING ? WV_CUDA_INVALID_VALUE : put_u64(x, l, a0, wv_cdp_handle(g));
+    return (uint32_t)a1 > STREAM_NON_BLOCKING ? WV_CUDA_INVALID_VALUE : put_u64(x, l, a0, wv_cdp_handle(g));
   case WV_BUILTIN_CDP_EVENTCREATE:
     return !((uint32_t)a1 & EVENT_DISABLE_TIMING) ? WV_CUDA_INVALID_VALUE : put_u64(x, l, a0, wv_cdp_handle(g));
   case WV_BUILTIN_CDP_STREAMDESTROY: case WV_BUILTIN_CDP_EVENTDESTROY:

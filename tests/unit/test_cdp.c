@@ -171,7 +171,8 @@ static void test_errors_and_calls(void **state) {
   close_vm(s);
 }
 
-/* 24 levels of nested launches at most; a chain of tail launches is not nesting. */
+/* Nested launches go deeper than CDP1's 24 levels (an H200 ran 40: tests/programs/cdp_limits.cu); a chain of
+ * tail launches is not nesting. */
 static void test_limits(void **state) {
   (void)state;
   cdp_state *s = open_vm(1);
@@ -181,8 +182,8 @@ static void test_limits(void **state) {
   wvt_expect_ok(s->vm, run(s, "dive", 1, 1, args));
   int32_t o[4];
   get(s->vm, o, out, 8);
-  assert_int_equal(o[0], 24);
-  assert_int_equal(o[1], MAX_DEPTH);
+  assert_int_equal(o[0], 40);
+  assert_int_equal(o[1], SUCCESS);
 
   /* 100 tail launches: all pending until their parent ends; a limit of 30 lets 30 through */
   int n = 100;
@@ -207,7 +208,7 @@ static void test_limits(void **state) {
   close_vm(s);
 }
 
-/* Device-side cudaMemcpyAsync / cudaMemsetAsync run in their stream's order; bad arguments get libcudadevrt's
+/* Device-side cudaMemcpyAsync runs in its stream's order, cudaMemsetAsync succeeds and changes nothing (as on an H200); bad arguments get libcudadevrt's
  * codes; cudaGetErrorName without hooks: "unrecognized error code". */
 static void test_copies(void **state) {
   (void)state;
@@ -223,7 +224,7 @@ static void test_copies(void **state) {
   get(s->vm, h, c, sizeof h);
   assert_int_equal(e[0], SUCCESS);
   assert_int_equal(e[1], SUCCESS);
-  for (int i = 0; i < 64; i++) assert_int_equal(h[i], 0x01010101);
+  for (int i = 0; i < 64; i++) assert_int_equal(h[i], 0); /* an H200's libcudadevrt leaves it (tests/programs/cdp.cu) */
   for (int i = 0; i < 64; i++) assert_int_equal(h[64 + i], 2 * (5 * i - 7));
   assert_int_equal(e[2], 21); /* cudaErrorInvalidMemcpyDirection */
   assert_int_equal(e[3], INVALID_VALUE); /* local memory */
