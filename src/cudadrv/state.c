@@ -169,6 +169,13 @@ int cu_first_time(cu_driver *d, const char *what) {
   return 1;
 }
 
+CU_EXPORT int wvcu_first_time(const char *what) {
+  cu_driver *d = cu_lock();
+  int r = cu_first_time(d, what);
+  cu_ret(CUDA_SUCCESS);
+  return r;
+}
+
 CUresult cu_bad(cu_driver *d, const char *api, const char *what, CUresult e) {
   char key[256];
   snprintf(key, sizeof key, "%s: %s", api, what);

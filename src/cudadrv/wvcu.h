@@ -25,6 +25,8 @@ void wvcu_printf_reset(void);
 /* Driver entry points the runtime calls (cudaLimitDevRuntimePendingLaunchCount is the driver's). */
 int cuCtxGetLimit(size_t *v, int limit);
 int cuCtxSetLimit(int limit, size_t v);
+/* 1 the first time `what` is asked about in the process (for messages said once), else 0. */
+int wvcu_first_time(const char *what);
 /* WARPVM_VERBOSE=1: explain refused calls on stderr. */
 int wvcu_verbose(void);
 

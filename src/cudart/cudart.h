@@ -129,7 +129,6 @@ typedef struct cudart {
   size_t stack_limit;                /* cudaLimitStackSize (0: the default, 1024) */
   unsigned device_flags;
   int verbose;
-  void *warned;               /* wv_cr_first_time: what was already said on stderr */
   cr_slot *slots; uint32_t nslots, capslots;  /* handles.c */
   uint32_t *free_slots, nfree;
   cr_pool *pool_default, *pool_current; /* mempool.c: the device's default and current memory pool */

@@ -19,20 +19,11 @@ static _Thread_local cudaError_t tl_last = cudaSuccess;
 
 cudaError_t *wv_cr_last_error(void) { return &tl_last; }
 
-/* What was already said on stderr (unsupported entry points, misused handles, ...): a list of keys. */
-typedef struct said { struct said *next; char key[]; } said;
-
+/* What was already said on stderr (unsupported entry points, misused handles, ...): the driver keeps the
+ * one list of the process. */
 int wv_cr_first_time(cudart *r, const char *what) {
-  said **p = (said **)&r->warned;
-  while (*p && strcmp((*p)->key, what)) p = &(*p)->next;
-  if (*p) return 0;
-  said *s = malloc(sizeof *s + strlen(what) + 1);
-  if (s) {
-    s->next = NULL;
-    strcpy(s->key, what);
-    *p = s;
-  }
-  return 1;
+  (void)r;
+  return wvcu_first_time(what);
 }
 
 /* Library teardown: after every atexit handler of the program. Device printf, counters and
