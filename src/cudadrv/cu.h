@@ -72,7 +72,12 @@ struct cu_func {
   int cache_config;
 };
 
-typedef struct cu_stream { unsigned flags; int prio; cu_ctx *ctx; } cu_stream;
+typedef struct cu_stream {
+  unsigned flags;
+  int prio;
+  cu_ctx *ctx;
+  unsigned char attrs[16][64]; /* cuStreamSetAttribute's values by CUstreamAttrID (1 .. 15), zero until set */
+} cu_stream;
 typedef struct cu_event { unsigned flags; int recorded; struct timespec t; } cu_event;
 
 /* An allocation made through the driver: device (wv_malloc), pinned host or managed (identity-mapped). */
@@ -109,7 +114,7 @@ typedef struct cu_driver {
   cu_module *modules;
   cu_pool *pool_default, *pool_current;  /* mempool.c: made on first use */
   cu_fifo fifo;
-  size_t heap_limit, stack_limit, pending_launches;
+  size_t heap_limit, stack_limit, pending_launches, persisting_l2;
   int verbose, stats;
   void *warned;              /* what was already said on stderr */
   struct { void **p; cu_kind *k; uint32_t cap, n; } objs; /* live handles (open addressing) */

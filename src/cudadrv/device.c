@@ -352,7 +352,8 @@ static CUresult get_limit(const cu_driver *d, int limit, size_t *v) {
   case CU_LIMIT_PRINTF_FIFO_SIZE: cu_printf_limit((cu_driver *)d, v, 0); break;
   case CU_LIMIT_MALLOC_HEAP_SIZE: *v = d->heap_limit; break;
   case CU_LIMIT_DEV_RUNTIME_PENDING_LAUNCH_COUNT: *v = d->pending_launches ? d->pending_launches : 2048; break;
-  case 5: case 6: *v = 0; break; /* L2 fetch granularity, persisting L2 */
+  case 5: *v = 32; break; /* L2 fetch granularity */
+  case 6: *v = d->persisting_l2 ? d->persisting_l2 : wvcu_persisting_l2(&d->prop, 0, 1); break;
   /* 3, CU_LIMIT_DEV_RUNTIME_SYNC_DEPTH: CDP1 only, CUDA_ERROR_UNSUPPORTED_LIMIT on an H200 with CUDA 13. */
   default: return CUDA_ERROR_UNSUPPORTED_LIMIT;
   }
@@ -412,7 +413,13 @@ CU_EXPORT CUresult cuCtxSetLimit(int limit, size_t v) {
     wv_set_pending_launch_limit(d->vm, v);
     d->pending_launches = v;
     break;
-  case 5: case 6: break;
+  case 5: break;
+  case 6: {
+    size_t p = wvcu_persisting_l2(&d->prop, v, 0);
+    if (!p && v) return cu_ret(CUDA_ERROR_INVALID_VALUE); /* past the maximum: refused, the limit stays */
+    d->persisting_l2 = p;
+    break;
+  }
   default: return cu_ret(CUDA_ERROR_UNSUPPORTED_LIMIT);
   }
   return cu_ret(CUDA_SUCCESS);

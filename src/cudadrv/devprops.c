@@ -38,7 +38,10 @@ void wvcu_fill_props(wv_prop_all *p) {
   p->memoryClockRate = 2619000;
   p->memoryBusWidth = 5120;
   p->l2CacheSize = 50 << 20;
-  p->persistingL2CacheMaxSize = 0;
+  /* L2 persistence, in an H200's proportions (its 60 MiB L2: 37.5 MiB may persist, a window of 128 MiB;
+   * .device/attrs.cu, 2026-11-26): 5/8 of the L2. */
+  p->persistingL2CacheMaxSize = p->l2CacheSize / 8 * 5;
+  p->accessPolicyMaxWindowSize = 128 << 20;
   p->maxThreadsPerMultiProcessor = 2048;
   p->streamPrioritiesSupported = 1;
   p->globalL1CacheSupported = 1, p->localL1CacheSupported = 1;
@@ -111,7 +114,7 @@ int wvcu_attribute(const wv_prop_all *p, int attr, int *out) {
   case 101: *out = p->directManagedMemAccessFromHost; break;
   case 106: *out = p->maxBlocksPerMultiProcessor; break;
   case 108: *out = p->persistingL2CacheMaxSize; break;
-  case 109: *out = 0; break;
+  case 109: *out = p->accessPolicyMaxWindowSize; break;
   case 111: *out = (int)p->reservedSharedMemPerBlock; break;
   case 115: *out = p->memoryPoolsSupported; break;
   case 120: *out = p->clusterLaunch; break;
@@ -183,4 +186,14 @@ wvcu_launch_problem wvcu_launch_check(const wv_prop_all *p, const wv_kernel *k, 
     }
   }
   return WVCU_LAUNCH_OK;
+}
+
+/* cudaLimitPersistingL2CacheSize: an H200 starts at 3/16 of its L2 and rounds a request up to a sixteenth of
+ * its L2 (1 MiB became 3.75 MiB); a request past persistingL2CacheMaxSize is refused (0 here). */
+size_t wvcu_persisting_l2(const wv_prop_all *p, size_t request, int is_default) {
+  size_t grain = (size_t)p->l2CacheSize / 16, max = (size_t)p->persistingL2CacheMaxSize;
+  if (is_default) return grain * 3;
+  if (request > max) return 0;
+  size_t v = (request + grain - 1) / grain * grain;
+  return v > max ? max : v;
 }

@@ -159,20 +159,22 @@ CU_EXPORT CUresult cuStreamAddCallback(void *h, stream_cb cb, void *user, unsign
   return CUDA_SUCCESS;
 }
 
-/* Stream attributes (access policy windows, priorities ...): accepted; a query reads zeros. */
+/* Stream attributes (CUlaunchAttributeValue, 64 bytes: access policy windows, ...): kept and given back, as an
+ * H200 does; the legacy and per-thread streams have none. */
 CU_EXPORT CUresult cuStreamSetAttribute(void *h, int attr, const void *value) {
   cu_driver *d = cu_lock();
-  (void)attr;
-  if (!value) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  return cu_ret(stream_ok(d, h) ? CUDA_SUCCESS : CUDA_ERROR_INVALID_HANDLE);
+  if (!value || attr <= 0 || attr >= 16) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
+  if ((uintptr_t)h > 2) memcpy(((cu_stream *)h)->attrs[attr], value, 64);
+  return cu_ret(CUDA_SUCCESS);
 }
 
 CU_EXPORT CUresult cuStreamGetAttribute(void *h, int attr, void *value) {
   cu_driver *d = cu_lock();
-  (void)attr;
-  if (!value) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (!value || attr <= 0 || attr >= 16) return cu_ret(CUDA_ERROR_INVALID_VALUE);
   if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  memset(value, 0, 64);
+  if ((uintptr_t)h > 2) memcpy(value, ((cu_stream *)h)->attrs[attr], 64);
+  else memset(value, 0, 64);
   return cu_ret(CUDA_SUCCESS);
 }
 

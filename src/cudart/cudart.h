@@ -91,6 +91,7 @@ struct cr_stream {
   cudaGraphNode_t *deps;    /* while capturing: the nodes its next work depends on */
   cudaGraphEdgeData *dep_edges; /* ... their edge data (all default), for cudaStreamGetCaptureInfo */
   uint32_t ndeps, capdeps;
+  unsigned char attrs[16][64];  /* cudaStreamSetAttribute's values by cudaStreamAttrID (1 .. 15), zero until set */
 };
 typedef struct cr_event {
   unsigned flags;

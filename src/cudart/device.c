@@ -124,7 +124,9 @@ static cudaError_t get_limit(const cudart *r, int limit, size_t *v) {
   case cudaLimitStackSize: *v = r->stack_limit ? r->stack_limit : 1024; break;
   case cudaLimitPrintfFifoSize: *v = wv_cr_printf_limit(r); break;
   case cudaLimitMallocHeapSize: *v = r->heap_limit; break;
-  case cudaLimitDevRuntimePendingLaunchCount: cuCtxGetLimit(v, limit); break; /* the driver's (dynamic parallelism) */
+  case cudaLimitDevRuntimePendingLaunchCount: case cudaLimitPersistingL2CacheSize: /* the driver's */
+    cuCtxGetLimit(v, limit);
+    break;
   case cudaLimitDevRuntimeSyncDepth: return cudaErrorUnsupportedLimit;          /* CDP1 only: as an H200, CUDA 13 */
   default:
     if (limit < 0 || limit > cudaLimitPersistingL2CacheSize) return cudaErrorInvalidValue; /* as an H100 */
@@ -151,8 +153,8 @@ WV_EXPORT cudaError_t cudaDeviceSetLimit(int limit, size_t v) {
     wv_set_stack_limit(r->vm, v);
   } else if (limit == cudaLimitPrintfFifoSize) {
     return wv_cr_ret(wv_cr_printf_set_limit(r, v));
-  } else if (limit == cudaLimitDevRuntimePendingLaunchCount) {
-    cuCtxSetLimit(limit, v);
+  } else if (limit == cudaLimitDevRuntimePendingLaunchCount || limit == cudaLimitPersistingL2CacheSize) {
+    if (cuCtxSetLimit(limit, v)) return wv_cr_ret(cudaErrorInvalidValue); /* the driver's limits */
   } else if (limit < 0 || limit > cudaLimitPersistingL2CacheSize) {
     return wv_cr_ret(cudaErrorInvalidValue); /* as an H100 answers */
   }

@@ -266,3 +266,28 @@ void wv_cr_streams_reset(cudart *r) {
     free(e);
   }
 }
+
+/* Stream attributes (cudaLaunchAttributeValue, 64 bytes): kept and given back, e.g. the access policy window
+ * (accepted and reported as an H200 does; a virtual device has no L2 to manage). The legacy stream has none. */
+WV_EXPORT cudaError_t cudaStreamSetAttribute(cudaStream_t h, int attr, const void *value) {
+  cudart *r = wv_cr();
+  cr_stream *s;
+  cudaError_t e = wv_cr_stream_get(r, h, "cudaStreamSetAttribute", &s);
+  if (!e && (!value || attr <= 0 || attr >= 16)) e = cudaErrorInvalidValue;
+  if (!e && s) memcpy(s->attrs[attr], value, 64);
+  return wv_cr_ret(e);
+}
+
+WV_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t h, int attr, void *value) {
+  cudart *r = wv_cr();
+  cr_stream *s;
+  cudaError_t e = wv_cr_stream_get(r, h, "cudaStreamGetAttribute", &s);
+  if (!e && (!value || attr <= 0 || attr >= 16)) e = cudaErrorInvalidValue;
+  if (!e) {
+    if (s) memcpy(value, s->attrs[attr], 64);
+    else memset(value, 0, 64);
+  }
+  return wv_cr_ret(e);
+}
+
+WV_EXPORT cudaError_t cudaCtxResetPersistingL2Cache(void) { return cudaSuccess; }
