@@ -31,6 +31,12 @@
 #include "cudadrv/cuapi.h"
 #include "cudadrv/wvcu.h"
 
+/* WARPVM_DRIVER_TRACE set to anything but empty or 0: log lookups on stderr. */
+static int tracing(void) {
+  const char *t = getenv("WARPVM_DRIVER_TRACE");
+  return t && *t && strcmp(t, "0");
+}
+
 /* ---- cuGetProcAddress ---- */
 CU_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags,
                                        int *symbolStatus) {
@@ -38,7 +44,7 @@ CU_EXPORT CUresult cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaV
   *pfn = NULL;
   int st = cu_proc_lookup(symbol, cudaVersion, flags, pfn);
   if (symbolStatus) *symbolStatus = st;
-  if (getenv("WARPVM_DRIVER_TRACE"))
+  if (tracing())
     fprintf(stderr, "warpvm: cuGetProcAddress(%s, %d, %llu) -> %d\n", symbol, cudaVersion, flags, st);
   return st == CU_GET_PROC_ADDRESS_SUCCESS ? CUDA_SUCCESS : CUDA_ERROR_NOT_FOUND;
 }
@@ -49,7 +55,7 @@ CU_EXPORT CUresult cuGetProcAddress(const char *symbol, void **pfn, int cudaVers
 
 /* ---- unnamed slots ---- */
 static CUresult slot_ok(void) {
-  if (wvcu_verbose() || getenv("WARPVM_DRIVER_TRACE"))
+  if (wvcu_verbose() || tracing())
     fprintf(stderr, "warpvm: an unnamed export-table function was called from %p (returns success)\n",
             __builtin_return_address(0));
   return CUDA_SUCCESS;
@@ -271,7 +277,7 @@ static const table TABLES[] = {
 
 CU_EXPORT CUresult cuGetExportTable(const void **ppExportTable, const CUuuid *pExportTableId) {
   if (!ppExportTable || !pExportTableId) return CUDA_ERROR_INVALID_VALUE;
-  if (getenv("WARPVM_DRIVER_TRACE")) {
+  if (tracing()) {
     const uint8_t *u = (const uint8_t *)pExportTableId->bytes;
     fprintf(stderr, "warpvm: cuGetExportTable(%02x%02x%02x%02x)\n", u[0], u[1], u[2], u[3]);
   }
