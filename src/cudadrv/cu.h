@@ -115,6 +115,7 @@ typedef struct cu_driver {
   cu_pool *pool_default, *pool_current;  /* mempool.c: made on first use */
   cu_fifo fifo;
   size_t heap_limit, stack_limit, pending_launches, persisting_l2;
+  int runtime_version;      /* the runtime's CUDA version, for device code (0: the driver's) */
   int verbose, stats;
   void *warned;              /* what was already said on stderr */
   struct { void **p; cu_kind *k; uint32_t cap, n; } objs; /* live handles (open addressing) */

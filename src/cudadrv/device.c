@@ -391,8 +391,16 @@ static const char *devrt_error_text(void *user, int code, int name) {
 
 void cu_devrt_init(cu_driver *d) {
   wv_devrt_hooks h = {.attribute = devrt_attribute, .limit = devrt_limit, .error_text = devrt_error_text,
-                      .runtime_version = CU_DRIVER_VERSION, .user = d};
+                      .runtime_version = d->runtime_version ? d->runtime_version : CU_DRIVER_VERSION, .user = d};
   wv_set_devrt_hooks(d->vm, &h);
+}
+
+/* warpvm's runtime says which CUDA it is (12080 or 13000): device code's cudaRuntimeGetVersion answers it. */
+CU_EXPORT void wvcu_set_runtime_version(int v) {
+  cu_driver *d = cu_lock();
+  d->runtime_version = v;
+  cu_devrt_init(d);
+  cu_ret(CUDA_SUCCESS);
 }
 
 CU_EXPORT CUresult cuCtxSetLimit(int limit, size_t v) {

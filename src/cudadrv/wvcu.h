@@ -27,6 +27,8 @@ int cuCtxGetLimit(size_t *v, int limit);
 int cuCtxSetLimit(int limit, size_t v);
 /* 1 the first time `what` is asked about in the process (for messages said once), else 0. */
 int wvcu_first_time(const char *what);
+/* The CUDA version of warpvm's runtime in use (12080, 13000): what device-side cudaRuntimeGetVersion answers. */
+void wvcu_set_runtime_version(int v);
 /* WARPVM_VERBOSE=1: explain refused calls on stderr. */
 int wvcu_verbose(void);
 

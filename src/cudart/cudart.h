@@ -198,6 +198,9 @@ void wv_cr_hostreg_recheck(cudart *r);
 /* register.c (reset) */
 void wv_cr_reload_modules(cudart *r);
 
+/* cudaRuntimeGetVersion's answer. */
+#define WV_CUDART_VERSION (WV_CUDART_MAJOR >= 13 ? 13000 : 12080)
+
 /* A launch configuration out of the device's limits: CUDA 13 on an H200 answers cudaErrorInvalidValue
  * (tests/programs/errors.cu); CUDA 12 documents cudaErrorInvalidConfiguration. */
 #if WV_CUDART_MAJOR >= 13

@@ -109,7 +109,7 @@ WV_EXPORT cudaError_t cudaThreadExit(void) { return cudaDeviceReset(); }
 
 WV_EXPORT cudaError_t cudaRuntimeGetVersion(int *v) {
   if (!v) return cudaErrorInvalidValue;
-  *v = WV_CUDART_MAJOR >= 13 ? 13000 : 12080;
+  *v = WV_CUDART_VERSION;
   return cudaSuccess;
 }
 

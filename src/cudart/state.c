@@ -44,6 +44,7 @@ static void rt_init(void) {
   pthread_mutex_init(&r->lock, &a);
   pthread_mutexattr_destroy(&a);
   r->vm = wvcu_shared_vm(); /* the process's one vm, made by the driver from the environment */
+  wvcu_set_runtime_version(WV_CUDART_VERSION); /* device code's cudaRuntimeGetVersion answers it too */
   r->verbose = wvcu_verbose();
   r->heap_limit = 8u << 20;
   r->stack_limit = 0;
