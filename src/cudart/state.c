@@ -4,8 +4,6 @@
  * error, sticky kernel faults seen at the next synchronising call) and teardown. Also the
  * error-string API.
  */
-#include <errno.h>
-#include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>

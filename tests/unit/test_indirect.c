@@ -18,17 +18,6 @@
 
 #define N(a) (sizeof(a) / sizeof((a)[0]))
 
-static wv_module *load_src(wv_vm *vm, const char *rel) {
-  const char *src = getenv("WV_SRC");
-  assert_non_null(src);
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", src, rel);
-  wv_module *m = NULL;
-  wv_status st = wv_module_load_file(vm, path, &m);
-  if (st != WV_OK) fail_msg("%s does not load (%s): %s", path, wv_status_name(st), wv_last_error(vm));
-  return m;
-}
-
 static void xorshift(uint32_t seed, uint32_t *v, size_t n) {
   for (size_t i = 0; i < n; i++) {
     seed ^= seed << 13;
@@ -58,7 +47,7 @@ static void test_tables(void **state) {
   static int32_t out[2 * T];
   xorshift(77, in, T);
   for (size_t f = 0; f < N(PTX_FILES); f++) {
-    const wv_kernel *k = wvt_get(load_src(vm, PTX_FILES[f]), vm, "ind_table");
+    const wv_kernel *k = wvt_get(wvt_load_src(vm, PTX_FILES[f]), vm, "ind_table");
     wvt_buf b[2] = {{in, sizeof in}, {out, sizeof out}};
     wvt_run_ok(vm, k, 2, 96, 2, b);
     for (uint32_t t = 0; t < T; t++) {
@@ -76,7 +65,7 @@ static void test_divergent_callees(void **state) {
   static uint32_t in[T], out[4 * T];
   xorshift(1202, in, T);
   for (size_t f = 0; f < N(PTX_FILES); f++) {
-    const wv_kernel *k = wvt_get(load_src(vm, PTX_FILES[f]), vm, "ind_lanes");
+    const wv_kernel *k = wvt_get(wvt_load_src(vm, PTX_FILES[f]), vm, "ind_lanes");
     wvt_buf b[2] = {{in, sizeof in}, {out, sizeof out}};
     wvt_run_ok(vm, k, T / BLOCK, BLOCK, 2, b);
     for (uint32_t t = 0; t < T; t++) {
@@ -116,7 +105,7 @@ static void test_virtual_functions(void **state) {
   xorshift(1203, in, T);
   for (size_t f = 0; f < N(PTX_FILES); f++) {
     memset(dtors, 0, sizeof dtors);
-    const wv_kernel *k = wvt_get(load_src(vm, PTX_FILES[f]), vm, "ind_virtual");
+    const wv_kernel *k = wvt_get(wvt_load_src(vm, PTX_FILES[f]), vm, "ind_virtual");
     wvt_buf b[3] = {{in, sizeof in}, {out, sizeof out}, {dtors, sizeof dtors}};
     wvt_run_ok(vm, k, 2, 96, 3, b);
     int32_t count[3] = {0, 0, 0};
@@ -148,7 +137,7 @@ static void test_recursion_through_pointer(void **state) {
   static int32_t out[64];
   xorshift(1204, in, 64);
   for (size_t f = 0; f < N(PTX_FILES); f++) {
-    const wv_kernel *k = wvt_get(load_src(vm, PTX_FILES[f]), vm, "ind_recurse");
+    const wv_kernel *k = wvt_get(wvt_load_src(vm, PTX_FILES[f]), vm, "ind_recurse");
     wvt_buf b[2] = {{in, sizeof in}, {out, sizeof out}};
     wvt_run_ok(vm, k, 1, 64, 2, b);
     for (int t = 0; t < 64; t++) {

@@ -18,17 +18,6 @@
 
 #define HDR ".version 8.0\n.target sm_80\n.address_size 64\n"
 
-static wv_module *load_src(wv_vm *vm, const char *rel) {
-  const char *src = getenv("WV_SRC");
-  assert_non_null(src);
-  char path[1024];
-  snprintf(path, sizeof path, "%s/%s", src, rel);
-  wv_module *m = NULL;
-  wv_status st = wv_module_load_file(vm, path, &m);
-  if (st != WV_OK) fail_msg("%s does not load (%s): %s", path, wv_status_name(st), wv_last_error(vm));
-  return m;
-}
-
 static wv_devptr dev_alloc(wv_vm *vm, size_t bytes) {
   wv_devptr p = 0;
   assert_int_equal(wv_malloc(vm, bytes, &p), WV_OK);
@@ -70,7 +59,7 @@ static void check_grid_rounds(wv_vm *vm, wv_module *m, wv_dim3 grid, uint32_t bl
 
 static void test_coop_grid_sync(void **state) {
   wv_vm *vm = *state;
-  wv_module *m = load_src(vm, "tests/ptx/coop/coop.ptx");
+  wv_module *m = wvt_load_src(vm, "tests/ptx/coop/coop.ptx");
   wv_stats_reset(vm);
   check_grid_rounds(vm, m, wvt_dim(3, 2, 1), 64, 5); /* 6 blocks (a 2-D grid), 10 grid syncs */
   wv_stats st;
@@ -88,7 +77,7 @@ static void test_coop_weak_memory(void **state) {
     wv_config cfg = {.memory_model = "weak", .seed = seed};
     wv_vm *vm = wv_create(&cfg);
     assert_non_null(vm);
-    check_grid_rounds(vm, load_src(vm, "tests/ptx/coop/coop.ptx"), wvt_dim(4, 1, 1), 64, 3);
+    check_grid_rounds(vm, wvt_load_src(vm, "tests/ptx/coop/coop.ptx"), wvt_dim(4, 1, 1), 64, 3);
     wv_destroy(vm);
   }
 }
@@ -96,7 +85,7 @@ static void test_coop_weak_memory(void **state) {
 /* Without the flag there is no grid workspace: grid.is_valid() is false and grid.sync() traps. */
 static void test_noncoop_grid_sync_traps(void **state) {
   wv_vm *vm = *state;
-  wv_module *m = load_src(vm, "tests/ptx/coop/coop.ptx");
+  wv_module *m = wvt_load_src(vm, "tests/ptx/coop/coop.ptx");
   const wv_kernel *k = wvt_get(m, vm, "grid_rounds");
   wv_devptr buf = dev_alloc(vm, 256 * 4), out = dev_alloc(vm, 256 * 4);
   int rounds = 2;
@@ -127,7 +116,7 @@ static void test_coop_flag_wait(void **state) {
   wv_config cfg = {.max_steps = 2000000, .threads = 1};
   wv_vm *vm = wv_create(&cfg);
   assert_non_null(vm);
-  const wv_kernel *k = wvt_get(load_src(vm, "tests/ptx/coop/coop.ptx"), vm, "flag_wait");
+  const wv_kernel *k = wvt_get(wvt_load_src(vm, "tests/ptx/coop/coop.ptx"), vm, "flag_wait");
   wv_devptr flag = dev_alloc(vm, 4), out = dev_alloc(vm, 8);
   void *args[] = {&flag, &out};
   wvt_expect_ok(vm, launch(vm, k, wvt_dim(5, 1, 1), wvt_dim(64, 1, 1), 0, args, WV_LAUNCH_COOPERATIVE));
@@ -144,7 +133,7 @@ static void test_coop_flag_wait(void **state) {
 /* Per-block shared-memory reductions with __syncthreads while all blocks are alive, then grid.sync. */
 static void test_coop_shared_per_block(void **state) {
   wv_vm *vm = *state;
-  const wv_kernel *k = wvt_get(load_src(vm, "tests/ptx/coop/coop.ptx"), vm, "grid_sum");
+  const wv_kernel *k = wvt_get(wvt_load_src(vm, "tests/ptx/coop/coop.ptx"), vm, "grid_sum");
   enum { B = 9, T = 128 };
   int32_t in[B * T], total = 0;
   for (int i = 0; i < B * T; i++) total += in[i] = (i * 37) % 101 - 50;
@@ -166,7 +155,7 @@ static void test_coop_async_copies(void **state) {
     wv_config cfg = {.async_delivery = modes[mi]};
     wv_vm *vm = wv_create(&cfg);
     assert_non_null(vm);
-    const wv_kernel *k = wvt_get(load_src(vm, "tests/ptx/coop/coop.ptx"), vm, "async_neighbour");
+    const wv_kernel *k = wvt_get(wvt_load_src(vm, "tests/ptx/coop/coop.ptx"), vm, "async_neighbour");
     int32_t in[B * T], got[B * T];
     for (int i = 0; i < B * T; i++) in[i] = i * 3 + 1;
     wv_devptr din = dev_alloc(vm, sizeof in), mid = dev_alloc(vm, sizeof in), out = dev_alloc(vm, sizeof in);
@@ -227,7 +216,7 @@ static void test_coop_deadlock_and_watchdog(void **state) {
 /* Grids above the resident limit are refused with a message; flags are checked. */
 static void test_coop_limits(void **state) {
   wv_vm *vm = *state;
-  wv_module *m = load_src(vm, "tests/ptx/coop/coop.ptx");
+  wv_module *m = wvt_load_src(vm, "tests/ptx/coop/coop.ptx");
   const wv_kernel *k = wvt_get(m, vm, "grid_valid");
   uint32_t lim256 = wv_max_coop_blocks(k, wvt_dim(256, 1, 1), 0), lim1024 = wv_max_coop_blocks(k, wvt_dim(1024, 1, 1), 0);
   assert_true(lim256 >= 132 * 8);   /* at least what an H200 holds (132 SMs x 2048 threads) */
@@ -301,7 +290,7 @@ static void test_envregs(void **state) {
 
 static void test_dmalloc_persists_across_launches(void **state) {
   wv_vm *vm = *state;
-  wv_module *m = load_src(vm, "tests/ptx/runtime/runtime.ptx");
+  wv_module *m = wvt_load_src(vm, "tests/ptx/runtime/runtime.ptx");
   enum { T = 48, N = 10 };
   wv_devptr ptrs = dev_alloc(vm, T * 8), sums = dev_alloc(vm, T * 4);
   int n = N;
@@ -334,7 +323,7 @@ static void test_dmalloc_heap_limit(void **state) {
   wv_config cfg = {.device_heap_bytes = 4096};
   wv_vm *vm = wv_create(&cfg);
   assert_non_null(vm);
-  const wv_kernel *one = wvt_get(load_src(vm, "tests/ptx/runtime/runtime.ptx"), vm, "dm_one");
+  const wv_kernel *one = wvt_get(wvt_load_src(vm, "tests/ptx/runtime/runtime.ptx"), vm, "dm_one");
   wv_devptr out = dev_alloc(vm, 8);
   uint64_t got, bytes;
   void *args[] = {&bytes, &out};
@@ -360,7 +349,7 @@ static void test_dmalloc_bounds(void **state) {
   wv_config cfg = {.checks = WV_CHECK_MEMCHECK};
   for (int memcheck = 0; memcheck < 2; memcheck++) {
     wv_vm *vm = memcheck ? wv_create(&cfg) : *state;
-    wv_module *m = load_src(vm, "tests/ptx/runtime/runtime.ptx");
+    wv_module *m = wvt_load_src(vm, "tests/ptx/runtime/runtime.ptx");
     wv_devptr ptrs = dev_alloc(vm, 32 * 8), sums = dev_alloc(vm, 32 * 4);
     int n = 4;
     void *args[] = {&ptrs, &n};
@@ -389,7 +378,7 @@ static void test_dmalloc_bounds(void **state) {
 
 static void test_dmalloc_bad_free(void **state) {
   wv_vm *vm = *state;
-  wv_module *m = load_src(vm, "tests/ptx/runtime/runtime.ptx");
+  wv_module *m = wvt_load_src(vm, "tests/ptx/runtime/runtime.ptx");
   const wv_kernel *kfree = wvt_get(m, vm, "dm_free");
   uint64_t null = 0;
   void *a0[] = {&null};
@@ -431,7 +420,7 @@ static void test_dmalloc_bad_free(void **state) {
 /* Many small allocations and frees (16384 lanes, twice): the table stays sorted and fast. */
 static void test_dmalloc_many(void **state) {
   wv_vm *vm = *state;
-  wv_module *m = load_src(vm, "tests/ptx/runtime/runtime.ptx");
+  wv_module *m = wvt_load_src(vm, "tests/ptx/runtime/runtime.ptx");
   enum { G = 64, T = 256 };
   wv_devptr ptrs = dev_alloc(vm, G * T * 8), sums = dev_alloc(vm, G * T * 4);
   int n = 3;
@@ -467,7 +456,7 @@ static void test_dmalloc_many(void **state) {
 
 static void test_new_delete(void **state) {
   wv_vm *vm = *state;
-  const wv_kernel *k = wvt_get(load_src(vm, "tests/ptx/runtime/runtime.ptx"), vm, "dm_new");
+  const wv_kernel *k = wvt_get(wvt_load_src(vm, "tests/ptx/runtime/runtime.ptx"), vm, "dm_new");
   wv_devptr out = dev_alloc(vm, 64 * 8);
   void *args[] = {&out};
   wvt_expect_ok(vm, launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(64, 1, 1), 0, args, 0));
@@ -577,7 +566,7 @@ static void test_map_host(void **state) {
  * uninitialised .global variables are found by wv_module_symbol and written by memcpy (cudaMemcpyToSymbol). */
 static void test_module_variables(void **state) {
   wv_vm *vm = *state;
-  wv_module *m = load_src(vm, "tests/ptx/runtime/runtime.ptx");
+  wv_module *m = wvt_load_src(vm, "tests/ptx/runtime/runtime.ptx");
   wv_devptr counter, mvec, dev_init, cfac, plain;
   size_t sc, sv, si, sf, sp;
   assert_int_equal(wv_module_symbol(m, "counter", &counter, &sc), WV_OK);
@@ -641,7 +630,7 @@ static void test_module_variables(void **state) {
 
 static void test_assert_status(void **state) {
   wv_vm *vm = *state;
-  const wv_kernel *k = wvt_get(load_src(vm, "tests/ptx/runtime/runtime.ptx"), vm, "assert_fail");
+  const wv_kernel *k = wvt_get(wvt_load_src(vm, "tests/ptx/runtime/runtime.ptx"), vm, "assert_fail");
   wv_devptr out = dev_alloc(vm, 16 * 4);
   void *args[] = {&out};
   /* capture stderr, where CUDA's assertion line goes */

@@ -56,6 +56,18 @@ static inline wv_module *wvt_load(wv_vm *vm, const char *ptx) {
   return m;
 }
 
+/* A PTX file of the source tree (rel to $WV_SRC, which CTest sets), loaded or the test fails. */
+static inline wv_module *wvt_load_src(wv_vm *vm, const char *rel) {
+  const char *src = getenv("WV_SRC");
+  assert_non_null(src);
+  char path[1024];
+  snprintf(path, sizeof path, "%s/%s", src, rel);
+  wv_module *m = NULL;
+  wv_status st = wv_module_load_file(vm, path, &m);
+  if (st != WV_OK) fail_msg("%s does not load (%s): %s", path, wv_status_name(st), wv_last_error(vm));
+  return m;
+}
+
 static inline const wv_kernel *wvt_get(wv_module *m, wv_vm *vm, const char *name) {
   const wv_kernel *k = NULL;
   wv_status st = wv_kernel_get(m, name, &k);
