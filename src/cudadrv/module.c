@@ -24,37 +24,46 @@ static void module_free(cu_driver *d, cu_module *m) {
   free(m);
 }
 
-/* Load image (what cuModuleLoadData takes: PTX text, a fatbin, a fatbin wrapper or an ELF cubin). */
+/* The vm module of image (what cuModuleLoadData takes: PTX text, a fatbin, a fatbin wrapper, cuLinkComplete's
+ * image, or an ELF cubin, which is refused), or NULL with why and the error CUDA gives; *arch: its PTX target. */
+static wv_module *load_code(cu_driver *d, const void *image, uint32_t *arch, char *why, size_t whylen, CUresult *e) {
+  uint32_t magic;
+  memcpy(&magic, image, 4);
+  wv_module *wm = NULL;
+  why[0] = 0;
+  *arch = 0;
+  if (magic == WV_FATBIN_WRAPPER_MAGIC || magic == WV_FATBIN_MAGIC) {
+    wm = wv_fatbin_load(d->vm, image, magic == WV_FATBIN_WRAPPER_MAGIC, (size_t)1 << 30, arch, why, whylen);
+    *e = CUDA_ERROR_NO_BINARY_FOR_GPU;
+    if (!wm && strstr(why, "error:")) *e = CUDA_ERROR_INVALID_PTX;
+    if (!wm && wv_fatbin_why_devside_sync(why)) *e = CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC;
+  } else if (magic == 0x464c457fu) { /* "\x7fELF": a cubin */
+    snprintf(why, whylen,
+             "a cubin (machine code) was loaded, which warpvm cannot run: load PTX instead (nvcc -ptx, or a fatbin "
+             "built with -arch=sm_XX so that it embeds PTX)");
+    *e = CUDA_ERROR_NO_BINARY_FOR_GPU;
+  } else if (cu_linked_image(image)) { /* cuLinkComplete's image */
+    if (cu_link_load(d->vm, image, &wm, why, whylen) != WV_OK) wm = NULL;
+    *e = CUDA_ERROR_INVALID_PTX;
+  } else {
+    const char *text = image;
+    if (wv_module_load_string(d->vm, text, strlen(text), "module.ptx", &wm) != WV_OK) {
+      snprintf(why, whylen, "%s", wv_last_error(d->vm));
+      wm = NULL;
+    }
+    *e = CUDA_ERROR_INVALID_PTX;
+  }
+  return wm;
+}
+
+/* Load image as a new module. */
 static CUresult load(cu_driver *d, const void *image, cu_module **out) {
   if (!image) return CUDA_ERROR_INVALID_VALUE;
   CUresult e = cu_check(d);
   if (e) return e;
-  uint32_t magic;
-  memcpy(&magic, image, 4);
-  char why[1024] = "";
-  wv_module *wm = NULL;
-  uint32_t arch = 0;
-  if (magic == WV_FATBIN_WRAPPER_MAGIC || magic == WV_FATBIN_MAGIC) {
-    wm = wv_fatbin_load(d->vm, image, magic == WV_FATBIN_WRAPPER_MAGIC, (size_t)1 << 30, &arch, why, sizeof why);
-    e = CUDA_ERROR_NO_BINARY_FOR_GPU;
-    if (!wm && strstr(why, "error:")) e = CUDA_ERROR_INVALID_PTX;
-    if (!wm && wv_fatbin_why_devside_sync(why)) e = CUDA_ERROR_UNSUPPORTED_DEVSIDE_SYNC;
-  } else if (magic == 0x464c457fu) { /* "\x7fELF": a cubin */
-    snprintf(why, sizeof why,
-             "a cubin (machine code) was loaded, which warpvm cannot run: load PTX instead (nvcc -ptx, or a fatbin "
-             "built with -arch=sm_XX so that it embeds PTX)");
-    e = CUDA_ERROR_NO_BINARY_FOR_GPU;
-  } else if (cu_linked_image(image)) { /* cuLinkComplete's image */
-    if (cu_link_load(d->vm, image, &wm, why, sizeof why) != WV_OK) wm = NULL;
-    e = CUDA_ERROR_INVALID_PTX;
-  } else {
-    const char *text = image;
-    if (wv_module_load_string(d->vm, text, strlen(text), "module.ptx", &wm) != WV_OK) {
-      snprintf(why, sizeof why, "%s", wv_last_error(d->vm));
-      wm = NULL;
-      e = CUDA_ERROR_INVALID_PTX;
-    }
-  }
+  char why[1024];
+  uint32_t arch;
+  wv_module *wm = load_code(d, image, &arch, why, sizeof why, &e);
   if (!wm) {
     if (cu_first_time(d, why)) fprintf(stderr, "warpvm: cannot load the GPU code: %s\n", why);
     return e;
@@ -92,14 +101,8 @@ void cu_reset_modules(cu_driver *d) {
     if (m->library) {
       char why[512];
       uint32_t arch;
-      uint32_t magic;
-      memcpy(&magic, m->image, 4);
-      if (magic == WV_FATBIN_WRAPPER_MAGIC || magic == WV_FATBIN_MAGIC)
-        fresh = wv_fatbin_load(d->vm, m->image, magic == WV_FATBIN_WRAPPER_MAGIC, (size_t)1 << 30, &arch, why, sizeof why);
-      else if (cu_linked_image(m->image)) {
-        if (cu_link_load(d->vm, m->image, &fresh, why, sizeof why) != WV_OK) fresh = NULL;
-      } else if (wv_module_load_string(d->vm, m->image, strlen(m->image), "module.ptx", &fresh) != WV_OK)
-        fresh = NULL;
+      CUresult e;
+      fresh = load_code(d, m->image, &arch, why, sizeof why, &e);
     }
     if (!fresh) {
       *p = m->next;
@@ -540,14 +543,6 @@ CU_EXPORT CUresult cuOccupancyAvailableDynamicSMemPerBlock(size_t *out, void *f,
   if (!out || nblocks <= 0) return cu_ret(CUDA_ERROR_INVALID_VALUE);
   if (!cu_obj_check(d, f, CU_K_FUNC)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
   cu_func *fn = f;
-  if (wvcu_occupancy(&d->prop, fn->k, block, 0) < nblocks) {
-    *out = 0;
-    return cu_ret(CUDA_SUCCESS);
-  }
-  size_t per = d->prop.sharedMemPerMultiprocessor / (size_t)nblocks;
-  size_t used = wv_kernel_static_shared(fn->k) + d->prop.reservedSharedMemPerBlock;
-  size_t avail = per > used ? per - used : 0;
-  size_t lim = (size_t)wvcu_dyn_shared_limit(fn->k, fn->max_dyn_shared);
-  *out = avail < lim ? avail : lim;
+  *out = wvcu_avail_dyn_shared(&d->prop, fn->k, fn->max_dyn_shared, nblocks, block);
   return cu_ret(CUDA_SUCCESS);
 }
