@@ -151,6 +151,15 @@ int wvcu_occupancy(const wv_prop_all *p, const wv_kernel *k, int block, size_t d
   return n;
 }
 
+size_t wvcu_avail_dyn_shared(const wv_prop_all *p, const wv_kernel *k, int max_dyn, int nblocks, int block) {
+  if (wvcu_occupancy(p, k, block, 0) < nblocks) return 0;
+  size_t per = p->sharedMemPerMultiprocessor / (size_t)nblocks;
+  size_t used = wv_kernel_static_shared(k) + p->reservedSharedMemPerBlock;
+  size_t avail = per > used ? per - used : 0;
+  size_t lim = (size_t)wvcu_dyn_shared_limit(k, max_dyn);
+  return avail < lim ? avail : lim;
+}
+
 wvcu_launch_problem wvcu_launch_check(const wv_prop_all *p, const wv_kernel *k, int max_dyn, wv_dim3 grid,
                                       wv_dim3 block, size_t shared, int coop, char *why, size_t whylen) {
   uint64_t threads = (uint64_t)block.x * block.y * block.z;

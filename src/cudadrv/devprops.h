@@ -85,6 +85,9 @@ int wvcu_dyn_shared_limit(const wv_kernel *k, int max_dyn);
 int wvcu_occupancy(const wv_prop_all *p, const wv_kernel *k, int block, size_t dyn_shared);
 /* The persisting-L2 limit for a request (or its default), rounded as an H200 does; 0: refused (past the maximum). */
 size_t wvcu_persisting_l2(const wv_prop_all *p, size_t request, int is_default);
+/* cudaOccupancyAvailableDynamicSMemPerBlock: dynamic shared memory a block may have so that nblocks blocks of
+ * `block` threads fit on one SM (nblocks > 0). */
+size_t wvcu_avail_dyn_shared(const wv_prop_all *p, const wv_kernel *k, int max_dyn, int nblocks, int block);
 typedef enum { WVCU_LAUNCH_OK, WVCU_BAD_CONFIG, WVCU_TOO_MUCH_SHARED, WVCU_COOP_TOO_LARGE } wvcu_launch_problem;
 /* Whether a launch configuration is within the device's and the kernel's limits; why says what not. */
 wvcu_launch_problem wvcu_launch_check(const wv_prop_all *p, const wv_kernel *k, int max_dyn, wv_dim3 grid,

@@ -205,14 +205,6 @@ WV_EXPORT cudaError_t cudaOccupancyAvailableDynamicSMemPerBlock(size_t *out, con
   cr_func *f = wv_cr_func_find(r, func);
   if (!out || nblocks <= 0) return wv_cr_ret(cudaErrorInvalidValue);
   if (!f || !f->k) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
-  if (wv_cr_occupancy(r, f, block, 0) < nblocks) {
-    *out = 0;
-    return wv_cr_ret(cudaSuccess);
-  }
-  size_t per = r->prop.sharedMemPerMultiprocessor / (size_t)nblocks;
-  size_t used = wv_kernel_static_shared(f->k) + r->prop.reservedSharedMemPerBlock;
-  size_t avail = per > used ? per - used : 0;
-  size_t lim = (size_t)dyn_limit(f);
-  *out = avail < lim ? avail : lim;
+  *out = wvcu_avail_dyn_shared(&r->prop, f->k, f->max_dyn_shared, nblocks, block);
   return wv_cr_ret(cudaSuccess);
 }
