@@ -1,7 +1,8 @@
 /*
  * h_mem.c — memory instructions: ld/ldu/st (every state space, .v2/.v4), atom/red (global and
  * shared; add inc dec min max and or xor exch cas on 32/64-bit ints, add on f32/f64), cvta and
- * isspacep (PTX ISA §9.7.9). A warp's ld/st/atom is checked once (wv_warp_region: every active lane inside
+ * isspacep (PTX ISA §9.7.9); atom.add.noftz on .f16/.bf16/.f16x2/.bf16x2 and the sm_90 vector atom.global.add
+ * .v2/.v4. A warp's ld/st/atom is checked once (wv_warp_region: every active lane inside
  * one region the program owns, aligned, nothing else to watch) and then copied in one loop per element
  * size; any doubt sends it to the exact path, where every lane's access goes through wv_mem_xlate,
  * which checks bounds and alignment and records a fault naming the address (or, for a load the GPU
@@ -321,6 +322,14 @@ static inline __attribute__((always_inline)) uint64_t atom_apply_k(int mode, wv_
      * (PTX ISA "atom"; CUDA Programming Guide, atomicAdd), on shared memory it does not */
     if (t == WV_T_F32) return wv_fp_add_f32((uint32_t)old, (uint32_t)b, WV_FP_RN, global ? WV_FP_FTZ : 0);
     if (t == WV_T_F64) return wv_fp_add_f64(old, b, WV_FP_RN);
+    /* atom.add.noftz on halves: rounded to nearest even, subnormals kept; x2: each half on its own */
+    if (t == WV_T_F16 || t == WV_T_BF16) return wv_fp_half_arith(WV_FP__ADD, t == WV_T_BF16, (uint32_t)old, (uint32_t)b, 0, 0);
+    if (t == WV_T_F16X2 || t == WV_T_BF16X2) {
+      int bf = t == WV_T_BF16X2;
+      uint32_t lo = wv_fp_half_arith(WV_FP__ADD, bf, (uint32_t)old & 0xffff, (uint32_t)b & 0xffff, 0, 0);
+      uint32_t hi = wv_fp_half_arith(WV_FP__ADD, bf, (uint32_t)(old >> 16), (uint32_t)(b >> 16), 0, 0);
+      return (uint64_t)(hi << 16 | lo);
+    }
     return (old + b) & mask;
   case A_MIN:
     if (sgn) return w64 ? ((int64_t)old < (int64_t)b ? old : b) : ((int32_t)old < (int32_t)b ? old : b);
@@ -366,6 +375,32 @@ static uint64_t atom_one(const wv_insn *in, uint8_t *p, unsigned size, int globa
   uint64_t old = load_elem(p, size, 0), nv = atom_apply(in, old, b, c, 0); /* shared memory (or a generic */
   memcpy(p, &nv, size); /* address of local memory or the parameters): only this CTA's threads, on this host thread */
   return old;
+}
+
+/* The source slot of element i of a vector atom (dec_atom: b, c, e, then target). */
+static uint32_t atom_src(const wv_insn *in, unsigned i) {
+  return i == 0 ? in->b : i == 1 ? in->c : i == 2 ? in->e : in->target;
+}
+
+/* atom/red.global.add.v2/.v4 (sm_90): the vector aligned to its whole size, each element its own atomic. */
+static int h_atom_vec(wv_exec *x, const wv_insn *in, uint32_t m) {
+  const uint64_t *A = in->a != WV_NOSLOT ? WV_R(x, in->a) : NULL;
+  unsigned size = wv_type_size((wv_type)in->type), n = in->vec;
+  x->n_atom++;
+  WV_FOR_LANES(m, l, {
+    uint64_t addr = lane_addr(x, in, A, l);
+    uint8_t *p = wv_mem_xlate(x, in->space, addr, size * n, size * n, l, WV_MEM_STORE);
+    if (!p) return 1;
+    if (x->mm) {
+      wv_mm_before_load(x, l, addr, size * n);
+      if (in->uni) wv_mm_commit_own(x, l, 1, 0, 0);
+    }
+    for (unsigned i = 0; i < n; i++) {
+      uint64_t old = atom_global(in, p + i * size, size, WV_R(x, atom_src(in, i))[l], 0);
+      if (in->d[i] != WV_NOSLOT) WV_R(x, in->d[i])[l] = old;
+    }
+  });
+  return 0;
 }
 
 static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
@@ -444,11 +479,10 @@ static int h_isspacep(wv_exec *x, const wv_insn *in, uint32_t m) {
 }
 
 wv_handler wv_h_mem(int op, const wv_insn *in) {
-  (void)in;
   switch (op) {
   case WV_OP_LD: case WV_OP_LDU: return h_ld;
   case WV_OP_ST: return h_st;
-  case WV_OP_ATOM: case WV_OP_RED: return h_atom;
+  case WV_OP_ATOM: case WV_OP_RED: return in && in->vec > 1 ? h_atom_vec : h_atom;
   case WV_OP_CVTA: return h_cvta;
   case WV_OP_ISSPACEP: return h_isspacep;
   default: return NULL;

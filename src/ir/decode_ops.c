@@ -622,7 +622,8 @@ static int mem_common(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   take_hints(m);
   if (need_type(d, pi, m, 1)) return -1;
   wv_type t = m->t[0];
-  if (t == WV_T_PRED || t == WV_T_B128 || t == WV_T_F16X2 || t == WV_T_BF16X2) return unsupported(d, pi);
+  int x2_ok = in->op == WV_OP_ATOM || in->op == WV_OP_RED; /* atom.add.noftz.f16x2 */
+  if (t == WV_T_PRED || t == WV_T_B128 || ((t == WV_T_F16X2 || t == WV_T_BF16X2) && !x2_ok)) return unsupported(d, pi);
   in->type = (uint8_t)t;
   in->vec = (uint8_t)(m->vec ? m->vec : 1);
   if (in->vec > 4) return unsupported(d, pi);
@@ -669,19 +670,36 @@ static int dec_atom(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   if (k < 0) return unsupported(d, pi);
   in->mode = (uint8_t)k;
   in->uni = (uint8_t)(has_mod(pi, "release", "acq_rel") || has_mod(pi, "sc", NULL));
+  int noftz = wv_mods_take(m, "noftz");
   if (mem_common(d, pi, in, m)) return -1;
   wv_type t = (wv_type)in->type;
-  if (in->vec != 1 || (in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_SHARED && in->space != WV_SPACE_GENERIC))
+  if (in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_SHARED && in->space != WV_SPACE_GENERIC)
     return unsupported(d, pi);
-  if ((wv_type_size(t) < 4 && !(wv_type_size(t) == 2 && k == 9)) || ((t == WV_T_F32 || t == WV_T_F64) && k != 0) || t == WV_T_F16 || t == WV_T_BF16)
+  /* add on .f16 .bf16 .f16x2 .bf16x2 needs .noftz (PTX ISA "atom": rounded to nearest, subnormals kept) */
+  if (is_half(t) && (k != 0 || !noftz)) return wv_derr(d, pi->loc, "%s on a half type is %s.add.noftz", pi->opcode, pi->opcode);
+  if (noftz && !is_half(t)) return wv_derr(d, pi->loc, ".noftz is for add on .f16, .bf16, .f16x2, .bf16x2");
+  if ((wv_type_size(t) < 4 && !(wv_type_size(t) == 2 && k == 9) && !is_half(t)) || ((t == WV_T_F32 || t == WV_T_F64) && k != 0))
+    return unsupported(d, pi);
+  /* .v2/.v4 (sm_90): an add on each element of a global vector of f32 or halves, each element its own
+   * atomic; the sources' slots are b, c, e and target (see atom_src in h_mem.c) */
+  if (in->vec != 1 && (k != 0 || in->space != WV_SPACE_GLOBAL || !(t == WV_T_F32 || is_half(t))))
     return unsupported(d, pi);
   int red = in->op == WV_OP_RED, cas = k == 9;
   uint32_t n = (red ? 2 : 3) + (cas ? 1 : 0);
   if (nops(d, pi, n, n)) return -1;
   uint32_t i = 0;
-  if (!red) in->d[0] = wv_ddst(d, &pi->ops[i++]);
+  if (!red && vec_regs(d, &pi->ops[i++], in, 1)) return -1;
   if (wv_daddr(d, &pi->ops[i++], in)) return -1;
-  in->b = wv_dsrc(d, &pi->ops[i++], t);
+  if (in->vec != 1) {
+    const ptx_operand *o = &pi->ops[i++];
+    if (o->kind != PTX_OPND_VEC || o->nelems != in->vec) return wv_derr(d, o->loc, "expected a vector of %u registers", in->vec);
+    uint32_t *src[4] = {&in->b, &in->c, &in->e, &in->target};
+    for (uint32_t j = 0; j < in->vec; j++) *src[j] = wv_dsrc(d, &o->elems[j], t);
+    if (red) for (uint32_t j = 0; j < 4; j++) in->d[j] = WV_NOSLOT;
+  } else {
+    if (red) in->d[0] = WV_NOSLOT;
+    in->b = wv_dsrc(d, &pi->ops[i++], t);
+  }
   if (cas) in->c = wv_dsrc(d, &pi->ops[i++], t);
   if (d->failed) return -1;
   in->fn = wv_h_mem(WV_OP_ATOM, in);

@@ -304,6 +304,17 @@ static void test_hint_instructions(void **state) {
   expect_load_error(bad3, "HERE", "operand");
 }
 
+/* atom.add on a half type needs .noftz, and .noftz is for half types only (ptxas 13.0 rejects both). */
+static void test_atom_noftz(void **state) {
+  (void)state;
+  static const char bad1[] = WVT_HDR KHEAD ".reg .b16 %h<3>;\nld.param.u64 %rd1, [p];\n"
+                             "atom.global.add.f16 %h1, [%rd1], %h2; // HERE\nret;\n}\n";
+  expect_load_error(bad1, "HERE", "noftz");
+  static const char bad2[] = WVT_HDR KHEAD "ld.param.u64 %rd1, [p];\n"
+                             "atom.global.add.noftz.f32 %r1, [%rd1], %r2; // HERE\nret;\n}\n";
+  expect_load_error(bad2, "HERE", "noftz");
+}
+
 /* An indirect call that does not match its prototype (as ptxas 13.0 checks: count, size, shape, alignment) or
  * names no prototype, list or table is a load error at the call. */
 static void test_indirect_call_errors(void **state) {
@@ -440,6 +451,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_hint_instructions, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_newer_targets, wvt_setup, wvt_teardown),
       cmocka_unit_test(test_indirect_call_errors),
+      cmocka_unit_test(test_atom_noftz),
       cmocka_unit_test_setup_teardown(test_valid_forms_are_deferred, wvt_setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
