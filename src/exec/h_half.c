@@ -2,7 +2,7 @@
  * h_half.c — handlers of the half-precision instructions on .f16 .bf16 .f16x2 .bf16x2 (PTX ISA
  * "Half Precision Floating-Point Instructions"): add sub mul fma (.rn, .ftz, .sat, .relu), neg abs,
  * min max (.NaN, .xorsign.abs), setp (the x2 forms write p from the low halves and q from the high
- * halves), and cvt.rn{.relu}{.satfinite}.{f16x2,bf16x2}.f32. One lane's half is one call into
+ * halves), set (1.0 or all ones per half), and cvt.rn{.relu}{.satfinite}.{f16x2,bf16x2}.f32. One lane's half is one call into
  * fpmath.h; an x2 form applies it to both halves. in->imm holds the fpmath flags (WV_FP_*).
  */
 #include "exec/fpmath.h"
@@ -55,6 +55,35 @@ static int h_half_setp(wv_exec *x, const wv_insn *in, uint32_t m) {
   return wv_setp_write(x, in, m, t, x2 ? u : ~t);
 }
 
+/* What set.CMP.dtype writes for true in one half (or the whole of a scalar dtype): 1.0 as .f16 or .bf16, all
+ * ones for the integer types, 1.0f for .f32 (PTX ISA "Half Precision Comparison Instructions: set"). */
+static uint32_t set_true(int dtype, int x2) {
+  switch (dtype) {
+  case WV_T_F16: case WV_T_F16X2: return 0x3c00;
+  case WV_T_BF16: case WV_T_BF16X2: return 0x3f80;
+  case WV_T_F32: return 0x3f800000u;
+  default: return x2 || wv_type_size((wv_type)dtype) == 2 ? 0xffffu : 0xffffffffu;
+  }
+}
+
+/* set.CMP{.BOOL}{.ftz}.dtype.{f16,bf16}{x2} d, a, b{, {!}c}: per half, BOOL(a CMP b, c); the x2 forms
+ * write each half of d from the same halves of a and b. */
+static int h_half_set(wv_exec *x, const wv_insn *in, uint32_t m) {
+  const uint64_t *A = WV_R(x, in->a), *B = WV_R(x, in->b);
+  uint64_t *D = WV_R(x, in->d[0]);
+  int bf = is_bf(in->type), x2 = is_x2(in->type);
+  wv_fp_cmpop op = (wv_fp_cmpop)(in->cmp >= WV_CMP_EQU ? in->cmp - (WV_CMP_EQU - WV_FP_EQU) : in->cmp);
+  uint32_t t = 0, u = 0, one = set_true(in->type2, x2);
+  WV_FOR_LANES(m, l, {
+    t |= (uint32_t)wv_fp_half_cmp((uint32_t)A[l], (uint32_t)B[l], bf, in->ftz, op) << l;
+    if (x2) u |= (uint32_t)wv_fp_half_cmp((uint32_t)A[l] >> 16, (uint32_t)B[l] >> 16, bf, in->ftz, op) << l;
+  });
+  t = wv_setp_bool(x, in, t);
+  u = wv_setp_bool(x, in, u);
+  WV_FOR_LANES(m, l, { D[l] = (t >> l & 1 ? one : 0) | (x2 && (u >> l & 1) ? one << 16 : 0); });
+  return 0;
+}
+
 /* cvt.rn{.relu}{.satfinite}.{f16x2,bf16x2}.f32 d, a, b: a to the high half, b to the low. */
 static int h_half_pack(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t *D = WV_R(x, in->d[0]);
@@ -71,6 +100,7 @@ wv_handler wv_h_half(int op) {
   case WV_OP_MIN: case WV_OP_MAX: case WV_OP_NEG: case WV_OP_ABS:
     return h_half;
   case WV_OP_SETP: return h_half_setp;
+  case WV_OP_SET: return h_half_set;
   case WV_OP_CVT: return h_half_pack;
   default: return NULL;
   }

@@ -104,11 +104,12 @@ FTYPES(GEN_FSETPS)
 #define h_setp_FENTRY(T, CT, UT, conv, name, id, FOP) [id] = h_setp_##T##_##name,
 static const wv_handler SETP[TC_N][WV_CMP_NAN + 1] = BY_TYPE_AND_CMP(h_setp_);
 
-/* set.CMP.dtype.stype: all ones (integer) or 1.0f (f32) when true, else 0. */
+/* set.CMP.dtype.stype: all ones (integer) or 1.0 (f32, f16, bf16) when true, else 0. */
 static int h_set(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint32_t t = wv_setp_bool(x, in, cmp_of(in)(x, in, m));
   uint64_t *D = WV_R(x, in->d[0]);
-  uint64_t one = in->type2 == WV_T_F32 ? 0x3f800000u : 0xffffffffu; /* 1.0f, or all ones for .s32/.u32 */
+  uint64_t one = in->type2 == WV_T_F32 ? 0x3f800000u : in->type2 == WV_T_F16 ? 0x3c00u : in->type2 == WV_T_BF16 ? 0x3f80u
+               : wv_type_size((wv_type)in->type2) == 2 ? 0xffffu : 0xffffffffu;
   WV_FOR_LANES(m, l, { D[l] = (t >> l & 1) ? one : 0; });
   return 0;
 }

@@ -554,8 +554,16 @@ static int dec_setp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   in->cmp = (uint8_t)k;
   if (!wv_type_is_float(t) && k >= WV_CMP_EQU) return unsupported(d, pi);
   if (wv_type_is_float(t) && k >= WV_CMP_LO && k <= WV_CMP_HS) return unsupported(d, pi);
-  int half = !set && is_half(t);
+  int half = is_half(t);
   if (!half && t != WV_T_F32 && t != WV_T_F64 && (wv_type_is_float(t) || wv_type_size(t) < 2)) return unsupported(d, pi);
+  if (set) { /* dtype: .u32 .s32 .f32, and .u16 .s16 .f16 .bf16 .f16x2 .bf16x2 with half sources (PTX ISA "set") */
+    wv_type dt = (wv_type)in->type2;
+    int x2 = t == WV_T_F16X2 || t == WV_T_BF16X2;
+    int ok = dt == WV_T_U32 || dt == WV_T_S32 || (!half && dt == WV_T_F32);
+    if (x2) ok = ok || dt == (t == WV_T_F16X2 ? WV_T_F16X2 : WV_T_BF16X2);
+    else ok = ok || dt == WV_T_F16 || dt == WV_T_BF16 || (half && (dt == WV_T_U16 || dt == WV_T_S16));
+    if (!ok) return unsupported(d, pi);
+  }
   if (half && m->ftz && (t == WV_T_BF16 || t == WV_T_BF16X2)) return unsupported(d, pi);
   static const char *const bools[] = {"and", "or", "xor", NULL};
   int b = take_one(m, bools);
@@ -582,7 +590,7 @@ static int dec_setp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     in->c = (uint32_t)c;
   }
   if (d->failed) return -1;
-  in->fn = half ? wv_h_half(WV_OP_SETP) : wv_h_setp(in->op, t, in);
+  in->fn = half ? wv_h_half(set ? WV_OP_SET : WV_OP_SETP) : wv_h_setp(in->op, t, in);
   return no_handler(d, pi, in);
 }
 
