@@ -140,33 +140,17 @@ int wv_warp_region(wv_exec *x, int space, uint32_t slot, int64_t off, uint8_t fl
  * by one st.relaxed.gpu.v2.u64, polled by later CTAs with ld.relaxed.gpu.v2.u64). Copied element by element,
  * a CTA running on another host thread can read the new status with the old value. 8 bytes are one 64-bit
  * move; 16 bytes one aligned SSE move on x86-64 (atomic on every processor with AVX: Intel SDM vol. 3A
- * §9.1.1, AMD APM vol. 2 §7.3.2) and one 128-bit move elsewhere. Wider vectors (v4.u64, sm_100) are not
- * single-copy atomic on the GPU either. */
+ * §9.1.1, AMD APM vol. 2 §7.3.2); elsewhere a 16-byte memcpy, which is not guaranteed to be one access. */
 #define ALWAYS_INLINE static inline __attribute__((always_inline))
 
-ALWAYS_INLINE void vec_load(void *d, const void *s, unsigned bytes) {
+ALWAYS_INLINE void vec_copy(void *d, const void *s, unsigned bytes) { /* the warpvm side 16-byte aligned too */
   switch (bytes) {
   case 2: memcpy(d, s, 2); break;
   case 4: memcpy(d, s, 4); break;
   case 8: { uint64_t v; memcpy(&v, s, 8); memcpy(d, &v, 8); break; }
   case 16:
 #if defined(__x86_64__) || defined(_M_X64)
-    if (!((uintptr_t)s & 15)) { _mm_storeu_si128((__m128i *)d, _mm_load_si128((const __m128i *)s)); break; }
-#endif
-    memcpy(d, s, 16);
-    break;
-  default: memcpy(d, s, bytes); break;
-  }
-}
-
-ALWAYS_INLINE void vec_store(void *d, const void *s, unsigned bytes) {
-  switch (bytes) {
-  case 2: memcpy(d, s, 2); break;
-  case 4: memcpy(d, s, 4); break;
-  case 8: { uint64_t v; memcpy(&v, s, 8); memcpy(d, &v, 8); break; }
-  case 16:
-#if defined(__x86_64__) || defined(_M_X64)
-    if (!((uintptr_t)d & 15)) { _mm_store_si128((__m128i *)d, _mm_loadu_si128((const __m128i *)s)); break; }
+    if (!(((uintptr_t)d | (uintptr_t)s) & 15)) { _mm_store_si128((__m128i *)d, _mm_load_si128((const __m128i *)s)); break; }
 #endif
     memcpy(d, s, 16);
     break;
@@ -183,8 +167,8 @@ ALWAYS_INLINE void vec_store(void *d, const void *s, unsigned bytes) {
       WV_FOR_LANES(m, l, { T v_; memcpy(&v_, LANE_P(hb, stride, addr, l), sizeof v_); D0[l] = (uint64_t)v_; }); \
     } else {                                                                                           \
       WV_FOR_LANES(m, l, {                                                                             \
-        union { T e[4]; uint64_t w[4]; } u_; /* 32 bytes, whatever T */                               \
-        vec_load(&u_, LANE_P(hb, stride, addr, l), n * (unsigned)sizeof(T));                           \
+        union { T e[4]; uint64_t w[4]; } __attribute__((aligned(16))) u_;                            \
+        vec_copy(&u_, LANE_P(hb, stride, addr, l), n * (unsigned)sizeof(T));                           \
         for (unsigned i = 0; i < n; i++) D[i][l] = (uint64_t)u_.e[i];                                  \
       });                                                                                              \
     }                                                                                                  \
@@ -217,9 +201,9 @@ static void ld_copy(const wv_region *r, const uint64_t *addr, uint32_t m, unsign
       WV_FOR_LANES(m, l, { T v_ = (T)S0[l]; memcpy(LANE_P(hb, stride, addr, l), &v_, sizeof v_); });    \
     } else {                                                                                            \
       WV_FOR_LANES(m, l, {                                                                              \
-        union { T e[4]; uint64_t w[4]; } u_; /* 32 bytes, whatever T */                                \
+        union { T e[4]; uint64_t w[4]; } __attribute__((aligned(16))) u_;                             \
         for (unsigned i = 0; i < n; i++) u_.e[i] = (T)S[i][l];                                          \
-        vec_store(LANE_P(hb, stride, addr, l), &u_, n * (unsigned)sizeof(T));                           \
+        vec_copy(LANE_P(hb, stride, addr, l), &u_, n * (unsigned)sizeof(T));                           \
       });                                                                                               \
     }                                                                                                   \
   } while (0)
@@ -269,7 +253,7 @@ static int h_ld(wv_exec *x, const wv_insn *in, uint32_t m) {
         wv_async_check_read(x, sa, size * n); /* reads what a pending cp.async will overwrite */
     }
     uint8_t buf[32] __attribute__((aligned(16)));
-    vec_load(buf, p, size * n);
+    vec_copy(buf, p, size * n);
     for (unsigned i = 0; i < n; i++)
       if (D[i]) D[i][l] = load_elem(buf + i * size, size, sgn);
   });
@@ -305,7 +289,7 @@ static int h_st(wv_exec *x, const wv_insn *in, uint32_t m) {
     }
     uint8_t buf[32] __attribute__((aligned(16)));
     for (unsigned i = 0; i < n; i++) memcpy(buf + i * size, &S[i][l], size); /* little-endian host */
-    vec_store(p, buf, size * n);
+    vec_copy(p, buf, size * n);
   });
   return 0;
 }
