@@ -10,7 +10,8 @@
 # of tests/programs, this script, lib.sh and programs.txt, and was built by the same command
 # (OUTDIR/NAME.VARIANT.cmd). With WV_NVCC_CACHE set, a build of the same command from the same inputs is copied
 # from that folder instead of compiled again (see below).
-# Exit status: 0 built or up to date; 77 no nvcc (CTest: skipped); 2 usage; 1 the build failed.
+# Exit status: 0 built or up to date; 77 no nvcc, or no CUTLASS for a program that needs it (CTest: skipped);
+# 2 usage; 1 the build failed.
 set -uo pipefail
 # shellcheck source-path=SCRIPTDIR source=lib.sh
 . "$(dirname "$0")/lib.sh"
@@ -34,6 +35,15 @@ esac
 mkdir -p "$OUTDIR" || exit 1
 OUTDIR=$(cd "$OUTDIR" && pwd)
 BIN=$OUTDIR/$NAME.$VARIANT
+# @CUTLASS@ in a program's flags: the CUTLASS headers (PyPI's nvidia-cutlass); without them the program is skipped
+case " ${P_FLAGS[*]} " in
+  *@CUTLASS@*)
+    CUTLASS=$(cutlass_dir) || {
+      echo "build.sh: $NAME needs CUTLASS's headers (bash scripts/setup_python.sh, or WV_CUTLASS=DIR): skipped" >&2
+      exit 77
+    }
+    P_FLAGS=("${P_FLAGS[@]//@CUTLASS@/$CUTLASS}") ;;
+esac
 FLAGS=(-O2 -std=c++17 "${V_FLAGS[@]}" "${P_FLAGS[@]}")
 CMD="$NVCC_BIN ${FLAGS[*]} ${P_SOURCES[*]}"
 

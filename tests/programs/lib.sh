@@ -48,12 +48,26 @@ variant_flags() {
   case "$1" in
     sm80) V_FLAGS=(-cudart shared -arch=sm_80) ;;
     sm90) V_FLAGS=(-cudart shared -arch=sm_90) ;;
+    sm90a) V_FLAGS=(-cudart shared -arch=sm_90a) ;;  # Hopper's arch-specific features (wgmma, setmaxnreg)
     sm90-none | sm90-speed | sm90-balance | sm90-size)
       V_FLAGS=(-cudart shared -arch=sm_90 -Xfatbin "-compress-mode=${1#sm90-}") ;;
     static) V_FLAGS=(-arch=sm_90) ;;  # nvcc's default: the static runtime, linked into the program
     sass90) V_FLAGS=(-cudart shared -gencode "arch=compute_90,code=sm_90") ;;  # SASS only, no PTX
     *) return 1 ;;
   esac
+}
+
+# cutlass_dir: prints the folder holding CUTLASS's include/ and tools/util/include/ ($WV_CUTLASS, else the
+# nvidia-cutlass wheel's copy in the venv scripts/setup_python.sh makes); returns 1 if there is none.
+cutlass_dir() {
+  local d
+  for d in "${WV_CUTLASS:-}" "$PROGRAMS_DIR"/../../build-pyenv/lib/python3*/site-packages/cutlass_library/source; do
+    if [ -n "$d" ] && [ -f "$d/include/cutlass/cutlass.h" ]; then
+      (cd "$d" && pwd)
+      return 0
+    fi
+  done
+  return 1
 }
 
 # expect_kind NAME: prints "KIND REGEX" from expect.txt, or nothing (also when the suite has no expect.txt).
