@@ -91,6 +91,7 @@ enum {
   WV_FP_RELU = 1u << 5,      /* cvt .relu (f16/bf16/tf32 destinations): negative → +0 */
   WV_FP_SATFINITE = 1u << 6, /* cvt .satfinite: ±inf/overflow → ±MAX finite, NaN stays NaN */
   WV_FP_INTRND = 1u << 7,    /* cvt .rni/.rzi/.rmi/.rpi on float→float: round to integral */
+  WV_FP_OOB = 1u << 8,       /* fma .oob on halves: an OOB-NaN (0x7ff7, either sign) in a or b gives +0 */
 };
 
 /* ---- bit helpers --------------------------------------------------------------------------- */

@@ -117,6 +117,10 @@ static int half_arith(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m, wv
     if (bf || !arith) return unsupported(d, pi);
     f |= WV_FP_SAT;
   }
+  if (op == WV_OP_FMA && wv_mods_take(m, "oob")) { /* fma.rn.oob{.relu}.type: no .ftz, no .sat */
+    if (f) return unsupported(d, pi);
+    f |= WV_FP_OOB;
+  }
   if (op == WV_OP_FMA && wv_mods_take(m, "relu")) {
     if (f & WV_FP_SAT) return unsupported(d, pi);
     f |= WV_FP_RELU;
