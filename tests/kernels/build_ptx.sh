@@ -46,7 +46,7 @@ cl() {
 # sm_70 (clang-14)
 for n in ref_shfl shfl_battery vote block control; do cl "$n"; done
 # sm_80 (nvcc)
-for n in ref_shfl shfl_battery shfl_typed vote block atomics control printf intops fp32 fp64 fpconv fpapprox fpftz its async_pipeline async_prim async_barrier async_cg async_namedbar async_memmodel async_mbarrier tiles isa10 half indirect cg_large_tile vecatom atom_half half_set; do
+for n in ref_shfl shfl_battery shfl_typed vote block atomics control printf intops fp32 fp64 fpconv fpapprox fpftz its async_pipeline async_prim async_barrier async_cg async_namedbar async_memmodel async_mbarrier tiles isa10 half indirect cg_large_tile atom_half half_set; do
   nv "$n" sm_80
 done
 nv fp32 sm_80 fp32_ftz -ftz=true
