@@ -1,0 +1,27 @@
+/*
+ * mma_arith.h — the arithmetic of one element of a tensor-core product, D = A·B + C, as the H100 computes
+ * it (docs/TENSOR.md gives the rule and the evidence). Pure C17 with no vm state: the mma/wmma handlers
+ * (h_mma.c) and the offline check against the GPU recordings (tests/tensor/mma_check.c) share it, so the
+ * rule that was measured is the rule that runs.
+ */
+#ifndef WV_MMA_ARITH_H
+#define WV_MMA_ARITH_H
+
+#include <stdint.h>
+
+/* element types of mma operands (A/B, C/D) */
+enum wv_mt {
+  WV_MT_F16, WV_MT_BF16, WV_MT_TF32, WV_MT_E4M3, WV_MT_E5M2, WV_MT_F32, WV_MT_F64,
+  WV_MT_S8, WV_MT_U8, WV_MT_S4, WV_MT_U4, WV_MT_B1, WV_MT_S32, WV_MT_COUNT
+};
+
+enum { WV_MMA_SATFINITE = 1, WV_MMA_B1_AND = 2 }; /* flags; b1 defaults to .xor.popc */
+
+/* Bits of one D element: a[0..k) is the row of A, b[0..k) the column of B, raw bit patterns right-aligned
+ * (tf32 as an f32 pattern: its low 13 bits are ignored; b1: one bit each), c the raw bits of C. */
+uint64_t wv_mma_elem(enum wv_mt ab, enum wv_mt cd, int k, const uint64_t *a, const uint64_t *b, uint64_t c,
+                     unsigned flags);
+
+int wv_mma_bits(enum wv_mt t); /* width of an element in bits */
+
+#endif
