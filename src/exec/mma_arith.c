@@ -9,7 +9,8 @@
  * exactly, and the sum is rounded once: toward zero to f32, to nearest-even to f16. Subnormal inputs and
  * results are kept. NaN inputs, Inf·0 and Inf − Inf give the canonical NaN; a zero sum of nonzero addends is
  * +0. fp8 (e4m3/e5m2) follow a two-step form (products first, then C, rounded to nearest) that reproduces
- * most but not all of the recording; f64 is a chain of IEEE fmas; integers are exact (wrapping, or clamped
+ * most but not all of the recording; f64 is a chain of IEEE fmas over k in order (a NaN result carries
+ * b's NaN, else the running sum's, else a's, quieted; a NaN made from numbers is 0xfff8000000000000); integers are exact (wrapping, or clamped
  * with .satfinite).
  */
 #include "exec/mma_arith.h"
@@ -171,10 +172,17 @@ uint64_t wv_mma_elem(enum wv_mt ab, enum wv_mt cd, int k, const uint64_t *a, con
   if (ab == WV_MT_F64) {
     double d, x, y;
     memcpy(&d, &c, 8);
-    for (int i = 0; i < k; i++) {
+    for (int i = 0; i < k; i++) { /* d = fma(a_k, b_k, d), k = 0, 1, ...; a NaN: b's, else d's, else a's */
       memcpy(&x, &a[i], 8);
       memcpy(&y, &b[i], 8);
-      d = fma(x, y, d);
+      uint64_t db, pick[3] = {b[i], 0, a[i]}, r = 0xfff8000000000000ull;
+      memcpy(&db, &d, 8);
+      pick[1] = db;
+      double f = fma(x, y, d);
+      if (f == f) { d = f; continue; }
+      for (int j = 0; j < 3; j++)
+        if ((pick[j] & 0x7fffffffffffffffull) > 0x7ff0000000000000ull) { r = pick[j] | 0x0008000000000000ull; break; }
+      memcpy(&d, &r, 8);
     }
     uint64_t r;
     memcpy(&r, &d, 8);
