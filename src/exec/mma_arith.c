@@ -8,8 +8,8 @@
  * bit), every addend is truncated toward zero to a multiple of 2^(E-25), the truncated values are summed
  * exactly, and the sum is rounded once: toward zero to f32, to nearest-even to f16. Subnormal inputs and
  * results are kept. NaN inputs, Inf·0 and Inf − Inf give the canonical NaN; a zero sum of nonzero addends is
- * +0. fp8 (e4m3/e5m2) follow a two-step form (products first, then C, rounded to nearest) that reproduces
- * most but not all of the recording; f64 is a chain of IEEE fmas over k in order (a NaN result carries
+ * +0. fp8 (e4m3/e5m2) follow a two-step form (the products' fused sum rounded toward zero to f32, then C
+ * added and rounded to nearest) that reproduces most but not all of the recording (docs/TENSOR.md); f64 is a chain of IEEE fmas over k in order (a NaN result carries
  * b's NaN, else the running sum's, else a's, quieted; a NaN made from numbers is 0xfff8000000000000); integers are exact (wrapping, or clamped
  * with .satfinite).
  */
@@ -143,11 +143,11 @@ static uint64_t float_elem(enum wv_mt ab, enum wv_mt cd, int k, const uint64_t *
   if (!any) return allneg ? (cd == WV_MT_F16 ? 0x8000 : 0x80000000u) : 0;
   int s, e;
   uint64_t mag;
-  if (ab == WV_MT_E4M3 || ab == WV_MT_E5M2) { /* products first, then C (partial: docs/TENSOR.md) */
+  if (ab == WV_MT_E4M3 || ab == WV_MT_E5M2) { /* products first (to f32, toward 0), then C, to nearest: partial */
     term two[2] = {cc, {0}};
     if (fused(t, k, 25, &s, &mag, &e) && mag) {
-      two[1] = (term){s, 0, mag, e, 0};
-      two[1].nom = e + bitlen(mag) - 1;
+      two[1] = decode(WV_MT_F32, round_to(s, mag, e, WV_MT_F32, 0));
+      two[1].nom = two[1].m ? two[1].e + bitlen(two[1].m) - 1 : 0;
     }
     if (!fused(two, 2, 60, &s, &mag, &e)) return 0;
     return round_to(s, mag, e, cd, 1);
