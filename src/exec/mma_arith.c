@@ -113,11 +113,12 @@ static uint64_t inf_of(enum wv_mt cd, int s) {
   return cd == WV_MT_F16 ? (s ? 0xfc00 : 0x7c00) : (s ? 0xff800000u : 0x7f800000u);
 }
 
-static uint64_t float_elem(enum wv_mt ab, enum wv_mt cd, int k, const uint64_t *a, const uint64_t *b, uint64_t c) {
+static uint64_t float_elem(const wv_mma_types *ty, int k, const uint64_t *a, const uint64_t *b, uint64_t c) {
+  enum wv_mt cd = ty->d;
   term t[65];
   int nan = 0, inf = 0, infsign = 0, allneg = 1, any = 0;
   for (int i = 0; i < k; i++) {
-    term x = decode(ab, a[i]), y = decode(ab, b[i]);
+    term x = decode(ty->a, a[i]), y = decode(ty->b, b[i]);
     term p = {x.sign ^ y.sign, 0, x.m * y.m, x.e + y.e, x.nom + y.nom};
     if (x.special == 2 || y.special == 2) nan = 1;
     else if (x.special || y.special) {
@@ -129,7 +130,7 @@ static uint64_t float_elem(enum wv_mt ab, enum wv_mt cd, int k, const uint64_t *
     any |= p.m != 0;
     t[i] = p;
   }
-  term cc = decode(cd, c);
+  term cc = decode(ty->c, c);
   if (cc.special == 2) nan = 1;
   else if (cc.special == 1) {
     if (inf && infsign != cc.sign) nan = 1;
@@ -143,7 +144,7 @@ static uint64_t float_elem(enum wv_mt ab, enum wv_mt cd, int k, const uint64_t *
   if (!any) return allneg ? (cd == WV_MT_F16 ? 0x8000 : 0x80000000u) : 0;
   int s, e;
   uint64_t mag;
-  if (ab == WV_MT_E4M3 || ab == WV_MT_E5M2) { /* products first (to f32, toward 0), then C, to nearest: partial */
+  if (ty->a == WV_MT_E4M3 || ty->a == WV_MT_E5M2) { /* products first (to f32, toward 0), then C, to nearest: partial */
     term two[2] = {cc, {0}};
     if (fused(t, k, 25, &s, &mag, &e) && mag) {
       two[1] = decode(WV_MT_F32, round_to(s, mag, e, WV_MT_F32, 0));
@@ -167,8 +168,9 @@ static int64_t int_of(enum wv_mt t, uint64_t v) {
   }
 }
 
-uint64_t wv_mma_elem(enum wv_mt ab, enum wv_mt cd, int k, const uint64_t *a, const uint64_t *b, uint64_t c,
+uint64_t wv_mma_elem(const wv_mma_types *ty, int k, const uint64_t *a, const uint64_t *b, uint64_t c,
                      unsigned flags) {
+  enum wv_mt ab = ty->a;
   if (ab == WV_MT_F64) {
     double d, x, y;
     memcpy(&d, &c, 8);
@@ -192,10 +194,10 @@ uint64_t wv_mma_elem(enum wv_mt ab, enum wv_mt cd, int k, const uint64_t *a, con
     int64_t s = (int32_t)c;
     for (int i = 0; i < k; i++) {
       if (ab == WV_MT_B1) s += flags & WV_MMA_B1_AND ? (a[i] & b[i] & 1) : ((a[i] ^ b[i]) & 1);
-      else s += int_of(ab, a[i]) * int_of(ab, b[i]);
+      else s += int_of(ab, a[i]) * int_of(ty->b, b[i]);
     }
     if (flags & WV_MMA_SATFINITE) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
     return (uint32_t)s;
   }
-  return float_elem(ab, cd, k, a, b, c);
+  return float_elem(ty, k, a, b, c);
 }

@@ -17,9 +17,12 @@ enum wv_mt {
 
 enum { WV_MMA_SATFINITE = 1, WV_MMA_B1_AND = 2 }; /* flags; b1 defaults to .xor.popc */
 
+/* the element types of one product: A, B, C, D (A and B may differ: e4m3·e5m2, s8·u8; C and D: f16/f32) */
+typedef struct wv_mma_types { enum wv_mt a, b, c, d; } wv_mma_types;
+
 /* Bits of one D element: a[0..k) is the row of A, b[0..k) the column of B, raw bit patterns right-aligned
  * (tf32 as an f32 pattern: its low 13 bits are ignored; b1: one bit each), c the raw bits of C. */
-uint64_t wv_mma_elem(enum wv_mt ab, enum wv_mt cd, int k, const uint64_t *a, const uint64_t *b, uint64_t c,
+uint64_t wv_mma_elem(const wv_mma_types *ty, int k, const uint64_t *a, const uint64_t *b, uint64_t c,
                      unsigned flags);
 
 int wv_mma_bits(enum wv_mt t); /* width of an element in bits */

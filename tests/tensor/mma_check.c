@@ -48,7 +48,7 @@ static uint32_t *read_rec(const char *dir, enum mg_case cs, uint32_t *ntests) {
 /* mismatches of case cs; prints the first `verbose` of them */
 static long check_case(enum mg_case cs, const uint32_t *pl, uint32_t ntests, long cnt[][2], int verbose) {
   const struct mg_case_info *ci = &mg_cases[cs];
-  enum wv_mt ab = mt_of(ci->ab), cd = mt_of(ci->cd);
+  wv_mma_types ty = {mt_of(ci->ab), mt_of(ci->ab), mt_of(ci->cd), mt_of(ci->cd)};
   unsigned flags = cs == MG_S32_S8_SAT ? WV_MMA_SATFINITE : 0;
   int halves = ci->cd == MG_FMT_F16 ? 2 : 1, step = ci->cd == MG_FMT_F64 ? 2 : 1;
   long bad = 0;
@@ -64,7 +64,7 @@ static long check_case(enum mg_case cs, const uint32_t *pl, uint32_t ntests, lon
           uint64_t got = halves == 2 ? (dl[w] >> 16 * h) & 0xffff : step == 2 ? dl[w] | (uint64_t)dl[w + 1] << 32 : dl[w];
           uint64_t a[MG_MAXK], b[MG_MAXK];
           for (int k = 0; k < ci->k; k++) a[k] = in.a[row][k], b[k] = in.b[k][col];
-          uint64_t want = wv_mma_elem(ab, cd, ci->k, a, b, in.c[row][col], flags);
+          uint64_t want = wv_mma_elem(&ty, ci->k, a, b, in.c[row][col], flags);
           cnt[in.cls][0]++;
           if (want == got) continue;
           cnt[in.cls][1]++;
