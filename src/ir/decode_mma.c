@@ -110,7 +110,7 @@ static int mma_form(const mma_words *w, const char **why) {
   if (w->nt != 4) return -1;
   if (ta == WV_MT_F16 && tb == ta && shape(w, 8, 8, 4)) { *why = "sm_70's quad-pair m8n8k4 .f16"; return 1; }
   if ((ta == WV_MT_F16 || ta == WV_MT_BF16) && tb == ta && m16 && (w->k == 8 || w->k == 16))
-    return ta == WV_MT_F16 ? ((td == WV_MT_F16 || td == WV_MT_F32) && (tc == WV_MT_F16 || tc == WV_MT_F32) ? 0 : -1)
+    return ta == WV_MT_F16 ? ((td == WV_MT_F16 || td == WV_MT_F32) && tc == td ? 0 : -1)
                            : (td == WV_MT_F32 && tc == WV_MT_F32 ? 0 : -1);
   if (ta == WV_MT_TF32 && tb == ta && m16 && (w->k == 4 || w->k == 8)) return td == WV_MT_F32 && tc == td ? 0 : -1;
   if (ta == WV_MT_F64 && tb == ta && (shape(w, 8, 8, 4) || (m16 && (w->k == 4 || w->k == 8 || w->k == 16))))
