@@ -259,6 +259,117 @@ static void test_movmatrix(void **state) {
     }
 }
 
+
+/* ---- wmma through memory: whatever the fragment layout, load → mma → store must give D = A·B + C in memory.
+ * Small integers, so every rounding rule gives the same bits; strides larger than the matrix; both layouts. */
+typedef struct {
+  const char *shape, *ta, *tc, *mmatypes; /* mmatypes: the type suffix of wmma.mma */
+  int m, n, k, na, nb, nc, abits, cbits;  /* registers; element bits (A/B, C/D) */
+  int aflt, cflt;                         /* 0 int, 1 f16, 2 bf16, 3 f32/tf32, 4 f64 */
+  int b1;                                 /* .xor.popc */
+} wform;
+
+static uint64_t enc_elem(int flt, int bits, int v) {
+  switch (flt) {
+  case 1: return f16_of(v);
+  case 2: return wvt_f2u((float)v) >> 16;
+  case 3: return wvt_f2u((float)v);
+  case 4: return wvt_d2u((double)v);
+  default: return (uint64_t)v & ((bits == 64 ? 0 : 1ull << bits) - 1);
+  }
+}
+static void put_elem(uint8_t *mem, size_t idx, int bits, uint64_t v) {
+  if (bits < 8) {
+    size_t bit = idx * (size_t)bits;
+    mem[bit / 8] = (uint8_t)((mem[bit / 8] & ~(((1u << bits) - 1) << bit % 8)) | (v << bit % 8));
+  } else memcpy(mem + idx * (size_t)bits / 8, &v, (size_t)bits / 8);
+}
+
+static void check_wmma(wv_vm *vm, const wform *f, int acol, int bcol, int pad) {
+  char ptx[4096], regs[4][128];
+  int cnt[4] = {f->na, f->nb, f->nc, f->nc};
+  const char *rt[4] = {"a", "b", "c", "d"};
+  for (int r = 0; r < 4; r++) {
+    regs[r][0] = 0;
+    for (int i = 0; i < cnt[r]; i++)
+      snprintf(regs[r] + strlen(regs[r]), 128 - strlen(regs[r]), "%s%%%s%d", i ? "," : "", rt[r], i);
+  }
+  int lda = (acol ? f->m : f->k) + pad, ldb = (bcol ? f->k : f->n) + pad, ldc = f->n + pad;
+  const char *rty = f->aflt == 4 ? ".f64" : ".b32", *cty = f->cflt == 4 ? ".f64" : ".b32";
+  snprintf(ptx, sizeof ptx,
+           WVT_HDR ".visible .entry k(.param .u64 pa, .param .u64 pb, .param .u64 pc, .param .u64 pd)\n{\n"
+                   ".reg %s %%a<8>; .reg %s %%b<8>; .reg %s %%c<8>; .reg %s %%d<8>; .reg .b64 %%rd<5>;\n"
+                   "ld.param.u64 %%rd1, [pa]; ld.param.u64 %%rd2, [pb]; ld.param.u64 %%rd3, [pc]; ld.param.u64 %%rd4, [pd];\n"
+                   "wmma.load.a.sync.aligned.%s.%s.global.%s {%s}, [%%rd1], %d;\n"
+                   "wmma.load.b.sync.aligned.%s.%s.global.%s {%s}, [%%rd2], %d;\n"
+                   "wmma.load.c.sync.aligned.row.%s.global.%s {%s}, [%%rd3], %d;\n"
+                   "wmma.mma%s.sync.aligned.%s.%s.%s.%s {%s}, {%s}, {%s}, {%s};\n"
+                   "wmma.store.d.sync.aligned.row.%s.global.%s [%%rd4], {%s}, %d;\nret;\n}\n",
+           rty, rty, cty, cty, acol ? "col" : "row", f->shape, f->ta, regs[0], lda, bcol ? "col" : "row", f->shape, f->ta,
+           regs[1], ldb, f->shape, f->tc, regs[2], ldc, f->b1 ? ".xor.popc" : "", acol ? "col" : "row", bcol ? "col" : "row",
+           f->shape, f->mmatypes, regs[3], regs[0], regs[1], regs[2], f->shape, f->tc, regs[3], ldc);
+  const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+  static int A[32][128], B[128][32], C[32][32];
+  static uint8_t ma[32 * 160 * 8], mb[160 * 40 * 8], mc[32 * 40 * 8], md[32 * 40 * 8];
+  memset(ma, 0, sizeof ma), memset(mb, 0, sizeof mb), memset(mc, 0, sizeof mc), memset(md, 0, sizeof md);
+  uint64_t s = 7 + (uint64_t)f->m * 31 + (uint64_t)f->k;
+  int lo = f->abits == 1 ? 0 : f->abits == 4 ? -8 : -3, hi = f->abits == 1 ? 1 : f->abits == 4 ? 7 : 3;
+  if (!strcmp(f->ta, "u8") || !strcmp(f->ta, "u4")) lo = 0;
+  for (int r = 0; r < f->m; r++)
+    for (int c = 0; c < f->k; c++) {
+      A[r][c] = lo + (int)(wvt_rand(&s) % (uint64_t)(hi - lo + 1));
+      put_elem(ma, acol ? (size_t)c * lda + r : (size_t)r * lda + c, f->abits, enc_elem(f->aflt, f->abits, A[r][c]));
+    }
+  for (int r = 0; r < f->k; r++)
+    for (int c = 0; c < f->n; c++) {
+      B[r][c] = lo + (int)(wvt_rand(&s) % (uint64_t)(hi - lo + 1));
+      put_elem(mb, bcol ? (size_t)c * ldb + r : (size_t)r * ldb + c, f->abits, enc_elem(f->aflt, f->abits, B[r][c]));
+    }
+  for (int r = 0; r < f->m; r++)
+    for (int c = 0; c < f->n; c++) {
+      C[r][c] = (int)(wvt_rand(&s) % 101) - 50;
+      put_elem(mc, (size_t)r * ldc + c, f->cbits, enc_elem(f->cflt, f->cbits, C[r][c]));
+    }
+  wvt_buf b[4] = {{ma, sizeof ma}, {mb, sizeof mb}, {mc, sizeof mc}, {md, sizeof md}};
+  wvt_run_ok(vm, k, 1, 32, 4, b);
+  for (int r = 0; r < f->m; r++)
+    for (int c = 0; c < f->n; c++) {
+      int sum = C[r][c];
+      for (int kk = 0; kk < f->k; kk++) sum += f->b1 ? (A[r][kk] ^ B[kk][c]) : A[r][kk] * B[kk][c];
+      uint64_t want = enc_elem(f->cflt, f->cbits, sum), got = 0;
+      memcpy(&got, md + ((size_t)r * ldc + c) * (size_t)f->cbits / 8, (size_t)f->cbits / 8);
+      if (got != want)
+        fail_msg("wmma %s .%s (%s.%s, pad %d): D[%d][%d] = %llx, want %llx", f->shape, f->ta, acol ? "col" : "row",
+                 bcol ? "col" : "row", pad, r, c, (unsigned long long)got, (unsigned long long)want);
+    }
+}
+
+static void test_wmma_memory(void **state) {
+  wv_vm *vm = *state;
+  static const wform fs[] = {
+    {"m16n16k16", "f16", "f32", "f32.f32", 16, 16, 16, 8, 8, 8, 16, 32, 1, 3, 0},
+    {"m16n16k16", "f16", "f16", "f16.f16", 16, 16, 16, 8, 8, 4, 16, 16, 1, 1, 0},
+    {"m32n8k16", "f16", "f32", "f32.f32", 32, 8, 16, 8, 8, 8, 16, 32, 1, 3, 0},
+    {"m8n32k16", "f16", "f32", "f32.f32", 8, 32, 16, 8, 8, 8, 16, 32, 1, 3, 0},
+    {"m16n16k16", "bf16", "f32", "f32.bf16.bf16.f32", 16, 16, 16, 4, 4, 8, 16, 32, 2, 3, 0},
+    {"m32n8k16", "bf16", "f32", "f32.bf16.bf16.f32", 32, 8, 16, 8, 2, 8, 16, 32, 2, 3, 0},
+    {"m8n32k16", "bf16", "f32", "f32.bf16.bf16.f32", 8, 32, 16, 2, 8, 8, 16, 32, 2, 3, 0},
+    {"m16n16k16", "s8", "s32", "s32.s8.s8.s32", 16, 16, 16, 2, 2, 8, 8, 32, 0, 0, 0},
+    {"m32n8k16", "u8", "s32", "s32.u8.u8.s32", 32, 8, 16, 4, 1, 8, 8, 32, 0, 0, 0},
+    {"m8n32k16", "s8", "s32", "s32.s8.s8.s32", 8, 32, 16, 1, 4, 8, 8, 32, 0, 0, 0},
+    {"m16n16k8", "tf32", "f32", "f32.tf32.tf32.f32", 16, 16, 8, 4, 4, 8, 32, 32, 3, 3, 0},
+    {"m8n8k4", "f64", "f64", "f64.f64.f64.f64", 8, 8, 4, 1, 1, 2, 64, 64, 4, 4, 0},
+  };
+  for (size_t i = 0; i < N(fs); i++)
+    for (int lay = 0; lay < 4; lay++) check_wmma(vm, &fs[i], lay & 1, lay >> 1, lay == 3 ? 8 : 0);
+  static const wform sub[] = { /* .s4/.u4/.b1: A .row, B .col only */
+    {"m8n8k32", "s4", "s32", "s32.s4.s4.s32", 8, 8, 32, 1, 1, 2, 4, 32, 0, 0, 0},
+    {"m8n8k32", "u4", "s32", "s32.u4.u4.s32", 8, 8, 32, 1, 1, 2, 4, 32, 0, 0, 0},
+    {"m8n8k128", "b1", "s32", "s32.b1.b1.s32", 8, 8, 128, 1, 1, 2, 1, 32, 0, 0, 1},
+  };
+  for (size_t i = 0; i < N(sub); i++) check_wmma(vm, &sub[i], 0, 1, 0), check_wmma(vm, &sub[i], 0, 1, 128);
+}
+
 /* ---- decoder ---- */
 #define MHEAD WVT_HDR ".visible .entry k(.param .u64 p)\n{\n.reg .b32 %r<12>;\n.reg .f64 %fd<4>;\n.reg .b64 %rd<4>;\n"
 
@@ -340,6 +451,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_mma_float_exact, wvt_setup, wvt_teardown),
     cmocka_unit_test_setup_teardown(test_ldmatrix_stmatrix, wvt_setup, wvt_teardown),
     cmocka_unit_test_setup_teardown(test_movmatrix, wvt_setup, wvt_teardown),
+    cmocka_unit_test_setup_teardown(test_wmma_memory, wvt_setup, wvt_teardown),
     cmocka_unit_test(test_mma_decode_errors),
     cmocka_unit_test_setup_teardown(test_mma_unsupported_forms, wvt_setup, wvt_teardown),
     cmocka_unit_test_setup_teardown(test_mma_needs_whole_warp, wvt_setup, wvt_teardown),
