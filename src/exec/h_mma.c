@@ -97,8 +97,7 @@ static int h_mma(wv_exec *x, const wv_insn *in, uint32_t m) {
     }
   }
   uint64_t D[MMA_MAX_C];
-  for (r = 0; r < M; r++)
-    for (c = 0; c < N; c++) D[r * N + c] = wv_mma_elem(&q->ty, K, &A[r * K], &Bt[c * K], C[r * N + c], q->flags);
+  wv_mma_tile(&q->ty, M, N, K, A, Bt, C, D, q->flags);
   int ed = q->nd * per_reg(q->ty.d);
   WV_FOR_LANES(m, l, {
     for (int e = 0; e < ed; e++) {
@@ -130,6 +129,15 @@ static int mem_write(wv_exec *x, int space, uint64_t addr, uint32_t size, int l,
   return 0;
 }
 
+/* the stats' count of one warp-wide access (as h_mem.c counts a ld/st): by the space of lane `l`'s address */
+static void count(wv_exec *x, int space, uint64_t addr, int store) {
+  uint64_t sa;
+  if (space == WV_SPACE_GENERIC) space = wv_mem_classify(addr, &sa);
+  if (space == WV_SPACE_SHARED) store ? x->n_sst++ : x->n_sld++;
+  else if (space == WV_SPACE_LOCAL) store ? x->n_lst++ : x->n_lld++;
+  else store ? x->n_gst++ : x->n_gld++;
+}
+
 /* wmma.load / wmma.store: element (row, col) of the operand at base + (row·stride + col) elements (.row) or
  * (col·stride + row) (.col); stride in elements, the matrix's width (.row) or height (.col) by default */
 static int h_wmma_mem(wv_exec *x, const wv_insn *in, uint32_t m) {
@@ -141,6 +149,7 @@ static int h_wmma_mem(wv_exec *x, const wv_insn *in, uint32_t m) {
   const uint64_t *A = in->a != WV_NOSLOT ? WV_R(x, in->a) : NULL;
   const uint64_t *S = q->stride != WV_NOSLOT ? WV_R(x, q->stride) : NULL;
   int ne = q->nd * per_reg(t);
+  count(x, in->space, wv_lane_addr(x, A, in->imm, in->addrf, __builtin_ctz(m)), store);
   WV_FOR_LANES(m, l, {
     uint64_t base = wv_lane_addr(x, A, in->imm, in->addrf, l);
     uint64_t ld = S ? (uint32_t)S[l] : (uint64_t)(q->col_major ? rows : cols);
@@ -171,6 +180,7 @@ static int h_ldstmatrix(wv_exec *x, const wv_insn *in, uint32_t m) {
   const uint64_t *A = WV_R(x, in->a);
   uint16_t mat[4][8][8];
   int store = q->kind == WV_MK_STMATRIX;
+  count(x, in->space, wv_lane_addr(x, A, in->imm, in->addrf, 0), store);
   if (store)
     for (int l = 0; l < WV_WARP; l++)
       for (int i = 0; i < q->nd; i++)

@@ -113,12 +113,13 @@ static uint64_t inf_of(enum wv_mt cd, int s) {
   return cd == WV_MT_F16 ? (s ? 0xfc00 : 0x7c00) : (s ? 0xff800000u : 0x7f800000u);
 }
 
-static uint64_t float_elem(const wv_mma_types *ty, int k, const uint64_t *a, const uint64_t *b, uint64_t c) {
+/* one element from the decoded row of A (xa) and column of B (xb) */
+static uint64_t float_elem(const wv_mma_types *ty, int k, const term *xa, const term *xb, uint64_t c) {
   enum wv_mt cd = ty->d;
   term t[65];
   int nan = 0, inf = 0, infsign = 0, allneg = 1, any = 0;
   for (int i = 0; i < k; i++) {
-    term x = decode(ty->a, a[i]), y = decode(ty->b, b[i]);
+    term x = xa[i], y = xb[i];
     term p = {x.sign ^ y.sign, 0, x.m * y.m, x.e + y.e, x.nom + y.nom};
     if (x.special == 2 || y.special == 2) nan = 1;
     else if (x.special || y.special) {
@@ -199,5 +200,23 @@ uint64_t wv_mma_elem(const wv_mma_types *ty, int k, const uint64_t *a, const uin
     if (flags & WV_MMA_SATFINITE) s = s > INT32_MAX ? INT32_MAX : s < INT32_MIN ? INT32_MIN : s;
     return (uint32_t)s;
   }
-  return float_elem(ty, k, a, b, c);
+  term xa[64], xb[64];
+  for (int i = 0; i < k && i < 64; i++) xa[i] = decode(ty->a, a[i]), xb[i] = decode(ty->b, b[i]);
+  return float_elem(ty, k, xa, xb, c);
+}
+
+static int is_float(enum wv_mt t) { return t <= WV_MT_F32; }
+
+void wv_mma_tile(const wv_mma_types *ty, int m, int n, int k, const uint64_t *a, const uint64_t *bt, const uint64_t *c,
+                 uint64_t *d, unsigned flags) {
+  if (!is_float(ty->a) || k > 64 || m * k > 1024 || n * k > 1024) {
+    for (int r = 0; r < m; r++)
+      for (int j = 0; j < n; j++) d[r * n + j] = wv_mma_elem(ty, k, &a[r * k], &bt[j * k], c[r * n + j], flags);
+    return;
+  }
+  term xa[1024], xb[1024]; /* every element decoded once */
+  for (int i = 0; i < m * k; i++) xa[i] = decode(ty->a, a[i]);
+  for (int i = 0; i < n * k; i++) xb[i] = decode(ty->b, bt[i]);
+  for (int r = 0; r < m; r++)
+    for (int j = 0; j < n; j++) d[r * n + j] = float_elem(ty, k, &xa[r * k], &xb[j * k], c[r * n + j]);
 }

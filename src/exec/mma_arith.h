@@ -25,6 +25,11 @@ typedef struct wv_mma_types { enum wv_mt a, b, c, d; } wv_mma_types;
 uint64_t wv_mma_elem(const wv_mma_types *ty, int k, const uint64_t *a, const uint64_t *b, uint64_t c,
                      unsigned flags);
 
+/* D = A·B + C for a whole tile, each element as wv_mma_elem: a is m×k row-major, bt is B transposed (n×k),
+ * c and d are m×n row-major (raw bits). Float elements are decoded once per tile. */
+void wv_mma_tile(const wv_mma_types *ty, int m, int n, int k, const uint64_t *a, const uint64_t *bt, const uint64_t *c,
+                 uint64_t *d, unsigned flags);
+
 int wv_mma_bits(enum wv_mt t); /* width of an element in bits */
 
 #endif

@@ -269,3 +269,31 @@ MMA_TEST(mma_m16n8k4_f64, ID, ID, ID,
            d0 = (u32)(e0 ^ (e0 >> 32)); d1 = (u32)(e1 ^ (e1 >> 32)); d2 = (u32)(e2 ^ (e2 >> 32)); d3 = (u32)(e3 ^ (e3 >> 32));
          })
 #endif
+
+// ---------------------------------------------------------------- a WMMA GEMM written the usual way
+// C = A·B (n×n, f16 in, f32 accumulate), A and B made from the random words (rnd_f16: moderate exponents),
+// staged through shared memory one 16×16 tile at a time; block 128 = 4 warps, one 16×16 tile of C per warp;
+// grid (n/16)^2 / 4. out = C row-major, f32 bits.
+extern "C" __global__ void wmma_gemm(const u32 *in, float *out, int n) {
+  __shared__ __align__(32) __half sa[4][16 * 16], sb[4][16 * 16];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int tile = blockIdx.x * 4 + warp, tiles = n / 16, ti = tile / tiles, tj = tile % tiles;
+  if (ti >= tiles) return;
+  wmma::fragment<wmma::matrix_a, 16, 16, 16, __half, wmma::row_major> fa;
+  wmma::fragment<wmma::matrix_b, 16, 16, 16, __half, wmma::row_major> fb;
+  wmma::fragment<wmma::accumulator, 16, 16, 16, float> acc;
+  wmma::fill_fragment(acc, 0.0f);
+  for (int k0 = 0; k0 < n; k0 += 16) {
+    for (int i = lane; i < 256; i += 32) {
+      int r = i / 16, c = i % 16;
+      sa[warp][i] = __ushort_as_half(rnd_f16(in[((ti * 16 + r) * n + k0 + c) % 4096]));
+      sb[warp][i] = __ushort_as_half(rnd_f16(in[((k0 + r) * n + tj * 16 + c + 7) % 4096]));
+    }
+    __syncwarp();
+    wmma::load_matrix_sync(fa, sa[warp], 16);
+    wmma::load_matrix_sync(fb, sb[warp], 16);
+    wmma::mma_sync(acc, fa, fb, acc);
+    __syncwarp();
+  }
+  wmma::store_matrix_sync(out + ti * 16 * n + tj * 16, acc, n, wmma::mem_row_major);
+}
