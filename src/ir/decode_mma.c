@@ -2,8 +2,8 @@
  * decode_mma.c — decodes the warp-level matrix instructions (PTX ISA §9.7.14 "Warp Level Matrix Multiply-Accumulate
  * Instructions": "Matrix multiply-accumulate operation using wmma instructions" and "using mma instruction",
  * "Warp-level matrix load instruction: ldmatrix", "... store instruction: stmatrix", "... transpose instruction:
- * movmatrix"): mma.sync.aligned, wmma.load/.store/.mma, ldmatrix, stmatrix, movmatrix. Every form of the PTX ISA parses; the shapes and types sm_80/sm_90 run are decoded into a
- * wv_mma_aux (exec/mma.h), the others (sm_70's quad-pair m8n8k4 .f16, sparse mma.sp, sm_100's .kind:: and block
+ * movmatrix"). Every form of the PTX ISA parses; the shapes and types sm_80/sm_90 run are decoded into a wv_mma_aux
+ * (exec/mma.h), the others (sm_70's quad-pair m8n8k4 .f16, sparse mma.sp, sm_100's .kind:: and block
  * scaling, the .b8 ldmatrix/stmatrix shapes) become placeholders that refuse the launch naming the instruction.
  * Operand counts and register widths are checked here: a wrong one is a load error with its line.
  */
