@@ -11,6 +11,7 @@
 //   holds e (f16/bf16/tf32/f64/u8/f32/s32 as the number e, s8 as e-128; s4/u4 and b1 by bit planes: one load per
 //   plane p holding bit/nibble p of e) and their raw fragment registers dumped per lane; then D = A*B + C on
 //   random operands (moderate exponents, signs mixed), stored row-major with wmma.store.d, raw bits.
+// wmma_gemm, mma_ldmatrix_gemm: a 64x64 f16 GEMM written with wmma, and with ldmatrix + mma.sync (CUTLASS 2.x style).
 // mma_<shape>_<types>: mma.sync forms without an H100 recording (tests/tensor covers 9): random fragments
 //   (floats with mixed exponents, some zeros, Inf/NaN in a few tests), 8 tests, out = D registers per lane.
 #include <mma.h>
@@ -296,4 +297,42 @@ extern "C" __global__ void wmma_gemm(const u32 *in, float *out, int n) {
     __syncwarp();
   }
   wmma::store_matrix_sync(out + ti * 16 * n + tj * 16, acc, n, wmma::mem_row_major);
+}
+
+// ---------------------------------------------------------------- an mma.sync + ldmatrix GEMM (CUTLASS 2.x style)
+// Same problem and data as wmma_gemm, but each warp loads its 16×16 A and B tiles from shared memory with
+// ldmatrix.x4 (B with .trans) and issues two mma.sync.m16n8k16.f32.f16.f16.f32 per k-step; the accumulator
+// fragments are written out by their PTX ISA positions. out = C row-major, f32 bits.
+extern "C" __global__ void mma_ldmatrix_gemm(const u32 *in, float *out, int n) {
+  __shared__ __align__(128) __half sa[4][16 * 16], sb[4][16 * 16];
+  int warp = threadIdx.x / 32, lane = threadIdx.x % 32;
+  int tile = blockIdx.x * 4 + warp, tiles = n / 16, ti = tile / tiles, tj = tile % tiles;
+  if (ti >= tiles) return;
+  float c[8] = {0, 0, 0, 0, 0, 0, 0, 0};
+  int mi = lane / 8, r = lane % 8;
+  u32 aaddr = smaddr(&sa[warp][(8 * (mi % 2) + r) * 16 + 8 * (mi / 2)]);
+  u32 baddr = smaddr(&sb[warp][(8 * (mi % 2) + r) * 16 + 8 * (mi / 2)]);
+  for (int k0 = 0; k0 < n; k0 += 16) {
+    for (int i = lane; i < 256; i += 32) {
+      int rr = i / 16, cc = i % 16;
+      sa[warp][i] = __ushort_as_half(rnd_f16(in[((ti * 16 + rr) * n + k0 + cc) % 4096]));
+      sb[warp][i] = __ushort_as_half(rnd_f16(in[((k0 + rr) * n + tj * 16 + cc + 7) % 4096]));
+    }
+    __syncwarp();
+    u32 a0, a1, a2, a3, b0, b1, b2, b3;
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(a0), "=r"(a1), "=r"(a2), "=r"(a3) : "r"(aaddr));
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0,%1,%2,%3}, [%4];"
+                 : "=r"(b0), "=r"(b1), "=r"(b2), "=r"(b3) : "r"(baddr));
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+f"(c[0]), "+f"(c[1]), "+f"(c[2]), "+f"(c[3]) : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b0), "r"(b1));
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 {%0,%1,%2,%3}, {%4,%5,%6,%7}, {%8,%9}, {%0,%1,%2,%3};"
+                 : "+f"(c[4]), "+f"(c[5]), "+f"(c[6]), "+f"(c[7]) : "r"(a0), "r"(a1), "r"(a2), "r"(a3), "r"(b2), "r"(b3));
+    __syncwarp();
+  }
+  int g = lane / 4, q = lane % 4;
+  for (int i = 0; i < 8; i++) {
+    int row = ti * 16 + g + 8 * ((i >> 1) & 1), col = tj * 16 + 8 * (i >> 2) + 2 * q + (i & 1);
+    out[row * n + col] = c[i];
+  }
 }
