@@ -97,7 +97,18 @@ static int h_mma(wv_exec *x, const wv_insn *in, uint32_t m) {
     }
   }
   uint64_t D[MMA_MAX_C];
-  wv_mma_tile(&q->ty, M, N, K, A, Bt, C, D, q->flags);
+  if (!q->kstep || q->kstep >= K) wv_mma_tile(&q->ty, M, N, K, A, Bt, C, D, q->flags);
+  else { /* K in steps of kstep, each adding into the last one's result (mma.h: kstep) */
+    uint64_t As[MMA_MAX_A], Bs[MMA_MAX_B], T[MMA_MAX_C];
+    int ks = q->kstep;
+    memcpy(T, C, sizeof(uint64_t) * (size_t)(M * N));
+    for (int k0 = 0; k0 < K; k0 += ks) {
+      for (r = 0; r < M; r++) memcpy(&As[r * ks], &A[r * K + k0], sizeof(uint64_t) * (size_t)ks);
+      for (c = 0; c < N; c++) memcpy(&Bs[c * ks], &Bt[c * K + k0], sizeof(uint64_t) * (size_t)ks);
+      wv_mma_tile(&q->ty, M, N, ks, As, Bs, T, D, q->flags);
+      memcpy(T, D, sizeof(uint64_t) * (size_t)(M * N));
+    }
+  }
   int ed = q->nd * per_reg(q->ty.d);
   WV_FOR_LANES(m, l, {
     for (int e = 0; e < ed; e++) {

@@ -23,6 +23,9 @@ typedef struct wv_mma_aux {
   uint8_t col_major;    /* wmma.load/store: .col; wmma.mma: bit 0 A is .col, bit 1 B is .col */
   uint8_t trans;        /* ldmatrix/stmatrix/movmatrix .trans */
   uint8_t flags;        /* WV_MMA_SATFINITE, WV_MMA_B1_AND */
+  uint8_t kstep;        /* mma/wmma.mma: K is computed in steps of kstep products, each rounded before the next
+                           adds into it (0: one step). wmma.mma .m16n16k8 .tf32 is two steps of 4 on the GPU: its
+                           SASS is m16n8k4 tensor operations (measured: tests/apps wmma_gemm, H200) */
   uint8_t na, nb, nc, nd; /* registers of each operand (ldmatrix/stmatrix: the fragment in d/nd) */
   uint32_t a[8], b[8], c[8], d[8];
   uint32_t stride;      /* wmma.load/store: the stride operand's slot, WV_NOSLOT for the dense default */

@@ -227,6 +227,7 @@ static int dec_wmma_mma(wv_dec *d, const ptx_insn *pi, wv_insn *in, const mma_wo
   q->m = (uint8_t)w->m, q->n = (uint8_t)w->n, q->k = (uint16_t)w->k;
   q->ty = (wv_mma_types){(enum wv_mt)ta, (enum wv_mt)tb, (enum wv_mt)tc, (enum wv_mt)td};
   q->col_major = (uint8_t)(w->layout[0] | w->layout[1] << 1);
+  q->kstep = ta == WV_MT_TF32 ? 4 : 0; /* wmma.mma .tf32 runs as k = 4 steps (exec/mma.h) */
   q->flags = (uint8_t)((w->satfinite ? WV_MMA_SATFINITE : 0) | (w->and_ ? WV_MMA_B1_AND : 0));
   q->na = (uint8_t)regs_of(WV_FRAG_A, w->m, w->n, w->k, ta, 1);
   q->nb = (uint8_t)regs_of(WV_FRAG_B, w->m, w->n, w->k, tb, 1);
