@@ -15,6 +15,8 @@
  */
 #include "exec/mma_arith.h"
 
+#include "exec/fpmath.h"
+
 #include <math.h>
 #include <string.h>
 
@@ -40,7 +42,23 @@ int wv_mma_bits(enum wv_mt t) {
 
 static int bitlen(uint64_t m) { return m ? 64 - __builtin_clzll(m) : 0; }
 
+static term decode(enum wv_mt t, uint64_t b);
+/* an e4m3/e5m2 byte as the f16 bits F2FP.F16.E4M3/E5M2.UNPACK_B makes of it (exact; e4m3's NaN: an f16 NaN) */
+static uint64_t fp8_to_f16(enum wv_mt t, uint64_t b) {
+  if (t == WV_MT_E5M2) return (b & 0xff) << 8; /* e5m2 is the top byte of an f16 */
+  uint64_t sign = (b >> 7 & 1) << 15, ef = b >> 3 & 15, m = b & 7;
+  if (ef == 15 && m == 7) return sign | 0x7fff;
+  if (!ef && !m) return sign;
+  if (!ef) { /* subnormal m * 2^-9: an f16 normal */
+    int sh = 0;
+    while (!(m & 8)) m <<= 1, sh++;
+    return sign | (uint64_t)(15 - 6 - sh) << 10 | (m & 7) << 7;
+  }
+  return sign | (ef - 7 + 15) << 10 | m << 7;
+}
+
 static term decode(enum wv_mt t, uint64_t b) {
+  if (t == WV_MT_E4M3 || t == WV_MT_E5M2) return decode(WV_MT_F16, fp8_to_f16(t, b));
   struct fmt f = fmt_of(t);
   term r = {0};
   if (t == WV_MT_TF32) b >>= 13;
@@ -108,6 +126,32 @@ static int fused(const term *t, int n, int F, int *sign, uint64_t *mag, int *e) 
   return 1;
 }
 
+static uint64_t float_elem(const wv_mma_types *ty, int k, const term *xa, const term *xb, uint64_t c);
+
+/* fp8 as sm_90's SASS computes it: the bytes unpacked to f16 (decode), then HMMA.16816 steps of the f16 rule —
+ * for k = 32 the products of k = 0,1 (mod 4) onto +0, then those of k = 2,3 (mod 4) onto that result (each
+ * register's low and high halves) — and C added last by FADD (f32) or HADD2 (f16), to nearest. */
+static uint64_t fp8_elem(const wv_mma_types *ty, int k, const term *xa, const term *xb, uint64_t c) {
+  enum wv_mt acc = ty->d == WV_MT_F16 ? WV_MT_F16 : WV_MT_F32;
+  wv_mma_types h = {WV_MT_F16, WV_MT_F16, acc, acc};
+  term a[2][32] = {{{0}}}, b[2][32] = {{{0}}};
+  int n[2] = {0, 0};
+  for (int i = 0; i < k && i < 32; i++) {
+    int g = k == 32 && (i & 3) >= 2;
+    a[g][n[g]] = xa[i], b[g][n[g]++] = xb[i];
+  }
+  uint64_t s = float_elem(&h, n[0], a[0], b[0], 0);
+  if (n[1]) s = float_elem(&h, n[1], a[1], b[1], s);
+  if (acc == WV_MT_F16) return wv_fp_half_arith(WV_FP__ADD, 0, (uint32_t)c, (uint32_t)s, 0, 0);
+  float x, y;
+  uint32_t cb = (uint32_t)c, sb = (uint32_t)s, r;
+  memcpy(&x, &cb, 4);
+  memcpy(&y, &sb, 4);
+  x = x + y;
+  memcpy(&r, &x, 4);
+  return x != x ? 0x7fffffffu : r;
+}
+
 static uint64_t nan_of(enum wv_mt cd) { return cd == WV_MT_F16 ? 0x7fff : 0x7fffffff; }
 static uint64_t inf_of(enum wv_mt cd, int s) {
   return cd == WV_MT_F16 ? (s ? 0xfc00 : 0x7c00) : (s ? 0xff800000u : 0x7f800000u);
@@ -116,6 +160,7 @@ static uint64_t inf_of(enum wv_mt cd, int s) {
 /* one element from the decoded row of A (xa) and column of B (xb) */
 static uint64_t float_elem(const wv_mma_types *ty, int k, const term *xa, const term *xb, uint64_t c) {
   enum wv_mt cd = ty->d;
+  if (ty->a == WV_MT_E4M3 || ty->a == WV_MT_E5M2) return fp8_elem(ty, k, xa, xb, c);
   term t[65];
   int nan = 0, inf = 0, infsign = 0, allneg = 1, any = 0;
   for (int i = 0; i < k; i++) {
@@ -143,17 +188,8 @@ static uint64_t float_elem(const wv_mma_types *ty, int k, const term *xa, const 
   allneg &= cc.sign;
   any |= cc.m != 0;
   if (!any) return allneg ? (cd == WV_MT_F16 ? 0x8000 : 0x80000000u) : 0;
-  int s, e;
-  uint64_t mag;
-  if (ty->a == WV_MT_E4M3 || ty->a == WV_MT_E5M2) { /* products first (to f32, toward 0), then C, to nearest: partial */
-    term two[2] = {cc, {0}};
-    if (fused(t, k, 25, &s, &mag, &e) && mag) {
-      two[1] = decode(WV_MT_F32, round_to(s, mag, e, WV_MT_F32, 0));
-      two[1].nom = two[1].m ? two[1].e + bitlen(two[1].m) - 1 : 0;
-    }
-    if (!fused(two, 2, 60, &s, &mag, &e)) return 0;
-    return round_to(s, mag, e, cd, 1);
-  }
+  int s = 0, e = 0;
+  uint64_t mag = 0;
   t[k] = cc;
   fused(t, k + 1, 25, &s, &mag, &e);
   return round_to(s, mag, e, cd, cd == WV_MT_F16);
