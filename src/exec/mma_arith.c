@@ -8,10 +8,11 @@
  * bit), every addend is truncated toward zero to a multiple of 2^(E-25), the truncated values are summed
  * exactly, and the sum is rounded once: toward zero to f32, to nearest-even to f16. Subnormal inputs and
  * results are kept. NaN inputs, Inf·0 and Inf − Inf give the canonical NaN; a zero sum of nonzero addends is
- * +0. fp8 (e4m3/e5m2) follow a two-step form (the products' fused sum rounded toward zero to f32, then C
- * added and rounded to nearest) that reproduces most but not all of the recording (docs/TENSOR.md); f64 is a chain of IEEE fmas over k in order (a NaN result carries
- * b's NaN, else the running sum's, else a's, quieted; a NaN made from numbers is 0xfff8000000000000); integers are exact (wrapping, or clamped
- * with .satfinite).
+ * +0. These are one HMMA instruction. Other forms follow the instructions ptxas makes of them on sm_90: fp8
+ * (e4m3/e5m2) is unpacked to f16, run as two HMMA steps and C added by FADD/HADD2 (fp8_elem); the K of
+ * wmma.mma .tf32 goes in steps of 4 (h_mma.c, mma.h kstep). f64 is a chain of IEEE fmas over k in order (a NaN
+ * result carries b's NaN, else the running sum's, else a's, quieted; a NaN made from numbers is
+ * 0xfff8000000000000); integers are exact (wrapping, or clamped with .satfinite).
  */
 #include "exec/mma_arith.h"
 
@@ -129,15 +130,16 @@ static int fused(const term *t, int n, int F, int *sign, uint64_t *mag, int *e) 
 static uint64_t float_elem(const wv_mma_types *ty, int k, const term *xa, const term *xb, uint64_t c);
 
 /* fp8 as sm_90's SASS computes it: the bytes unpacked to f16 (decode), then HMMA.16816 steps of the f16 rule —
- * for k = 32 the products of k = 0,1 (mod 4) onto +0, then those of k = 2,3 (mod 4) onto that result (each
- * register's low and high halves) — and C added last by FADD (f32) or HADD2 (f16), to nearest. */
+ * the products of k = 0,1 (mod 4) onto +0, then those of k = 2,3 (mod 4) onto that result (each register's
+ * low and high halves; HMMA.16816 for k = 32, HMMA.1688 for k = 16) — and C added last by FADD (f32) or HADD2
+ * (f16), to nearest. */
 static uint64_t fp8_elem(const wv_mma_types *ty, int k, const term *xa, const term *xb, uint64_t c) {
   enum wv_mt acc = ty->d == WV_MT_F16 ? WV_MT_F16 : WV_MT_F32;
   wv_mma_types h = {WV_MT_F16, WV_MT_F16, acc, acc};
   term a[2][32] = {{{0}}}, b[2][32] = {{{0}}};
   int n[2] = {0, 0};
   for (int i = 0; i < k && i < 32; i++) {
-    int g = k == 32 && (i & 3) >= 2;
+    int g = (i & 3) >= 2; /* the high half of each register's unpacked bytes */
     a[g][n[g]] = xa[i], b[g][n[g]++] = xb[i];
   }
   uint64_t s = float_elem(&h, n[0], a[0], b[0], 0);
