@@ -21,7 +21,7 @@ enum mg_case {
     MG_S32_S8,    /* mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 (wraps) */
     MG_S32_S8_SAT,/* mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 */
     MG_F64,       /* mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 */
-    MG_F32_E4M3_X,/* the e4m3 instruction again, on the fp8 classes below (mg_xclass): the fp8 rule is open */
+    MG_F32_E4M3_X,/* the e4m3 instruction again, on the fp8 classes below (mg_xclass): targeted fp8 tests */
     MG_F32_E5M2_X,/* the e5m2 instruction again, on the fp8 classes */
     MG_NCASES
 };
