@@ -26,7 +26,8 @@ wv_handler wv_h_setp(int op, wv_type t, const wv_insn *in);   /* SETP/SET (by in
 wv_handler wv_h_bits(int op, wv_type t, const wv_insn *in);   /* lop3 bfe bfi prmt shf fns dp4a dp2a */
 wv_handler wv_h_mov(int kind, wv_type t);                     /* see WV_MOV_* */
 wv_handler wv_h_mem(int op, const wv_insn *in);               /* ld/st/atom/red/cvta/isspacep */
-wv_handler wv_h_special(int which);                           /* %clock etc. */
+wv_handler wv_h_special(int which);
+wv_handler wv_h_mma(int kind);                                /* matrix instructions by wv_mma_kind (h_mma.c) */                           /* %clock etc. */
 /* shfl/vote/redux/bar.warp.sync: the fast path of a converged group (h_warp.c), which the scheduler tries
  * first: 0 when it ran the instruction, 1 to leave it to the general collective path. NULL: none. */
 wv_handler wv_h_coll(const wv_insn *in);

@@ -115,6 +115,7 @@ uint32_t wv_dconst(wv_dec *d, uint64_t v);
 int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in);     /* fills a/imm/space/addrf */
 const wv_decl *wv_dlookup(wv_dec *d, const char *name);
 uint32_t wv_dcc(wv_dec *d);                                     /* the carry-flag slot */
+int wv_dec_matrix(wv_dec *d, const ptx_insn *pi, wv_insn *in); /* mma wmma ldmatrix stmatrix movmatrix (decode_mma.c) */
 void wv_dlog(wv_dec *d, uint32_t entry);                        /* register | WV_DU_DEF, or WV_DU_CC */
 
 /* the static .shared layout of every kernel (shared.c), once every function has its index */

@@ -1199,6 +1199,12 @@ static int dec_elect(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 
 /* ---------------- entry ---------------- */
 
+/* mma, wmma, ldmatrix, stmatrix, movmatrix read their own modifiers (decode_mma.c) */
+static int dec_matrix(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  (void)m;
+  return wv_dec_matrix(d, pi, in);
+}
+
 static const family_fn families[WV_OP_COUNT] = {
 #define OP(id, mnem, dec, cls, syn) [WV_OP_##id] = dec_##dec,
 #include "ops.def"
@@ -1219,7 +1225,7 @@ static int space_of(const char *w) {
 /* PTX ISA 9.0 mnemonics that ops.def does not implement (yet): valid PTX, so a kernel using one
  * is refused at launch; any other mnemonic is a load error. */
 static const char *const known_unimplemented[] = {
-  "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "movmatrix", "tex", "tld4", "txq",
+  "wgmma", "tex", "tld4", "txq",
   "suld", "sust", "sured", "suq", "istypep", "multimem", "tensormap",
   "getctarank", "mapa", "alloca", "stacksave", "stackrestore", "brx",
   "applypriority", "discard", "createpolicy", "clusterlaunchcontrol", "tcgen05", "vadd", "vsub", "vmad",
@@ -1251,6 +1257,7 @@ int wv_decode_insn(wv_dec *d, const ptx_insn *pi, wv_insn *in) {
     return wv_derr(d, pi->loc, "unknown instruction '%s'", pi->opcode);
   }
   in->op = (uint16_t)op;
+  if (families[op] == dec_matrix) return dec_matrix(d, pi, in, NULL) ? -1 : 0;
   wv_mods m;
   memset(&m, 0, sizeof m);
   m.space = -1;

@@ -21,6 +21,8 @@ enum mg_case {
     MG_S32_S8,    /* mma.sync.aligned.m16n8k32.row.col.s32.s8.s8.s32 (wraps) */
     MG_S32_S8_SAT,/* mma.sync.aligned.m16n8k32.row.col.satfinite.s32.s8.s8.s32 */
     MG_F64,       /* mma.sync.aligned.m8n8k4.row.col.f64.f64.f64.f64 */
+    MG_F32_E4M3_X,/* the e4m3 instruction again, on the fp8 classes below (mg_xclass): targeted fp8 tests */
+    MG_F32_E5M2_X,/* the e5m2 instruction again, on the fp8 classes */
     MG_NCASES
 };
 
@@ -47,6 +49,8 @@ static const struct mg_case_info mg_cases[MG_NCASES] = {
     {"m16n8k32_s32_s8_s8_s32",       16, 8, 32, MG_FMT_S8,   MG_FMT_S32, 4, 0x7E450007u},
     {"m16n8k32_satfinite_s32_s8_s8_s32", 16, 8, 32, MG_FMT_S8, MG_FMT_S32, 4, 0x7E450008u},
     {"m8n8k4_f64_f64_f64_f64",       8, 8, 4,   MG_FMT_F64,  MG_FMT_F64, 4, 0x7E450009u},
+    {"m16n8k32_f32_e4m3_e4m3_f32_x", 16, 8, 32, MG_FMT_E4M3, MG_FMT_F32, 4, 0x7E45000Au},
+    {"m16n8k32_f32_e5m2_e5m2_f32_x", 16, 8, 32, MG_FMT_E5M2, MG_FMT_F32, 4, 0x7E45000Bu},
 };
 
 /* ---- operand classes: test t of a float case uses class t % MG_NFCLASS, of an integer case t % MG_NICLASS */
@@ -70,6 +74,18 @@ enum mg_iclass {
     MG_I_OVERFLOW,  /* A,B extreme, C within 2^19 of INT32_MAX or INT32_MIN: the sum crosses the limits */
     MG_I_SMALL,     /* A,B in [-4,4], C in [-64,64] */
     MG_NICLASS
+};
+
+/* fp8 classes of the _x cases (test t uses t % MG_NXCLASS). B[k][n] = +-2^b (b in [-2,2]), so every product is
+ * an A element scaled exactly; A is zero except where a class puts values; C is 0 unless said. */
+enum mg_xclass {
+    MG_X_PAIR,      /* row m: two products, exponents e1 and e1 - d (d in [0, 2*(emax-emin)]), at random k1 != k2 */
+    MG_X_CANCEL3,   /* x, -x (last bit flipped half the time) and a third product 2^-d below x: truncation before cancelling? */
+    MG_X_SINGLEC,   /* one product, C = +-1.m * 2^(e + d), d in [-30, 30], both signs: the rounding of C + product */
+    MG_X_POSITION,  /* products x at k1 = t % 32 and -x(1 - 2^-j) at a random k2, a small one at k3: grouping by position */
+    MG_X_MANY,      /* all 32 products of one exponent, random signs and mantissas (1/2 of rows: plus one 2^-d below) */
+    MG_X_SPREAD,    /* 32 products with exponents spread over the whole range (as class 1), C = 0 */
+    MG_NXCLASS
 };
 
 /* ---- the generator: splitmix64 ------------------------------------------------------------------------ */
@@ -183,7 +199,11 @@ struct mg_test {
 };
 
 static inline int mg_is_int(enum mg_case c) { return mg_cases[c].ab == MG_FMT_S8; }
-static inline int mg_nclass(enum mg_case c) { return mg_is_int(c) ? (int)MG_NICLASS : (int)MG_NFCLASS; }
+static inline int mg_is_x(enum mg_case c) { return c == MG_F32_E4M3_X || c == MG_F32_E5M2_X; }
+static inline int mg_nclass(enum mg_case c)
+{
+    return mg_is_int(c) ? (int)MG_NICLASS : mg_is_x(c) ? (int)MG_NXCLASS : (int)MG_NFCLASS;
+}
 
 static inline uint64_t mg_subnormal(uint64_t *s, enum mg_fmt f)
 {
@@ -340,6 +360,50 @@ static inline void mg_gen_int(enum mg_case cs, uint64_t *s, int cls, struct mg_t
     }
 }
 
+static inline void mg_gen_x(enum mg_case cs, uint64_t *s, int cls, uint32_t test, struct mg_test *t)
+{
+    const struct mg_case_info *ci = &mg_cases[cs];
+    enum mg_fmt fa = ci->ab, fc = ci->cd;
+    int M = ci->m, N = ci->n, K = ci->k, lo = mg_emin(fa), hi = mg_emax(fa);
+    for (int k = 0; k < K; k++) for (int n = 0; n < N; n++)
+        t->b[k][n] = mg_pack(fa, (int)(mg_next(s) & 1), mg_range(s, -2, 2) + mg_fi(fa).bias, 0);
+    for (int m = 0; m < M; m++) {
+        int k1 = mg_range(s, 0, K - 1), k2 = (k1 + mg_range(s, 1, K - 1)) % K, k3 = (k2 + mg_range(s, 1, K - 2)) % K;
+        if (k3 == k1) k3 = (k3 + 1) % K == k2 ? (k3 + 2) % K : (k3 + 1) % K;
+        int e1 = mg_range(s, hi - 4, hi), d = mg_range(s, 0, 2 * (hi - lo));
+        switch (cls) {
+        case MG_X_PAIR:
+            t->a[m][k1] = mg_normal(s, fa, e1);
+            t->a[m][k2] = e1 - d < lo ? mg_subnormal(s, fa) : mg_normal(s, fa, e1 - d);
+            break;
+        case MG_X_CANCEL3:
+            t->a[m][k1] = mg_normal(s, fa, e1);
+            t->a[m][k2] = t->a[m][k1] ^ mg_pack(fa, 1, 0, 0) ^ ((mg_next(s) & 1) ? mg_pack(fa, 0, 0, 1) : 0);
+            t->a[m][k3] = e1 - d < lo ? mg_subnormal(s, fa) : mg_normal(s, fa, e1 - d);
+            break;
+        case MG_X_SINGLEC:
+            t->a[m][k1] = mg_normal(s, fa, mg_range(s, lo, hi));
+            for (int n = 0; n < N; n++) t->c[m][n] = mg_normal(s, fc, mg_range(s, -30, 30));
+            break;
+        case MG_X_POSITION:
+            k1 = (int)(test % (uint32_t)K);
+            if (k2 == k1) k2 = (k1 + 1) % K;
+            if (k3 == k1 || k3 == k2) k3 = (k2 + 1) % K == k1 ? (k2 + 2) % K : (k2 + 1) % K;
+            t->a[m][k1] = mg_normal(s, fa, e1);
+            t->a[m][k2] = t->a[m][k1] ^ mg_pack(fa, 1, 0, 0) ^ mg_pack(fa, 0, 0, (uint64_t)mg_range(s, 0, 3));
+            t->a[m][k3] = e1 - d < lo ? mg_subnormal(s, fa) : mg_normal(s, fa, e1 - d);
+            break;
+        case MG_X_MANY:
+            for (int k = 0; k < K; k++) t->a[m][k] = mg_normal(s, fa, e1 - 2);
+            if (m & 1) t->a[m][k1] = e1 - 2 - d < lo ? mg_subnormal(s, fa) : mg_normal(s, fa, e1 - 2 - d);
+            break;
+        default: /* MG_X_SPREAD */
+            for (int k = 0; k < K; k++) t->a[m][k] = mg_normal(s, fa, mg_range(s, lo, hi));
+            break;
+        }
+    }
+}
+
 /* The inputs of test `test` of case `cs`. */
 static inline void mg_gen_test(enum mg_case cs, uint32_t test, struct mg_test *t)
 {
@@ -347,6 +411,7 @@ static inline void mg_gen_test(enum mg_case cs, uint32_t test, struct mg_test *t
     memset(t, 0, sizeof *t);
     t->cls = (int)(test % (uint32_t)mg_nclass(cs));
     if (mg_is_int(cs)) mg_gen_int(cs, &s, t->cls, t);
+    else if (mg_is_x(cs)) mg_gen_x(cs, &s, t->cls, test, t);
     else mg_gen_float(cs, &s, t->cls, t);
 }
 
