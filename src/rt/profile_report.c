@@ -10,9 +10,12 @@
  * schedulers (4 warp instructions issued a clock); one shared-memory wavefront (128 bytes) a clock; global
  * traffic at one 32-byte sector a clock (an L2-bandwidth figure: no cache is modelled). Latencies: a
  * dependent instruction 4 cycles, shared memory 30 (LDS; the reference texts' ~5 is an older pipeline's
- * register-to-register figure), global memory 500. Estimated cycles = max(the busiest pipe's work per SM,
- * the latency a warp accumulates divided by the warps an SM holds at once (occupancy, the rule of
- * cudaOccupancyMaxActiveBlocksPerMultiprocessor: threads, blocks, shared memory per SM)).
+ * register-to-register figure), global memory 500; a warp has 4 memory requests in flight (MLP) and every
+ * other instruction waits for the one before (2 cycles an instruction on average); a bank conflict's replays
+ * add a cycle each to the warp's wait. Estimated cycles = the busiest pipe's work per SM + the latency a warp
+ * accumulates times the warps an SM runs over the warps it holds at once (occupancy, the rule of
+ * cudaOccupancyMaxActiveBlocksPerMultiprocessor: threads, blocks, shared memory per SM): the two add, so
+ * every extra wavefront, sector, divergent path or barrier wait makes the estimate larger.
  */
 #include <inttypes.h>
 #include <stdlib.h>
@@ -31,7 +34,8 @@
 #define M_BLOCKS_PER_SM 32u
 #define M_SHARED_PER_SM (228u * 1024u)
 #define M_SHARED_RESERVED 1024u
-#define LAT_DEP 4.0
+#define LAT_DEP 2.0   /* a warp's instruction after another: half of them depend on the one before (4 cycles) */
+#define MLP 4.0       /* a warp's memory requests in flight at once (loops unrolled by 4) */
 #define LAT_SHARED 30.0
 #define LAT_GLOBAL 500.0
 
@@ -168,11 +172,11 @@ static void estimate(prec *r, const wv_launch_desc *L, const wv_vm *vm) {
     if (l->space == WV_PS_SHARED + 1) {
       pipe[LIM_SHARED] += (double)l->c.wavefronts;
       issue += (double)l->c.wavefronts;
-      l_lat += (double)l->c.req * LAT_SHARED + (double)(l->c.wavefronts - l->c.ideal) * 2.0;
+      l_lat += (double)l->c.req * LAT_SHARED / MLP + (double)(l->c.wavefronts - l->c.ideal);
     } else if (l->space == WV_PS_GLOBAL + 1 || l->space == WV_PS_LOCAL + 1) {
       pipe[LIM_GLOBAL] += (double)l->c.sectors;
       issue += (double)l->c.sectors;
-      l_lat += (double)l->c.req * LAT_GLOBAL;
+      l_lat += (double)l->c.req * LAT_GLOBAL / MLP;
     }
     l_lat += (double)l->c.stall; /* warp-instruction slots spent at a barrier */
     l->cycles = issue;           /* the latency share is added below, once occupancy is known */

@@ -69,37 +69,30 @@ extern "C" __global__ void load_strided(const float *in, float *out) {
   out[i] = in[(i * 32) % (gridDim.x * blockDim.x)] * 2.0f;
 }
 
-// 64-bit shared accesses: consecutive doubles (2 wavefronts, one per half-warp, no conflict) ...
-extern "C" __global__ void shared64_seq(const double *in, double *out) {
-  __shared__ double s[64];
-  s[threadIdx.x] = in[blockIdx.x * 32 + threadIdx.x];
-  __syncwarp();
-  out[blockIdx.x * 32 + threadIdx.x] = s[31 - threadIdx.x];
-}
-
-// ... and doubles two apart: each half-warp's 16 lanes cover 32 words in banks 0..31 twice: 2-way conflict.
-extern "C" __global__ void shared64_stride2(const double *in, double *out) {
-  __shared__ double s[64];
-  s[2 * threadIdx.x] = in[blockIdx.x * 32 + threadIdx.x];
-  __syncwarp();
-  out[blockIdx.x * 32 + threadIdx.x] = s[2 * threadIdx.x];
-}
-
-// 128-bit shared accesses: consecutive float4 (4 wavefronts, one per quarter-warp).
-extern "C" __global__ void shared128_seq(const float4 *in, float4 *out) {
-  __shared__ float4 s[32];
-  s[threadIdx.x] = in[blockIdx.x * 32 + threadIdx.x];
-  __syncwarp();
-  out[blockIdx.x * 32 + threadIdx.x] = s[threadIdx.x ^ 1];
-}
-
-// 32-bit shared accesses with stride 2 words: lanes l and l+16 share a bank: 2 wavefronts a request.
-extern "C" __global__ void shared32_stride2(const float *in, float *out) {
-  __shared__ float s[64];
-  s[2 * threadIdx.x] = in[blockIdx.x * 32 + threadIdx.x];
-  __syncwarp();
-  out[blockIdx.x * 32 + threadIdx.x] = s[2 * threadIdx.x] + 1.0f;
-}
+// Shared-memory reads of each width, reps times per thread, consecutive or two elements apart. A block of 256
+// threads loads 64 elements; every warp then reads them with rotating offsets.
+#define SHARED_KERNEL(NAME, T, INDEX, ZERO)                                                                      \
+  extern "C" __global__ void NAME(const T *in, T *out, int reps) {                                               \
+    __shared__ T s[64];                                                                                          \
+    if (threadIdx.x < 64) s[threadIdx.x] = in[blockIdx.x * 64 + threadIdx.x];                                    \
+    __syncthreads();                                                                                             \
+    unsigned l = threadIdx.x % 32;                                                                               \
+    T acc = ZERO;                                                                                                \
+    for (int r = 0; r < reps; r++) acc = add(acc, s[INDEX]);                                                     \
+    out[blockIdx.x * blockDim.x + threadIdx.x] = acc;                                                            \
+  }
+__device__ float add(float a, float b) { return a + b; }
+__device__ double add(double a, double b) { return a + b; }
+__device__ float4 add(float4 a, float4 b) { return make_float4(a.x + b.x, a.y + b.y, a.z + b.z, a.w + b.w); }
+// 32-bit: consecutive words (1 wavefront a request); words two apart (lanes l and l+16 share a bank: 2).
+SHARED_KERNEL(shared32_seq, float, (l + r) % 32, 0.0f)
+SHARED_KERNEL(shared32_stride2, float, (2 * l + 2 * r) % 64, 0.0f)
+// 64-bit: consecutive doubles (2 wavefronts, one per half-warp); two apart (lanes l, l+8 of a half: 4).
+SHARED_KERNEL(shared64_seq, double, (l + r) % 32, 0.0)
+SHARED_KERNEL(shared64_stride2, double, (2 * l + 2 * r) % 64, 0.0)
+// 128-bit: consecutive float4 (4 wavefronts, one per quarter-warp); two apart (lanes l, l+4 of a quarter: 8).
+SHARED_KERNEL(shared128_seq, float4, (l + r) % 32, make_float4(0, 0, 0, 0))
+SHARED_KERNEL(shared128_stride2, float4, (2 * l + 2 * r) % 64, make_float4(0, 0, 0, 0))
 
 // Tiled matrix multiply, 16x16 tiles.
 #define T 16
