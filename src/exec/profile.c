@@ -23,8 +23,11 @@ wv_prof *wv_prof_new(const wv_irmod *mod, int tracing) {
   if (!p) return NULL;
   p->mod = mod;
   p->tracing = tracing;
+  uint32_t most = 0;
+  for (uint32_t i = 0; i < mod->nfuncs; i++) most = mod->funcs[i].ncode > most ? mod->funcs[i].ncode : most;
   p->pc = calloc(mod->nfuncs + 1, sizeof *p->pc);
-  if (!p->pc) { free(p); return NULL; }
+  p->sink = calloc(most + 1, sizeof *p->sink);
+  if (!p->pc || !p->sink) { free(p->pc); free(p->sink); free(p); return NULL; }
   return p;
 }
 
@@ -32,6 +35,7 @@ void wv_prof_free(wv_prof *p) {
   if (!p) return;
   for (uint32_t i = 0; i < p->mod->nfuncs; i++) free(p->pc[i]);
   free(p->pc);
+  free(p->sink);
   free(p->ev);
   free(p);
 }
@@ -67,6 +71,7 @@ int wv_prof_merge(wv_prof *into, const wv_prof *from) {
       into->mem_ideal[sp][k] += from->mem_ideal[sp][k];
       into->mem_bytes[sp][k] += from->mem_bytes[sp][k];
     }
+  into->lost |= from->lost;
   into->async_bytes += from->async_bytes;
   into->async_waits += from->async_waits;
   into->bar_waits += from->bar_waits;
@@ -174,12 +179,24 @@ static uint32_t distinct(uint64_t *v, uint32_t n) {
 
 /* Wavefronts of one phase: the largest number of distinct words any bank holds. words[0..n) */
 static uint32_t phase_wavefronts(uint64_t *words, uint32_t n) {
-  distinct(words, n); /* sorted: equal words are neighbours */
-  uint8_t per_bank[32] = {0};
-  uint32_t most = 0;
-  for (uint32_t i = 0; i < n; i++) {
-    if (i && words[i] == words[i - 1]) continue; /* the same word: a broadcast */
+  uint64_t at[32];
+  uint32_t used = 0, i = 0;
+  for (; i < n; i++) { /* the common case first: every bank gives one word (a broadcast included) */
     uint32_t b = (uint32_t)(words[i] & 31);
+    if (!(used >> b & 1)) used |= 1u << b, at[b] = words[i];
+    else if (at[b] != words[i]) break;
+  }
+  if (i == n) return n ? 1 : 0;
+  /* each bank's distinct words on a list (a few each, as a rule) */
+  uint8_t head[32], next[64], per_bank[32] = {0};
+  uint32_t most = 0;
+  memset(head, 0xff, sizeof head);
+  for (i = 0; i < n; i++) {
+    uint32_t b = (uint32_t)(words[i] & 31), k = head[b];
+    while (k != 0xff && words[k] != words[i]) k = next[k];
+    if (k != 0xff) continue; /* the same word: a broadcast */
+    next[i] = head[b];
+    head[b] = (uint8_t)i;
     if (++per_bank[b] > most) most = per_bank[b];
   }
   return most;
@@ -205,6 +222,20 @@ static void shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t size, u
 
 /* Distinct 32-byte sectors of a request. */
 static uint32_t sectors(const uint64_t *addr, uint32_t m, uint32_t size) {
+  uint64_t lo = ~0ull, hi = 0;
+  WV_FOR_LANES(m, l, {
+    lo = addr[l] < lo ? addr[l] : lo;
+    hi = addr[l] > hi ? addr[l] : hi;
+  });
+  lo >>= 5;
+  if (((hi + (size ? size : 1) - 1) >> 5) - lo < 64) { /* within 64 sectors: a bit each */
+    uint64_t bits = 0;
+    WV_FOR_LANES(m, l, {
+      bits |= 1ull << ((addr[l] >> 5) - lo);
+      bits |= 1ull << (((addr[l] + (size ? size : 1) - 1) >> 5) - lo);
+    });
+    return (uint32_t)__builtin_popcountll(bits);
+  }
   uint64_t s[64];
   uint32_t n = 0;
   WV_FOR_LANES(m, l, {
@@ -259,13 +290,15 @@ static void mem_request(wv_prof *p, wv_pcprof *c, wv_exec *x, int space, uint32_
   }
 }
 
-void wv_prof_insn(wv_prof *p, wv_exec *x, const wv_insn *in, uint32_t pc, uint32_t mask, uint32_t m) {
-  wv_pcprof *cs = fn_counters(p, x->fn);
-  if (!cs) return;
-  wv_pcprof *c = &cs[pc];
-  c->warp++;
-  c->thread += (uint32_t)__builtin_popcount(mask);
-  c->pred_on += (uint32_t)__builtin_popcount(m);
+wv_pcprof *wv_prof_fn(wv_prof *p, const wv_func *fn) {
+  wv_pcprof *c = fn_counters(p, fn);
+  if (c) return c;
+  p->lost = 1; /* out of host memory: this function's counts go to the sink (the report says they are lost) */
+  p->last_fn = NULL;
+  return p->sink;
+}
+
+void wv_prof_more(wv_prof *p, wv_pcprof *c, wv_exec *x, const wv_insn *in, uint32_t mask, uint32_t m) {
   switch (in->op) {
   case WV_OP_BRA:
     if (m && (mask & ~m)) c->divergent++;

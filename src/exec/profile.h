@@ -52,6 +52,8 @@ typedef struct wv_prof {
   wv_pcprof **pc;      /* per function index: ncode counters, made when the function first runs */
   const wv_func *last_fn;
   wv_pcprof *last_pc;
+  wv_pcprof *sink;     /* where counts go when a function's counters could not be made (out of memory) */
+  int lost;            /* ... which happened */
   /* totals by space and kind: requests, sectors, wavefronts, ideal wavefronts, bytes */
   uint64_t mem_req[WV_PS_COUNT][WV_PK_COUNT], mem_sec[WV_PS_COUNT][WV_PK_COUNT];
   uint64_t mem_wave[WV_PS_COUNT][WV_PK_COUNT], mem_ideal[WV_PS_COUNT][WV_PK_COUNT];
@@ -75,8 +77,18 @@ int wv_prof_merge(wv_prof *into, const wv_prof *from);
 /* The profile class of an instruction. */
 int wv_prof_class(const wv_insn *in);
 
-/* Hooks (sched.c): an instruction about to run for the group's active lanes `mask`, guard-true `m`. */
-void wv_prof_insn(wv_prof *p, wv_exec *x, const wv_insn *in, uint32_t pc, uint32_t mask, uint32_t m);
+/* Hooks (sched.c): an instruction about to run for the group's active lanes `mask`, guard-true `m`. The
+ * counts every instruction has are inline; branches and memory accesses go on in wv_prof_more. */
+wv_pcprof *wv_prof_fn(wv_prof *p, const wv_func *fn);
+void wv_prof_more(wv_prof *p, wv_pcprof *c, wv_exec *x, const wv_insn *in, uint32_t mask, uint32_t m);
+static inline void wv_prof_insn(wv_prof *p, wv_exec *x, const wv_insn *in, uint32_t pc, uint32_t mask, uint32_t m) {
+  wv_pcprof *c = (x->fn == p->last_fn ? p->last_pc : wv_prof_fn(p, x->fn)) + pc;
+  c->warp++;
+  c->thread += (uint32_t)__builtin_popcount(mask);
+  c->pred_on += (uint32_t)__builtin_popcount(m);
+  if (wv_ops[in->op].cls == WV_C_MEM || in->op == WV_OP_BRA)
+    wv_prof_more(p, c, x, in, mask, m);
+}
 /* A group of warp w waits at a CTA barrier (fn, pc) from CTA clock `clock`; and is released at `clock`. */
 void wv_prof_bar(wv_prof *p, const wv_func *fn, uint32_t pc, uint32_t warp, uint64_t clock, int release);
 /* A collective at (fn, pc) ran with undefined inputs. */

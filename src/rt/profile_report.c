@@ -120,7 +120,7 @@ typedef struct prec {
   uint32_t grid[3], block[3], dyn_shared;
   int status;
   double v[PM_COUNT];
-  int limiter;
+  int limiter, lost;
   pline *lines;
   uint32_t nlines;
   wv_prof_ev *ev;
@@ -313,6 +313,7 @@ void wv_prof_launch_end(wv_vm *vm, const wv_launch_desc *L, double seconds, int 
   memcpy(r->block, L->block, sizeof r->block);
   r->dyn_shared = L->dyn_shared;
   r->status = status;
+  r->lost = p->lost;
   if (!r->kernel || !r->file || make_lines(r, p)) goto out;
   fill_totals(r, p);
   r->v[PM_RUN_SECONDS] = seconds;
@@ -450,6 +451,7 @@ static void report_one(const wv_vm *vm, const prec *r, FILE *o) {
   const double *v = r->v;
   fprintf(o, "== warpvm profile: kernel %s, grid (%u,%u,%u), block (%u,%u,%u)%s ==\n", r->kernel, r->grid[0], r->grid[1],
           r->grid[2], r->block[0], r->block[1], r->block[2], r->status ? " (failed)" : "");
+  if (r->lost) fprintf(o, "  (out of host memory while counting: some counts are missing)\n");
   fprintf(o, "  instructions  %.0f warp (smsp__inst_executed.sum), %.0f thread (smsp__thread_inst_executed.sum), "
              "%.0f predicated on\n", v[PM_INST], v[PM_THREAD_INST], v[PM_THREAD_PRED]);
   fprintf(o, "  SIMT efficiency %.1f%% (%.1f threads per instruction: smsp__thread_inst_executed_per_inst_executed.ratio)\n",
