@@ -44,10 +44,12 @@ static const double pipe_cost[WV_PC_COUNT] = {
     [WV_PC_ALU] = 0.5, [WV_PC_FMA] = 0.25, [WV_PC_FP64] = 0.5, [WV_PC_SFU] = 2.0,
     [WV_PC_MEM] = 1.0, [WV_PC_CTRL] = 0.5, [WV_PC_SYNC] = 0.5, [WV_PC_COLL] = 1.0};
 static const char *const class_name[WV_PC_COUNT] = {"ALU", "FMA", "FP64", "SFU", "memory", "control", "sync", "collective"};
-enum { LIM_ISSUE = 0, LIM_ALU, LIM_FMA, LIM_FP64, LIM_SFU, LIM_SHARED, LIM_GLOBAL, LIM_LATENCY, LIM_COUNT };
+enum { LIM_ISSUE = 0, LIM_ALU, LIM_FMA, LIM_FP64, LIM_SFU, LIM_SHARED, LIM_GLOBAL, LIM_LATENCY, LIM_DIVERGENCE, LIM_COUNT };
 static const char *const lim_name[LIM_COUNT] = {"instruction issue", "integer/ALU throughput", "FP32 throughput",
                                                 "FP64 throughput", "SFU throughput", "shared-memory bandwidth",
-                                                "global-memory bandwidth", "memory latency"};
+                                                "global-memory bandwidth",
+                                                "latency (dependent instructions and memory, not hidden by other warps)",
+                                                "divergence (the paths of a warp run one after the other)"};
 
 /* ---- metrics: warpvm's name, Nsight Compute's where the definition is the same ---- */
 #define METRICS(M)                                                                                              \
@@ -198,6 +200,7 @@ static void estimate(prec *r, const wv_launch_desc *L, const wv_vm *vm) {
   for (uint32_t i = 0; i < r->nlines; i++) /* per SM: its work and its share of the exposed latency */
     r->lines[i].cycles = (r->lines[i].cycles + r->lines[i].lat / resident) / sms;
   r->limiter = lat_bound > thr ? LIM_LATENCY : best;
+  if (r->v[PM_DIVERGENT] && r->v[PM_SIMT_EFF] < 0.6) r->limiter = LIM_DIVERGENCE; /* half the lanes idle, or more */
   /* the busiest pipe and the latency the warps cannot hide add: simple, and every extra wavefront, sector,
    * divergent path or barrier wait makes the estimate larger */
   r->v[PM_EST_CYCLES] = lat_bound + thr;
@@ -399,12 +402,11 @@ static pline *group_lines(const prec *r, uint32_t *n) {
       *d = *l;
       memset(&d->c, 0, sizeof d->c);
       d->cycles = 0;
-      d->space = 0;
+      d->lat = -1;
     }
     d->nptx++;
     if (l->line < d->line) d->line = l->line;
-    if (l->space && (!d->space || l->cycles > 0)) d->space = l->space, d->mnem = l->mnem;
-    if (!strcmp(l->mnem, "bra") && !d->space) d->mnem = l->mnem;
+    if (l->cycles > d->lat) d->lat = l->cycles, d->mnem = l->mnem, d->cls = l->cls; /* named by its costliest line */
     d->cycles += l->cycles;
     d->c.warp += l->c.warp, d->c.thread += l->c.thread, d->c.pred_on += l->c.pred_on, d->c.divergent += l->c.divergent;
     d->c.stall += l->c.stall, d->c.undef += l->c.undef;
@@ -435,9 +437,9 @@ static int hint(const pline *l, char *buf, size_t cap) {
       return 1;
     }
   }
-  if (!strcmp(l->mnem, "bra") && l->c.divergent && l->c.divergent * 4 >= l->c.warp) {
-    snprintf(buf, cap, "%s: divergent branch (%" PRIu64 " of %" PRIu64 " executions split the warp): the paths run one "
-             "after the other; make the condition uniform per warp (e.g. threadIdx.x / warpSize)", at, l->c.divergent, l->c.warp);
+  if (l->c.divergent) {
+    snprintf(buf, cap, "%s: divergent branch (%" PRIu64 " times a warp split): its paths run one after the other; make "
+             "the condition uniform per warp (e.g. threadIdx.x / warpSize < N instead of threadIdx.x < N)", at, l->c.divergent);
     return 1;
   }
   if (l->cls == WV_PC_SFU && l->c.warp) {
@@ -576,8 +578,10 @@ void wv_profile_write_json(const wv_vm *vm, FILE *o) {
 
 void wv_profile_write_trace(const wv_vm *vm, FILE *o) {
   fprintf(o, "{\"displayTimeUnit\": \"ns\", \"traceEvents\": [\n");
-  fprintf(o, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": \"warpvm\"}}");
+  fprintf(o, "{\"name\": \"process_name\", \"ph\": \"M\", \"pid\": 1, \"args\": {\"name\": \"warpvm\"}},\n");
+  fprintf(o, "{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": 0, \"args\": {\"name\": \"launches\"}}");
   double t0 = vm->prof_log ? vm->prof_log->t_origin : 0;
+  uint8_t named[64][33] = {{0}}; /* tracks named so far: per worker, its CTAs (32) and each warp's */
   for (size_t i = 0; i < wv_profile_count(vm); i++) {
     const prec *r = &vm->prof_log->r[i];
     double lo = 0, hi = 0;
@@ -594,6 +598,16 @@ void wv_profile_write_trace(const wv_vm *vm, FILE *o) {
             r->v[PM_EST_CYCLES]);
     for (uint32_t k = 0; k < r->nev; k++) {
       const wv_prof_ev *e = &r->ev[k];
+      uint32_t wk = e->worker < 64 ? e->worker : 63, slot = e->kind == WV_EV_CTA ? 32 : e->warp % 32;
+      if (!named[wk][slot]) {
+        named[wk][slot] = 1;
+        if (slot == 32)
+          fprintf(o, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": {\"name\": \"worker %u: blocks\"}}",
+                  1 + e->worker, e->worker);
+        else
+          fprintf(o, ",\n{\"name\": \"thread_name\", \"ph\": \"M\", \"pid\": 1, \"tid\": %u, \"args\": {\"name\": \"worker %u: warp %u\"}}",
+                  1000 + e->worker * 64 + e->warp, e->worker, e->warp);
+      }
       static const char *const kind[] = {"cta", "barrier wait", "cp.async group"};
       /* a track per worker thread for its CTAs, one per worker and warp for barrier waits and cp.async groups */
       fprintf(o, ",\n{\"name\": \"%s %" PRIu64 "%s\", \"cat\": \"%s\", \"ph\": \"X\", \"pid\": 1, \"tid\": %u, \"ts\": %.3f, "
