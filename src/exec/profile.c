@@ -204,6 +204,17 @@ static uint32_t phase_wavefronts(uint64_t *words, uint32_t n) {
 
 /* Shared-memory wavefronts of a request: lanes m at addr[] (shared-space offsets), `size` bytes each. */
 static void shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t size, uint64_t *wave, uint64_t *ideal) {
+  if (size <= 4 && ((addr[__builtin_ctz(m)] + size - 1) >> 2) == addr[__builtin_ctz(m)] >> 2) {
+    uint64_t at[32]; /* the common case: one word a lane, every bank giving one word (a broadcast included) */
+    uint32_t used = 0, clash = 0;
+    WV_FOR_LANES(m, l, {
+      uint64_t w = addr[l] >> 2;
+      uint32_t b = (uint32_t)(w & 31);
+      if (used >> b & 1) clash |= at[b] != w;
+      else used |= 1u << b, at[b] = w;
+    });
+    if (!clash) { *wave += 1; *ideal += 1; return; }
+  }
   uint32_t lanes = size <= 4 ? 32 : size == 8 ? 16 : 8; /* threads per phase: 128 bytes at most */
   for (uint32_t ph = 0; ph < 32; ph += lanes) {
     uint32_t pm = (uint32_t)(((uint64_t)m >> ph) & ((lanes == 32) ? 0xffffffffu : ((1u << lanes) - 1)));
@@ -260,7 +271,10 @@ static void mem_request(wv_prof *p, wv_pcprof *c, wv_exec *x, int space, uint32_
                         uint32_t m, uint32_t size, int k) {
   uint64_t addr[WV_WARP] = {0};
   const uint64_t *A = slot != WV_NOSLOT ? WV_R(x, slot) : NULL;
-  WV_FOR_LANES(m, l, { addr[l] = wv_lane_addr(x, A, off, flags, l); });
+  uint64_t o = (uint64_t)off + ((flags & WV_AF_LOCALBASE) ? x->frame->local_base : 0); /* wv_lane_addr, hoisted */
+  uint64_t bmask = (flags & WV_AF_ADDR32) ? 0xffffffffu : ~0ull, wmask = (flags & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
+  if (A) WV_FOR_LANES(m, l, { addr[l] = ((A[l] & bmask) + o) & wmask; });
+  else WV_FOR_LANES(m, l, { addr[l] = o & wmask; });
   int sp = space;
   if (sp == WV_SPACE_GENERIC) { /* the first lane's window decides (a warp mixing spaces is rare) */
     uint64_t sa;
