@@ -179,17 +179,9 @@ static uint32_t distinct(uint64_t *v, uint32_t n) {
 
 /* Wavefronts of one phase: the largest number of distinct words any bank holds. words[0..n) */
 static uint32_t phase_wavefronts(uint64_t *words, uint32_t n) {
-  uint64_t at[32];
-  uint32_t used = 0, i = 0;
-  for (; i < n; i++) { /* the common case first: every bank gives one word (a broadcast included) */
-    uint32_t b = (uint32_t)(words[i] & 31);
-    if (!(used >> b & 1)) used |= 1u << b, at[b] = words[i];
-    else if (at[b] != words[i]) break;
-  }
-  if (i == n) return n ? 1 : 0;
   /* each bank's distinct words on a list (a few each, as a rule) */
   uint8_t head[32], next[64], per_bank[32] = {0};
-  uint32_t most = 0;
+  uint32_t most = 0, i;
   memset(head, 0xff, sizeof head);
   for (i = 0; i < n; i++) {
     uint32_t b = (uint32_t)(words[i] & 31), k = head[b];
@@ -204,21 +196,21 @@ static uint32_t phase_wavefronts(uint64_t *words, uint32_t n) {
 
 /* Shared-memory wavefronts of a request: lanes m at addr[] (shared-space offsets), `size` bytes each. */
 static void shared_wavefronts(const uint64_t *addr, uint32_t m, uint32_t size, uint64_t *wave, uint64_t *ideal) {
-  if (size <= 4 && ((addr[__builtin_ctz(m)] + size - 1) >> 2) == addr[__builtin_ctz(m)] >> 2) {
-    uint64_t at[32]; /* the common case: one word a lane, every bank giving one word (a broadcast included) */
-    uint32_t used = 0, clash = 0;
-    WV_FOR_LANES(m, l, {
-      uint64_t w = addr[l] >> 2;
-      uint32_t b = (uint32_t)(w & 31);
-      if (used >> b & 1) clash |= at[b] != w;
-      else used |= 1u << b, at[b] = w;
-    });
-    if (!clash) { *wave += 1; *ideal += 1; return; }
-  }
   uint32_t lanes = size <= 4 ? 32 : size == 8 ? 16 : 8; /* threads per phase: 128 bytes at most */
   for (uint32_t ph = 0; ph < 32; ph += lanes) {
     uint32_t pm = (uint32_t)(((uint64_t)m >> ph) & ((lanes == 32) ? 0xffffffffu : ((1u << lanes) - 1)));
     if (!pm) continue;
+    uint64_t lo = ~0ull, hi = 0; /* the common case first: a phase whose words span fewer than 32 has each */
+    WV_FOR_LANES(pm, q, {        /* bank give at most one word (consecutive words, a broadcast, a mix) */
+      uint64_t a = addr[ph + (uint32_t)q];
+      lo = a < lo ? a : lo;
+      hi = a > hi ? a : hi;
+    });
+    if (((hi + (size ? size : 1) - 1) >> 2) - (lo >> 2) < 32) {
+      *wave += 1;
+      *ideal += 1;
+      continue;
+    }
     uint64_t words[64];
     uint32_t n = 0;
     for (uint32_t q = pm; q; q &= q - 1) {
@@ -290,8 +282,8 @@ static void mem_request(wv_prof *p, wv_pcprof *c, wv_exec *x, int space, uint32_
   p->mem_req[ps][k]++;
   p->mem_bytes[ps][k] += bytes;
   if (ps == WV_PS_SHARED) {
-    uint64_t w = 0, i = 0;
-    shared_wavefronts(addr, m, size, &w, &i);
+    uint64_t w = 1, i = 1; /* atomics: requests only (ncu's wavefront and conflict metrics are loads' and stores') */
+    if (k != WV_PK_ATOM) w = i = 0, shared_wavefronts(addr, m, size, &w, &i);
     c->wavefronts += w, c->ideal += i;
     p->mem_wave[ps][k] += w, p->mem_ideal[ps][k] += i;
   } else if (ps == WV_PS_GLOBAL || ps == WV_PS_LOCAL) {
