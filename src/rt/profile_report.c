@@ -622,8 +622,7 @@ void wv_profile_write_trace(const wv_vm *vm, FILE *o) {
 
 wv_status wv_profile_write(const wv_vm *vm, FILE *report, const char *json_path, const char *trace_path) {
   wv_status st = WV_OK;
-  if (report) wv_profile_report(vm, report);
-  const char *path[2] = {json_path, trace_path};
+  const char *path[2] = {json_path, trace_path}; /* the files first: a closed stderr does not lose them */
   for (int k = 0; k < 2; k++) {
     if (!path[k]) continue;
     FILE *f = fopen(path[k], "w");
@@ -632,5 +631,6 @@ wv_status wv_profile_write(const wv_vm *vm, FILE *report, const char *json_path,
     else wv_profile_write_json(vm, f);
     if (fclose(f)) { fprintf(stderr, "warpvm: cannot write %s\n", path[k]); st = WV_ERR_IO; }
   }
+  if (report) wv_profile_report(vm, report);
   return st;
 }
