@@ -550,7 +550,7 @@ static int run_kernel(wv_vm *vm, const run_opts *o, run_arg *args, void **params
   }
   if (o->vm.stats) print_stats(vm);
   fflush(stdout);
-  if (wv_profile_write(vm, o->vm.profile ? stderr : NULL, o->vm.profile_json, o->vm.trace) && !rc) rc = EXIT_DEVICE;
+  if (wv_profile_write(vm, o->vm.profile ? stderr : NULL, o->vm.profile_json, o->vm.trace) && !rc) rc = EXIT_USAGE; /* a file it cannot write */
   wv_diag_print(vm, stderr); /* what the GPU let pass: invalid reads, ... */
   return rc;
 }

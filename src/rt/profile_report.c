@@ -123,6 +123,7 @@ typedef struct prec {
   int status;
   double v[PM_COUNT];
   int limiter, lost;
+  uint64_t launches;   /* launches added up in this record (1, or more past WV_PROF_KEEP) */
   pline *lines;
   uint32_t nlines;
   wv_prof_ev *ev;
@@ -130,9 +131,15 @@ typedef struct prec {
   uint64_t ev_dropped;
 } prec;
 
+/* Launch records kept one by one; past that, a launch of a kernel already recorded is added to its latest
+ * record (launches > 1), and one of a new kernel past WV_PROF_MAX_RECORDS is only counted (dropped). */
+#define WV_PROF_KEEP 256u
+#define WV_PROF_MAX_RECORDS 4096u
+
 typedef struct wv_prof_log {
   prec *r;
   size_t n, cap;
+  uint64_t dropped;
   double t_origin;     /* the trace's time 0: the first profiled launch */
 } wv_prof_log;
 
@@ -296,6 +303,40 @@ static int make_lines(prec *r, const wv_prof *p) {
   return 0;
 }
 
+static void rec_free(prec *r);
+
+/* Adds record r (a later launch of the same kernel) to d. */
+static int rec_add(prec *d, prec *r) {
+  for (int k = 0; k < PM_COUNT; k++)
+    if (k != PM_THREADS_PER_INST && k != PM_SIMT_EFF && k != PM_OCC_WARPS) d->v[k] += r->v[k];
+  d->v[PM_THREADS_PER_INST] = d->v[PM_INST] ? d->v[PM_THREAD_INST] / d->v[PM_INST] : 0;
+  d->v[PM_SIMT_EFF] = d->v[PM_THREADS_PER_INST] / 32.0;
+  d->status |= r->status;
+  d->lost |= r->lost;
+  d->launches += r->launches;
+  for (uint32_t i = 0; i < r->nlines; i++) {
+    pline *l = &r->lines[i], *t = NULL;
+    for (uint32_t j = 0; j < d->nlines && !t; j++)
+      if (d->lines[j].line == l->line && !strcmp(d->lines[j].fn, l->fn)) t = &d->lines[j];
+    if (!t) { /* a line this launch ran and the earlier ones did not: move it over */
+      pline *nl = realloc(d->lines, (d->nlines + 1) * sizeof *nl);
+      if (!nl) return -1;
+      d->lines = nl;
+      d->lines[d->nlines++] = *l;
+      l->fn = l->src_file = NULL;
+      continue;
+    }
+    wv_pcprof *a = &t->c;
+    const wv_pcprof *b = &l->c;
+    a->warp += b->warp, a->thread += b->thread, a->pred_on += b->pred_on, a->divergent += b->divergent;
+    a->req += b->req, a->wavefronts += b->wavefronts, a->ideal += b->ideal, a->sectors += b->sectors;
+    a->bytes += b->bytes, a->stall += b->stall, a->undef += b->undef;
+    t->cycles += l->cycles;
+  }
+  qsort(d->lines, d->nlines, sizeof *d->lines, line_cmp);
+  return 0;
+}
+
 void wv_prof_launch_end(wv_vm *vm, const wv_launch_desc *L, double seconds, int status) {
   wv_prof *p = vm->prof_acc;
   vm->prof_acc = NULL;
@@ -317,7 +358,11 @@ void wv_prof_launch_end(wv_vm *vm, const wv_launch_desc *L, double seconds, int 
   r->dyn_shared = L->dyn_shared;
   r->status = status;
   r->lost = p->lost;
-  if (!r->kernel || !r->file || make_lines(r, p)) goto out;
+  r->launches = 1;
+  if (!r->kernel || !r->file || make_lines(r, p)) {
+    rec_free(r);
+    goto out;
+  }
   fill_totals(r, p);
   r->v[PM_RUN_SECONDS] = seconds;
   estimate(r, L, vm);
@@ -327,6 +372,21 @@ void wv_prof_launch_end(wv_vm *vm, const wv_launch_desc *L, double seconds, int 
     if (p->ev[i].t0 < g->t_origin) g->t_origin = p->ev[i].t0;
   r->ev = p->ev, r->nev = p->nev, r->ev_dropped = p->ev_dropped;
   p->ev = NULL;
+  if (g->n >= WV_PROF_KEEP) { /* many launches: add it to its kernel's latest record */
+    for (size_t j = g->n; j-- > 0;)
+      if (!strcmp(g->r[j].kernel, r->kernel) && !strcmp(g->r[j].file, r->file)) {
+        if (!rec_add(&g->r[j], r)) {
+          rec_free(r);
+          goto out;
+        }
+        break;
+      }
+    if (g->n >= WV_PROF_MAX_RECORDS) {
+      g->dropped++;
+      rec_free(r);
+      goto out;
+    }
+  }
   g->n++;
 out:
   wv_prof_free(p);
@@ -453,6 +513,8 @@ static void report_one(const wv_vm *vm, const prec *r, FILE *o) {
   const double *v = r->v;
   fprintf(o, "== warpvm profile: kernel %s, grid (%u,%u,%u), block (%u,%u,%u)%s ==\n", r->kernel, r->grid[0], r->grid[1],
           r->grid[2], r->block[0], r->block[1], r->block[2], r->status ? " (failed)" : "");
+  if (r->launches > 1)
+    fprintf(o, "  (%" PRIu64 " launches of it added up here: warpvm keeps %u launches one by one)\n", r->launches, WV_PROF_KEEP);
   if (r->lost) fprintf(o, "  (out of host memory while counting: some counts are missing)\n");
   fprintf(o, "  instructions  %.0f warp (smsp__inst_executed.sum), %.0f thread (smsp__thread_inst_executed.sum), "
              "%.0f predicated on\n", v[PM_INST], v[PM_THREAD_INST], v[PM_THREAD_PRED]);
@@ -524,6 +586,9 @@ static void report_one(const wv_vm *vm, const prec *r, FILE *o) {
 
 void wv_profile_report(const wv_vm *vm, FILE *o) {
   for (size_t i = 0; i < wv_profile_count(vm); i++) report_one(vm, &vm->prof_log->r[i], o);
+  if (vm && vm->prof_log && vm->prof_log->dropped)
+    fprintf(o, "== warpvm profile: %" PRIu64 " more launches not kept (at most %u records) ==\n", vm->prof_log->dropped,
+            WV_PROF_MAX_RECORDS);
 }
 
 /* ---- JSON ---- */
@@ -546,8 +611,9 @@ void wv_profile_write_json(const wv_vm *vm, FILE *o) {
     json_str(o, r->kernel);
     fprintf(o, ", \"ptx\": ");
     json_str(o, r->file);
-    fprintf(o, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"dynamic_shared\": %u, \"status\": %d,\n  \"ncu\": {",
-            r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1], r->block[2], r->dyn_shared, r->status);
+    fprintf(o, ", \"grid\": [%u, %u, %u], \"block\": [%u, %u, %u], \"dynamic_shared\": %u, \"status\": %d, \"launches\": %" PRIu64
+               ",\n  \"ncu\": {",
+            r->grid[0], r->grid[1], r->grid[2], r->block[0], r->block[1], r->block[2], r->dyn_shared, r->status, r->launches);
     int first = 1;
     for (int k = 0; k < PM_COUNT; k++)
       if (metric[k].ncu[0]) {
@@ -561,6 +627,8 @@ void wv_profile_write_json(const wv_vm *vm, FILE *o) {
       const pline *l = &r->lines[j];
       fprintf(o, "%s\n   {\"function\": ", j ? "," : "");
       json_str(o, l->fn);
+      fprintf(o, ", \"src_file\": ");
+      json_str(o, l->src_file ? l->src_file : "");
       fprintf(o, ", \"ptx_line\": %u, \"src_line\": %u, \"op\": \"%s\", \"class\": \"%s\", \"space\": \"%s\", "
                  "\"inst\": %" PRIu64 ", \"thread_inst\": %" PRIu64 ", \"pred_on\": %" PRIu64 ", \"divergent\": %" PRIu64
                  ", \"requests\": %" PRIu64 ", \"wavefronts\": %" PRIu64 ", \"bank_conflicts\": %" PRIu64 ", \"sectors\": %" PRIu64

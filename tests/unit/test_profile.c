@@ -248,6 +248,24 @@ static void test_no_change(void **state) {
   assert_memory_equal(c1, c2, sizeof c1);
 }
 
+/* Many launches: the first 256 are kept one by one, later ones of the same kernel add up in its latest record. */
+static void test_many_launches(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, PTX, "sh32");
+  uint32_t stride = 4, base = 0;
+  void *args[2] = {&stride, &base};
+  for (int i = 0; i < 300; i++) wvt_expect_ok(vm, wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args));
+  assert_int_equal(wv_profile_count(vm), 256);
+  double one, all;
+  assert_int_equal(wv_profile_value(vm, 0, "inst_executed", &one), 0);
+  assert_int_equal(wv_profile_value(vm, 255, "inst_executed", &all), 0);
+  assert_true(all == 45 * one); /* launches 256..300 */
+  assert_true(metric(vm, "shared_ld_requests") == 45);
+  assert_int_equal(wv_profile_value(vm, 0, "no_such_metric", &one), -1);
+  wv_profile_reset(vm);
+  assert_int_equal(wv_profile_count(vm), 0);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(test_shared_32bit, setup, wvt_teardown),
@@ -256,6 +274,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_global_sectors, setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_divergence, setup, wvt_teardown),
       cmocka_unit_test(test_no_change),
+      cmocka_unit_test_setup_teardown(test_many_launches, setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
