@@ -74,6 +74,7 @@ int wv_prof_merge(wv_prof *into, const wv_prof *from) {
   into->lost |= from->lost;
   into->async_bytes += from->async_bytes;
   into->async_waits += from->async_waits;
+  into->mbar_waits += from->mbar_waits;
   into->bar_waits += from->bar_waits;
   into->ev_dropped += from->ev_dropped;
   uint32_t room = WV_PROF_MAX_EVENTS - into->nev, n = from->nev < room ? from->nev : room;
@@ -308,6 +309,9 @@ void wv_prof_more(wv_prof *p, wv_pcprof *c, wv_exec *x, const wv_insn *in, uint3
   switch (in->op) {
   case WV_OP_BRA:
     if (m && (mask & ~m)) c->divergent++;
+    return;
+  case WV_OP_MBARRIER: /* test_wait / try_wait: a thread waits for a phase (cp.async and bulk copies complete there) */
+    if (m) p->mbar_waits++;
     return;
   case WV_OP_LD: case WV_OP_LDU:
     if (m) mem_request(p, c, x, in->space, in->a, in->imm, in->addrf, m, wv_type_size((wv_type)in->type) * in->vec, WV_PK_LD);

@@ -58,7 +58,7 @@ typedef struct wv_prof {
   uint64_t mem_req[WV_PS_COUNT][WV_PK_COUNT], mem_sec[WV_PS_COUNT][WV_PK_COUNT];
   uint64_t mem_wave[WV_PS_COUNT][WV_PK_COUNT], mem_ideal[WV_PS_COUNT][WV_PK_COUNT];
   uint64_t mem_bytes[WV_PS_COUNT][WV_PK_COUNT];
-  uint64_t async_bytes, async_waits, bar_waits;
+  uint64_t async_bytes, async_waits, mbar_waits, bar_waits;
   wv_prof_ev *ev;      /* timeline */
   uint32_t nev, capev;
   uint64_t ev_dropped;
@@ -86,7 +86,7 @@ static inline void wv_prof_insn(wv_prof *p, wv_exec *x, const wv_insn *in, uint3
   c->warp++;
   c->thread += (uint32_t)__builtin_popcount(mask);
   c->pred_on += (uint32_t)__builtin_popcount(m);
-  if (wv_ops[in->op].cls == WV_C_MEM || in->op == WV_OP_BRA)
+  if (wv_ops[in->op].cls == WV_C_MEM || in->op == WV_OP_BRA || in->ctl == WV_CTL_MBARWAIT)
     wv_prof_more(p, c, x, in, mask, m);
 }
 /* A group of warp w waits at a CTA barrier (fn, pc) from CTA clock `clock`; and is released at `clock`. */

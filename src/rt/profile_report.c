@@ -87,6 +87,7 @@ static const char *const lim_name[LIM_COUNT] = {"instruction issue", "integer/AL
   M(BAR_WAIT, "barrier_wait_slots", "")                                                                        \
   M(COLL, "collectives", "") M(COLL_UNDEF, "collectives_undefined", "")                                        \
   M(ASYNC_BYTES, "cp_async_bytes", "") M(ASYNC_WAITS, "cp_async_waits", "")                                    \
+  M(MBAR_WAITS, "mbarrier_waits", "")                                                                          \
   M(SHUFFLES, "shuffles", "") M(AMD_BPERMUTE, "ds_bpermute", "") M(AMD_WAVES, "waves", "")                     \
   M(OCC_WARPS, "occupancy_warps_per_sm", "") M(EST_CYCLES, "est_cycles", "")                                   \
   M(EST_SECONDS, "est_seconds", "") M(RUN_SECONDS, "warpvm_seconds", "")
@@ -264,6 +265,7 @@ static void fill_totals(prec *r, const wv_prof *p) {
   v[PM_L_ST_SEC] = (double)p->mem_sec[WV_PS_LOCAL][WV_PK_ST];
   v[PM_ASYNC_BYTES] = (double)p->async_bytes;
   v[PM_ASYNC_WAITS] = (double)p->async_waits;
+  v[PM_MBAR_WAITS] = (double)p->mbar_waits;
 }
 
 /* The launch's lines: every executed instruction, merged per (function, PTX line). */
@@ -545,8 +547,9 @@ static void report_one(const wv_vm *vm, const prec *r, FILE *o) {
     fprintf(o, "  barriers      %.0f warp executions, warps waited %.0f warp-instruction slots\n", v[PM_BARRIERS], v[PM_BAR_WAIT]);
   if (v[PM_COLL])
     fprintf(o, "  collectives   %.0f (%.0f shuffles), %.0f undefined\n", v[PM_COLL], v[PM_SHUFFLES], v[PM_COLL_UNDEF]);
-  if (v[PM_ASYNC_BYTES] || v[PM_ASYNC_WAITS])
-    fprintf(o, "  cp.async      %.0f bytes, %.0f waits\n", v[PM_ASYNC_BYTES], v[PM_ASYNC_WAITS]);
+  if (v[PM_ASYNC_BYTES] || v[PM_ASYNC_WAITS] || v[PM_MBAR_WAITS])
+    fprintf(o, "  cp.async      %.0f bytes, %.0f wait_group/wait_all, %.0f mbarrier waits (test_wait/try_wait)\n",
+            v[PM_ASYNC_BYTES], v[PM_ASYNC_WAITS], v[PM_MBAR_WAITS]);
   if (vm->amd)
     fprintf(o, "  AMD model     %.0f waves of %u lanes, %.0f ds_bpermute_b32 (one per shuffle: an LDS-hardware instruction)\n",
             v[PM_AMD_WAVES], vm->amd->wave, v[PM_AMD_BPERMUTE]);
