@@ -89,6 +89,7 @@ static const char *const lim_name[LIM_COUNT] = {"instruction issue", "integer/AL
   M(ASYNC_BYTES, "cp_async_bytes", "") M(ASYNC_WAITS, "cp_async_waits", "")                                    \
   M(MBAR_WAITS, "mbarrier_waits", "")                                                                          \
   M(SHUFFLES, "shuffles", "") M(AMD_BPERMUTE, "ds_bpermute", "") M(AMD_WAVES, "waves", "")                     \
+  M(AMD_OCC, "occupancy_waves_per_cu", "")                                                                     \
   M(OCC_WARPS, "occupancy_warps_per_sm", "") M(EST_CYCLES, "est_cycles", "")                                   \
   M(EST_SECONDS, "est_seconds", "") M(RUN_SECONDS, "warpvm_seconds", "")
 
@@ -218,6 +219,11 @@ static void estimate(prec *r, const wv_launch_desc *L, const wv_vm *vm) {
   if (vm->amd) { /* the AMD model: waves, and a ds_bpermute_b32 per shuffle (rt/amd.c's lowering) */
     uint32_t wave = vm->amd->wave, wpw = vm->cfg.warps_per_wave == 2 ? 2 : 1;
     r->v[PM_AMD_WAVES] = wave == 64 ? (double)((nwarps + wpw - 1) / wpw) : (double)nwarps;
+    /* waves a compute unit holds: 32 (4 SIMDs x 8 on CDNA2; 2 x 16 on RDNA3), blocks bounded by its LDS */
+    uint32_t wpb = (L->nthreads + (wave == 64 ? 32 * wpw : 32) - 1) / (wave == 64 ? 32 * wpw : 32);
+    uint32_t blocks = 32 / (wpb ? wpb : 1), smem = L->kfn->shared_static + L->dyn_shared;
+    if (smem && vm->amd->lds_bytes / smem < blocks) blocks = vm->amd->lds_bytes / smem;
+    r->v[PM_AMD_OCC] = (double)(blocks * wpb > 32 ? 32 : blocks * wpb);
     r->v[PM_AMD_BPERMUTE] = r->v[PM_SHUFFLES];
   }
 }
@@ -551,8 +557,8 @@ static void report_one(const wv_vm *vm, const prec *r, FILE *o) {
     fprintf(o, "  cp.async      %.0f bytes, %.0f wait_group/wait_all, %.0f mbarrier waits (test_wait/try_wait)\n",
             v[PM_ASYNC_BYTES], v[PM_ASYNC_WAITS], v[PM_MBAR_WAITS]);
   if (vm->amd)
-    fprintf(o, "  AMD model     %.0f waves of %u lanes, %.0f ds_bpermute_b32 (one per shuffle: an LDS-hardware instruction)\n",
-            v[PM_AMD_WAVES], vm->amd->wave, v[PM_AMD_BPERMUTE]);
+    fprintf(o, "  AMD model     %.0f waves of %u lanes, occupancy %.0f of 32 waves per CU, %.0f ds_bpermute_b32 (one per "
+               "shuffle: an LDS-hardware instruction)\n", v[PM_AMD_WAVES], vm->amd->wave, v[PM_AMD_OCC], v[PM_AMD_BPERMUTE]);
   fprintf(o, "  estimate      %.0f cycles, %.2f us on an H100 (132 SMs, 1.755 GHz, + 2 us launch); occupancy %.0f warps/SM; "
              "limited by %s\n", v[PM_EST_CYCLES], v[PM_EST_SECONDS] * 1e6, v[PM_OCC_WARPS], lim_name[r->limiter]);
   uint32_t ng;
