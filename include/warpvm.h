@@ -100,7 +100,14 @@ typedef struct wv_config {
    * that call device malloc/free run on the calling thread. The printf callback may be called from any
    * of the threads, never from two at once. */
   uint32_t threads;
+  /* WV_PROFILE_* bits (0: off, nothing counted): per launch and per PTX line, the counters of
+   * `warpvm --profile` (README "Profiling"), read back with wv_profile_*. */
+  uint32_t profile;
 } wv_config;
+
+#define WV_PROFILE_ON 1u    /* count every launch: instructions per class, divergence, memory requests, */
+                            /* shared-memory wavefronts and bank conflicts, global sectors, barrier waits */
+#define WV_PROFILE_TRACE 2u /* also keep a timeline (CTAs, barrier waits, cp.async groups) for wv_profile_write_trace */
 
 #define WV_CHECK_MEMCHECK 1u  /* the first invalid read (wv_diag_kind WV_DIAG_INVALID_READ) is a device fault */
 #define WV_CHECK_SYNCCHECK 2u /* undefined use of a warp collective is a device fault */
@@ -125,6 +132,25 @@ typedef struct wv_stats {
   uint64_t ctas;                /* CTAs run */
   double kernel_seconds;        /* wall time inside launches */
 } wv_stats;
+
+/* Profiles of the launches since wv_profile_reset (wv_config.profile; README "Profiling"). */
+size_t wv_profile_count(const wv_vm *vm);
+/* Kernel name of profiled launch i (NULL if none). */
+const char *wv_profile_kernel(const wv_vm *vm, size_t i);
+/* Metric `name` of profiled launch i, by warpvm's name or by Nsight Compute's where the definition
+ * matches ("smsp__thread_inst_executed.sum", "l1tex__data_bank_conflicts_pipe_lsu_mem_shared_op_ld.sum",
+ * ...): 0 and *out, or -1 for an unknown name or launch. */
+int wv_profile_value(const wv_vm *vm, size_t i, const char *name, double *out);
+/* The readable report of every profiled launch (totals with ncu's names, top lines, hints). */
+void wv_profile_report(const wv_vm *vm, FILE *out);
+/* The same as JSON: a list of launches, each with its metrics keyed by ncu's names where they match. */
+void wv_profile_write_json(const wv_vm *vm, FILE *out);
+/* The timeline (WV_PROFILE_TRACE) as Chrome/Perfetto trace-event JSON. */
+void wv_profile_write_trace(const wv_vm *vm, FILE *out);
+void wv_profile_reset(wv_vm *vm);
+/* What `--profile`, `--profile-json FILE` and `--trace FILE` write: the report to `report` (NULL: none),
+ * the JSON and the trace to their files (NULL: none). WV_ERR_IO if a file cannot be written. */
+wv_status wv_profile_write(const wv_vm *vm, FILE *report, const char *json_path, const char *trace_path);
 
 /* A kernel parameter as the PTX declares it. */
 typedef struct wv_param_info {

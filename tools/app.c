@@ -151,6 +151,9 @@ int wv_cli_run_app(const wv_vm_opts *o, int argc, char **argv) {
   if (o->checks) bad |= setenv("WARPVM_CHECK", o->checks, 1);
   if (o->no_contract) bad |= setenv("WARPVM_NO_CONTRACT", "1", 1);
   if (o->stats) bad |= setenv("WARPVM_STATS", "1", 1);
+  if (o->profile) bad |= setenv("WARPVM_PROFILE", "1", 1);
+  if (o->profile_json) bad |= setenv("WARPVM_PROFILE_JSON", o->profile_json, 1);
+  if (o->trace) bad |= setenv("WARPVM_TRACE", o->trace, 1);
   if (o->verbose) bad |= setenv("WARPVM_VERBOSE", "1", 1);
   if (bad) {
     fprintf(stderr, "warpvm: cannot set up the environment\n");

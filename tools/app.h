@@ -14,6 +14,8 @@ typedef struct wv_vm_opts {
   uint64_t threads;          /* --threads N (0: not given, every core) */
   int has_seed, has_max_steps, has_timeout;
   int stats, verbose;
+  int profile;               /* --profile */
+  const char *profile_json, *trace; /* --profile-json FILE, --trace FILE */
   int no_contract;           /* --no-contract */
   const char *checks;        /* --check LIST (validated: wv_checks_parse) */
   const char *preload_first; /* ./app in sanitizer builds: their runtime must be loaded before ours */

@@ -37,6 +37,7 @@ static const char USAGE[] =
     "                  [--machine NAME] [--warps-per-wave 1|2] [--async-delivery at-wait|eager|random:SEED]\n"
     "                  [--memory-model sc|weak] [--seed N] [--schedule serial|interleave|random:SEED]\n"
     "                  [--stack BYTES] [--check memcheck,synccheck] [--no-contract] [--threads N]\n"
+    "                  [--profile] [--profile-json FILE] [--trace FILE]\n"
     "       warpvm list FILE.ptx\n"
     "       warpvm contractions FILE.ptx\n"
     "       warpvm machines\n"
@@ -44,7 +45,7 @@ static const char USAGE[] =
     "       warpvm gcn FILE.s [--wave 64|32|8] [--rdna] [--set vN=A,B,...]... [--exec MASK]   (see gcn --help)\n"
     "       warpvm [--machine NAME] [--warps-per-wave 1|2] [--max-steps N] [--timeout S] [--async-delivery D]\n"
     "              [--memory-model sc|weak] [--seed N] [--schedule S] [--check LIST] [--no-contract] [--threads N]\n"
-    "              [--stats] [--verbose]\n"
+    "              [--stats] [--verbose] [--profile] [--profile-json FILE] [--trace FILE]\n"
     "              ./app [ARGS...]\n"
     "       warpvm --help | -h | --version\n";
 
@@ -68,6 +69,11 @@ static const char HELP[] =
     "                       as TYPE = u32|s32|x32|u64|s64|x64|f32|f64, one value per line after a\n"
     "                       line \"arg INDEX:\"; f32/f64 print the exact bits in hex and the value\n"
     "  --stats              print the execution counters to stderr after the run\n"
+    "  --profile            per launch and per PTX line: instructions by class, divergence, shared-memory\n"
+    "                       wavefronts and bank conflicts, global sectors, barrier waits, estimated cycles and\n"
+    "                       hints, on stderr after the run (README \"Profiling\")\n"
+    "  --profile-json FILE  the same as JSON, keyed by Nsight Compute's metric names where they match\n"
+    "  --trace FILE         a Chrome/Perfetto trace: launches, blocks per worker thread, barrier waits, cp.async\n"
     "  --max-steps N        watchdog: stop after N warp instructions (0: no watchdog at all)\n"
     "  --timeout S          watchdog: stop a launch that runs longer than S seconds (default 60 unless\n"
     "                       --max-steps is given; 0 = none)\n"
@@ -278,6 +284,9 @@ static int parse_vm_opt(int argc, char **argv, int *i, wv_vm_opts *o) {
   const char *a = argv[*i];
   int more = *i + 1 < argc;
   if (!strcmp(a, "--stats")) o->stats = 1;
+  else if (!strcmp(a, "--profile")) o->profile = 1;
+  else if (!strcmp(a, "--profile-json") && more) o->profile_json = argv[++*i];
+  else if (!strcmp(a, "--trace") && more) o->trace = argv[++*i];
   else if (!strcmp(a, "--max-steps") && more) {
     if (!parse_count(argv[++*i], &o->max_steps)) return -usage_error("bad --max-steps");
     o->has_max_steps = 1;
@@ -541,6 +550,7 @@ static int run_kernel(wv_vm *vm, const run_opts *o, run_arg *args, void **params
   }
   if (o->vm.stats) print_stats(vm);
   fflush(stdout);
+  if (wv_profile_write(vm, o->vm.profile ? stderr : NULL, o->vm.profile_json, o->vm.trace) && !rc) rc = EXIT_USAGE; /* a file it cannot write */
   wv_diag_print(vm, stderr); /* what the GPU let pass: invalid reads, ... */
   return rc;
 }
@@ -558,7 +568,8 @@ static int cmd_run(int argc, char **argv) {
                    .machine = o.vm.machine, .warps_per_wave = (uint32_t)o.vm.wpw,
                    .async_delivery = o.vm.async_delivery, .memory_model = o.vm.memory_model, .schedule = o.vm.schedule,
                    .seed = (uint32_t)o.vm.seed, .no_contract = o.vm.no_contract,
-                   .threads = (uint32_t)o.vm.threads};
+                   .threads = (uint32_t)o.vm.threads,
+                   .profile = (o.vm.profile || o.vm.profile_json ? WV_PROFILE_ON : 0) | (o.vm.trace ? WV_PROFILE_ON | WV_PROFILE_TRACE : 0)};
   if (o.vm.checks) wv_checks_parse(o.vm.checks, &cfg.checks);
   wv_vm *vm = create_vm(&cfg);
   run_arg *args = calloc((size_t)o.nspec + 1, sizeof *args);

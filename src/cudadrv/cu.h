@@ -116,7 +116,7 @@ typedef struct cu_driver {
   cu_fifo fifo;
   size_t heap_limit, stack_limit, pending_launches, persisting_l2;
   int runtime_version;      /* the runtime's CUDA version, for device code (0: the driver's) */
-  int verbose, stats;
+  int verbose, stats, profile; /* WARPVM_VERBOSE, WARPVM_STATS, WARPVM_PROFILE */
   void *warned;              /* what was already said on stderr */
   struct { void **p; cu_kind *k; uint32_t cap, n; } objs; /* live handles (open addressing) */
   void *cls;                 /* dark.c: context-local storage entries */

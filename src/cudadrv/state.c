@@ -60,6 +60,7 @@ __attribute__((destructor)) static void drv_fini(void) {
   cu_flush_printf(&g_drv);
   fflush(stdout);
   if (g_drv.stats) print_stats(&g_drv);
+  wv_profile_write(g_drv.vm, g_drv.profile ? stderr : NULL, getenv("WARPVM_PROFILE_JSON"), getenv("WARPVM_TRACE"));
   wv_diag_print(g_drv.vm, stderr); /* what the GPU let pass (invalid reads, ...), if anything */
   g_drv.unloading = 1;
   pthread_mutex_unlock(&g_drv.lock);
@@ -87,6 +88,9 @@ static void drv_init(void) {
   cfg.seed = (uint32_t)env_u64("WARPVM_SEED", 0, UINT32_MAX);
   cfg.no_contract = (int)env_u64("WARPVM_NO_CONTRACT", 0, 1);
   cfg.threads = (uint32_t)env_u64("WARPVM_THREADS", 0, 1024);
+  d->profile = (int)env_u64("WARPVM_PROFILE", 0, 1);
+  cfg.profile = (d->profile || getenv("WARPVM_PROFILE_JSON") ? WV_PROFILE_ON : 0) |
+                (getenv("WARPVM_TRACE") ? WV_PROFILE_ON | WV_PROFILE_TRACE : 0);
   const char *checks = getenv("WARPVM_CHECK");
   if (checks && wv_checks_parse(checks, &cfg.checks) != WV_OK)
     fatal("bad WARPVM_CHECK=%s (memcheck, synccheck, comma-separated)", checks);

@@ -13,6 +13,7 @@
  */
 #include <stdlib.h>
 
+#include "exec/profile.h"
 #include "exec/sched.h"
 #include "rt/vm_internal.h"
 
@@ -250,11 +251,13 @@ wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, con
     if (L.grid_ws) wv_heap_free(&vm->heap, L.grid_ws);
     return wv_seterr(vm, WV_ERR_NOMEM, "out of memory for the device runtime's launch slots");
   }
+  if (vm->cfg.profile) wv_prof_launch_begin(vm, &L);
   double t0 = wv_now();
   L.deadline = vm->devrt.deadline; /* the host launch's, for every grid it leads to */
   if (coop || vm->sched_mode != WV_SCHED_SERIAL) st = run_turns(&L, coop);
   else st = wv_run_grid(&L, grid_workers(vm, &L, reach));
   vm->stats.kernel_seconds += wv_now() - t0;
+  if (vm->cfg.profile) wv_prof_launch_end(vm, &L, wv_now() - t0, st);
   vm->stats.launches++;
   if (L.grid_ws) wv_heap_free(&vm->heap, L.grid_ws);
   if (devrt) wv_cdp_end(vm, &cdp); /* the grids it launched wait on the vm's stack */

@@ -17,6 +17,7 @@
 #include <time.h>
 
 #include "exec/handlers.h"
+#include "exec/profile.h"
 #include "exec/sched.h"
 #include "exec/warp.h"
 #include "rt/vm_internal.h"
@@ -252,6 +253,7 @@ static void check_ctabar(sched *s, wv_cta *cta, uint32_t id) {
           *P = v ? (*P | g->mask) : (*P & ~g->mask);
         }
       }
+      if (s->prof) wv_prof_bar(s->prof, g->frame->fn, g->pc, w->id, cta_clock(s), 1);
       g->state = WV_G_RUN;
       g->pc++;
     }
@@ -456,6 +458,7 @@ static int coll_undefined(sched *s, wv_warp *w, uint32_t lanes, uint32_t mask, c
   const wv_insn *in = &g->frame->fn->code[g->pc];
   const char *name = in->op == WV_OP_BAR ? "bar.warp" : wv_ops[in->op].mnemonic;
   int lane = __builtin_ctz(g->mask);
+  if (s->prof) wv_prof_undef(s->prof, g->frame->fn, g->pc);
   if (s->x.vm->cfg.checks & WV_CHECK_SYNCCHECK)
     return wv_fault_set(&s->x, WV_ERR_FAULT, lane, 0, 0,
                         "undefined warp collective: %s.sync with membermask 0x%08x run by lanes 0x%08x: %s", name, mask,
@@ -676,6 +679,7 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
     }
     g->state = WV_G_BAR;
     g->bar_id = (uint8_t)id;
+    if (s->prof) wv_prof_bar(s->prof, g->frame->fn, g->pc, w->id, cta_clock(s), 0);
     check_ctabar(s, x->cta, id);
     return R_BLOCKED;
   }
@@ -711,7 +715,10 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
   }
 }
 
-static int run_group(sched *s, wv_warp *w, wv_group *g, int64_t *budget) {
+/* The group loop; `prof` is a constant of each of its two copies (run_group), so the run without --profile
+ * carries no test for it. */
+static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w, wv_group *g, int64_t *budget,
+                                                            const int prof) {
   wv_exec *x = &s->x;
   for (;;) {
     wv_warp_bind(x, w, g->frame);
@@ -749,6 +756,7 @@ static int run_group(sched *s, wv_warp *w, wv_group *g, int64_t *budget) {
       fprintf(stderr, "cta %u warp %u pc %4u line %5u %-10s active %08x exec %08x  %s\n", x->cta->ctaid[0], w->id, pc,
               in->line, wv_ops[in->op].mnemonic, mask, m, wv_ops[in->op].synopsis);
 #endif
+      if (prof) wv_prof_insn(s->prof, x, in, pc, mask, m);
       if (in->ctl == WV_CTL_NONE) {
         x->cur_pc = pc;
         if (m && in->fn(x, in, m)) {
@@ -777,6 +785,10 @@ static int run_group(sched *s, wv_warp *w, wv_group *g, int64_t *budget) {
     }
     if (*budget <= 0) return R_SLICE;
   }
+}
+
+static int run_group(sched *s, wv_warp *w, wv_group *g, int64_t *budget) {
+  return s->prof ? group_loop(s, w, g, budget, 1) : group_loop(s, w, g, budget, 0);
 }
 
 /* Lanes that have waited at a reconvergence point for YIELD_AFTER instructions of their warp go on. */
@@ -1071,12 +1083,14 @@ int wv_cta_start(sched *s, wv_cta *cta, uint64_t ci, int reused) {
   if (reused) memset(cta->shared, 0, cta->shared_size);
   s->x.cta = cta;
   s->ci = ci;
+  if (s->prof) wv_prof_cta(s->prof, ci, 1);
   for (uint32_t wi = 0; wi < cta->nwarps; wi++)
     if (warp_init(s, cta, &cta->warps[wi], wi, s->L->kfn)) return -1;
   return 0;
 }
 
 void wv_cta_drop(sched *s, wv_cta *cta) {
+  if (s->prof) wv_prof_cta(s->prof, cta->linear, 0);
   for (uint32_t wi = 0; cta->warps && wi < cta->nwarps; wi++) {
     wv_warp *w = &cta->warps[wi];
     for (uint32_t i = 0; i < w->ngroups; i++) if (w->groups[i].mask) group_drop(s, &w->groups[i]);
@@ -1121,7 +1135,8 @@ sched *wv_sched_new(const wv_launch_desc *L) {
   x->async_mode = vm->async_mode;
   x->mm = vm->weak ? wv_mm_new(vm->mm_seed) : NULL;
   x->rng = vm->async_seed ? vm->async_seed : 1;
-  if (!s->free_frames || !s->consts || !x->kparams_mem || (vm->weak && !x->mm)) {
+  if (vm->cfg.profile) s->prof = wv_prof_new(L->mod, (vm->cfg.profile & WV_PROFILE_TRACE) != 0);
+  if (!s->free_frames || !s->consts || !x->kparams_mem || (vm->weak && !x->mm) || (vm->cfg.profile && !s->prof)) {
     wv_sched_free(s);
     return NULL;
   }
@@ -1137,6 +1152,7 @@ void wv_sched_free(sched *s) {
   free(s->consts);
   for (wv_cbar *c = s->free_cbars, *n; c; c = n) { n = c->next_free; free(c); }
   wv_mm_free(s->x.mm);
+  wv_prof_free(s->prof);
   free(s->x.kparams_mem);
   free(s->x.scratch);
   free(s);
@@ -1162,4 +1178,5 @@ void wv_sched_fold_stats(const sched *s, wv_vm *vm) {
   st->atomics += x->n_atom;
   st->async_copies += x->n_async;
   st->async_early_reads += x->n_async_early;
+  if (s->prof && vm->prof_acc) wv_prof_merge(vm->prof_acc, s->prof);
 }

@@ -54,6 +54,7 @@ typedef struct sched {
   const _Atomic uint64_t *stop;
   uint64_t ci;
   char msg[2048];             /* the report of the fault that ended the last CTA (wv_cta_turn) */
+  struct wv_prof *prof;       /* --profile: this worker's counts (profile.h), NULL when off */
 } sched;
 
 /* A worker's executor for the launch L (its own kernel-parameter copy, frames, counters); NULL if out

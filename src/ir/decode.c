@@ -744,6 +744,7 @@ static int emit(wv_dec *d, const ptx_insn *pi) {
   in->rpc = WV_RPC_NONE;
   in->line = pi->loc.line;
   in->src_line = pi->src_line;
+  in->src_file = (uint16_t)pi->src_file;
   in->vec = 1;
   if (pi->guard) {
     ptx_operand g = {.kind = PTX_OPND_REG, .loc = pi->loc, .name = pi->guard};
@@ -928,6 +929,8 @@ static int declare_funcs(wv_dec *d) {
     wv_func *f = &out->funcs[idx];
     f->name = pf->name;
     f->file = a->filename;
+    f->src_files = a->files;
+    f->nsrc_files = a->nfiles;
     f->is_entry |= pf->is_entry;
     if (pf->has_body) {
       f->defined = 1;

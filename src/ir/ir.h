@@ -150,6 +150,7 @@ typedef struct wv_insn {
   uint8_t uni;        /* .uni on bra/call */
   uint8_t addrf;      /* address flags (WV_AF_*) for memory instructions */
   uint8_t nd;         /* number of destination slots used in d[] */
+  uint16_t src_file;  /* CUDA source file index from .loc (wv_func.src_files), 0 if none */
   int32_t guard;      /* predicate index, -1 = none */
   uint8_t guard_neg;
   uint32_t d[4];      /* destination slots (pred dests are predicate indices) */
@@ -241,6 +242,8 @@ typedef struct wv_func {
   wv_fusion *fusions;     /* contract.c's decisions (also when contraction is off) */
   uint32_t nfusions;
   int addr_taken;         /* its address is a value somewhere (mov, an initializer): indirect calls may enter it */
+  const struct ptx_file_entry *src_files; /* its unit's .file table (ast.h), for wv_insn.src_file */
+  uint32_t nsrc_files;
 } wv_func;
 
 /* A module-scope variable placed in device memory (.global/.const) or the shared layout. */

@@ -106,6 +106,7 @@ void wv_destroy(wv_vm *vm) {
   wv_heap_fini(&vm->heap);
   wv_sfu_unload(&vm->sfu, vm->sfu_mem);
   wv_pool_free(vm->pool);
+  wv_profile_reset(vm);
   pthread_mutex_destroy(&vm->lock);
   free(vm);
 }

@@ -74,6 +74,8 @@ struct wv_vm {
   void *sfu_mem[WV_SFU_NTAB];
   _Atomic uint32_t sfu_loaded;      /* 1 << WV_SFU_* of the tables loaded (set under lock) */
   wv_devrt devrt;                   /* dynamic parallelism (exec/cdp.h) */
+  struct wv_prof *prof_acc;         /* --profile: the running launch's counts (exec/profile.h) */
+  struct wv_prof_log *prof_log;     /* --profile: the records of profiled launches (profile_report.c) */
   char err[2048];
 };
 
