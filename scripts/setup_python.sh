@@ -8,9 +8,10 @@ set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 PYENV=${WARPVM_PYENV:-$ROOT/build-pyenv}
 REQ=$ROOT/tests/numba/requirements.txt
+REQ2=$ROOT/tests/apps/cutlass-requirements.txt  # installed --no-deps (it says why)
 PY=${PYTHON:-python3}
 stamp=$PYENV/.requirements
-if [ -x "$PYENV/bin/python" ] && [ -f "$stamp" ] && cmp -s "$stamp" "$REQ" && "$PYENV/bin/python" -c 'import numba_cuda, cuda.core' 2>/dev/null; then
+if [ -x "$PYENV/bin/python" ] && [ -f "$stamp" ] && cmp -s "$stamp" <(cat "$REQ" "$REQ2") && "$PYENV/bin/python" -c 'import numba_cuda, cuda.core' 2>/dev/null; then
   exit 0
 fi
 command -v "$PY" >/dev/null 2>&1 || { echo "setup_python: no $PY; the Numba tests will be skipped" >&2; exit 1; }
@@ -21,4 +22,5 @@ fi
 echo "setup_python: making the Numba venv in $PYENV (tests/numba/requirements.txt)"
 [ -x "$PYENV/bin/python" ] || "$PY" -m venv "$PYENV"
 "$PYENV/bin/python" -m pip install -q --disable-pip-version-check -r "$REQ"
-cp "$REQ" "$stamp"
+"$PYENV/bin/python" -m pip install -q --disable-pip-version-check --no-deps -r "$REQ2"
+cat "$REQ" "$REQ2" >"$stamp"
