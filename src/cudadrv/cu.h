@@ -20,6 +20,7 @@
 #include <time.h>
 
 #include "cudadrv/devprops.h"
+#include "cudadrv/wvcu_alloc.h"
 #include "warpvm.h"
 
 #define CU_EXPORT __attribute__((visibility("default")))
@@ -80,15 +81,10 @@ typedef struct cu_stream {
 } cu_stream;
 typedef struct cu_event { unsigned flags; int recorded; struct timespec t; } cu_event;
 
-/* An allocation made through the driver: device (wv_malloc), pinned host or managed (identity-mapped). */
+/* An allocation (the process's one table, shared with warpvm's runtime: wvcu.h): device (wv_malloc), pinned host
+ * or managed (identity-mapped). */
 enum { CU_MEMTYPE_HOST = 1, CU_MEMTYPE_DEVICE = 2, CU_MEMTYPE_UNIFIED = 4 };
-typedef struct cu_alloc {
-  uintptr_t base;
-  size_t size;
-  int type;       /* CU_MEMTYPE_*; managed: UNIFIED */
-  int owned;      /* host memory the driver allocated (pinned/managed), freed with it */
-  int registered; /* cuMemHostRegister'd */
-} cu_alloc;
+typedef wvcu_alloc cu_alloc;
 
 /* printf.c: device printf records waiting for a flush point, oldest first; at most `limit` bytes. */
 typedef struct cu_fifo {

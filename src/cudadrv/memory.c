@@ -11,9 +11,10 @@
 #include <string.h>
 
 #include "cudadrv/cuapi.h"
+#include "cudadrv/wvcu.h"
 #include "exec/mem.h"
 
-/* ---- the allocation table (sorted by base) ---- */
+/* ---- the allocation table (sorted by base): the process's one, warpvm's runtime's too (wvcu.h) ---- */
 static int alloc_index(cu_driver *d, uintptr_t p) { /* last entry with base <= p, or -1 */
   int lo = 0, hi = (int)d->nallocs;
   while (lo < hi) {
@@ -42,14 +43,15 @@ static int alloc_add(cu_driver *d, uintptr_t base, size_t size, int type, int ow
   }
   int i = alloc_index(d, base) + 1;
   memmove(&d->allocs[i + 1], &d->allocs[i], (d->nallocs - (uint32_t)i) * sizeof *d->allocs);
-  d->allocs[i] = (cu_alloc){base, size, type, owned, registered};
+  d->allocs[i] = (cu_alloc){.base = base, .size = size, .type = type, .owned = owned, .registered = registered};
   d->nallocs++;
+  if (type == CU_MEMTYPE_DEVICE) d->dev_live += size;
   return 0;
 }
 
 static void alloc_release(cu_driver *d, cu_alloc *a) {
   if (a->type == CU_MEMTYPE_DEVICE) {
-    wv_free(d->vm, (wv_devptr)a->base);
+    if (!a->galloc) wv_free(d->vm, (wv_devptr)a->base);
     d->dev_live -= a->size;
   } else {
     wv_unmap_host(d->vm, (void *)a->base);
@@ -70,6 +72,39 @@ void cu_reset_memory(cu_driver *d) {
   d->dev_live = 0;
 }
 
+/* The table for warpvm's runtime (wvcu.h). */
+CU_EXPORT void wvcu_lock(void) { cu_lock(); }
+CU_EXPORT void wvcu_unlock(void) { cu_ret(CUDA_SUCCESS); }
+CU_EXPORT wvcu_alloc *wvcu_alloc_find(uintptr_t p) {
+  cu_alloc *a = cu_alloc_find(cu_lock(), p);
+  cu_ret(CUDA_SUCCESS);
+  return a;
+}
+CU_EXPORT wvcu_alloc *wvcu_alloc_at(uint32_t i) {
+  cu_driver *d = cu_lock();
+  cu_alloc *a = i < d->nallocs ? &d->allocs[i] : NULL;
+  cu_ret(CUDA_SUCCESS);
+  return a;
+}
+CU_EXPORT int wvcu_alloc_add(uintptr_t base, size_t size, int type, int owned, int registered) {
+  int r = alloc_add(cu_lock(), base, size, type, owned, registered);
+  cu_ret(CUDA_SUCCESS);
+  return r;
+}
+CU_EXPORT void wvcu_alloc_remove(wvcu_alloc *a) {
+  alloc_remove(cu_lock(), a);
+  cu_ret(CUDA_SUCCESS);
+}
+CU_EXPORT size_t wvcu_dev_live(void) {
+  size_t n = cu_lock()->dev_live;
+  cu_ret(CUDA_SUCCESS);
+  return n;
+}
+CU_EXPORT void wvcu_reset_memory(void) {
+  cu_reset_memory(cu_lock());
+  cu_ret(CUDA_SUCCESS);
+}
+
 /* ---- allocation API ---- */
 CU_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t n) {
   cu_driver *d = cu_lock();
@@ -82,7 +117,6 @@ CU_EXPORT CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t n) {
     wv_free(d->vm, p);
     return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
   }
-  d->dev_live += n;
   *dptr = p;
   return cu_ret(CUDA_SUCCESS);
 }

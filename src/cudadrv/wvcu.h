@@ -8,8 +8,10 @@
 #define WV_CUDADRV_WVCU_H
 
 #include <stddef.h>
+#include <stdint.h>
 
 #include "cudadrv/devprops.h"
+#include "cudadrv/wvcu_alloc.h"
 #include "warpvm.h"
 
 /* The process's vm, created from the environment (WARPVM_MACHINE, WARPVM_MAX_STEPS, ...) on first
@@ -31,5 +33,18 @@ int wvcu_first_time(const char *what);
 void wvcu_set_runtime_version(int v);
 /* WARPVM_VERBOSE=1: explain refused calls on stderr. */
 int wvcu_verbose(void);
+
+/* The process's one allocation table, the driver's: what the program allocated through either API, sorted by
+ * base. Every wvcu_alloc_* call takes the driver's lock; warpvm's runtime holds it for a whole call
+ * (wvcu_lock), so an entry it found stays valid until it returns. */
+void wvcu_lock(void);
+void wvcu_unlock(void);
+wvcu_alloc *wvcu_alloc_find(uintptr_t p);       /* the entry containing p, or NULL */
+wvcu_alloc *wvcu_alloc_at(uint32_t i);          /* the i-th entry, NULL past the end */
+/* 0, or -1: no memory. A device entry counts in wvcu_dev_live until it is removed. */
+int wvcu_alloc_add(uintptr_t base, size_t size, int type, int owned, int registered);
+void wvcu_alloc_remove(wvcu_alloc *a);          /* its memory (unless a graph keeps it) and its entry */
+size_t wvcu_dev_live(void);                     /* bytes of device memory in the table */
+void wvcu_reset_memory(void);                   /* remove every entry */
 
 #endif

@@ -102,15 +102,9 @@ typedef struct cr_event {
   uint32_t ndeps;
 } cr_event;
 
-/* An allocation the program made through the runtime (device, pinned host or managed). */
-typedef struct cr_alloc {
-  uintptr_t base;
-  size_t size;
-  int type;                 /* enum cudaMemoryType */
-  int owned;                /* host memory the runtime allocated (pinned/managed), freed with it */
-  cr_pool *pool;            /* a stream-ordered allocation: its memory pool */
-  cr_galloc *galloc;        /* a graph allocation: the alloc node's memory, which the graph keeps */
-} cr_alloc;
+/* An allocation the program made (device, pinned host or managed): an entry of the process's one allocation
+ * table, the driver's (cudadrv/wvcu.h; type is CU_MEMTYPE_*: 1 host, 2 device, 4 managed). */
+typedef wvcu_alloc cr_alloc;
 
 typedef struct cudart {
   pthread_mutex_t lock;
@@ -122,9 +116,7 @@ typedef struct cudart {
   cr_fatbin *fatbins;
   cr_func **funcs; uint32_t nfuncs, capfuncs;
   cr_var *vars; uint32_t nvars, capvars;
-  cr_alloc *allocs; uint32_t nallocs, capallocs;  /* sorted by base */
-  uint32_t nregistered;       /* of them, ranges the program registered (cudaHostRegister) */
-  size_t dev_live;            /* bytes of device memory allocated */
+  uint32_t nregistered;       /* allocations that are ranges the program registered (cudaHostRegister) */
   wv_prop_all prop;
   size_t heap_limit;          /* cudaLimitMallocHeapSize */
   size_t stack_limit;                /* cudaLimitStackSize (0: the default, 1024) */
@@ -182,9 +174,9 @@ cudaError_t wv_cr_device_alloc(cudart *r, void **p, size_t n); /* cudaMalloc's: 
 
 void wv_cr_reset_memory(cudart *r);        /* cudaDeviceReset: free every allocation */
 cr_alloc *wv_cr_alloc_find(cudart *r, const void *p); /* the allocation containing p */
-int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned); /* 0, or -1: no memory */
-void wv_cr_alloc_release(cudart *r, cr_alloc *a); /* its memory (or the vm's mapping of it) */
-void wv_cr_alloc_remove(cudart *r, cr_alloc *a);  /* its table entry */
+/* type: enum cudaMemoryType (host not owned: a registered range). 0, or -1: no memory. */
+int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned);
+void wv_cr_alloc_free(cudart *r, cr_alloc *a);    /* its memory (or the vm's mapping of it) and its entry */
 
 /* mempool.c: stream-ordered allocation outside captures. pool NULL: the device's current pool. */
 cudaError_t wv_cr_pool_alloc(cudart *r, cr_pool *pool, size_t n, void **p);

@@ -25,15 +25,13 @@ static cudaError_t alloc_begin(cudart *r, cr_galloc *a) {
   if (wv_cr_alloc_add(r, (uintptr_t)a->dptr, a->size, cudaMemoryTypeDevice, 0)) return cudaErrorMemoryAllocation;
   wv_cr_alloc_find(r, a->dptr)->galloc = a;
   a->live = 1;
-  r->dev_live += a->size;
   return cudaSuccess;
 }
 
 static cudaError_t alloc_end(cudart *r, void *dptr) {
   cr_alloc *a = wv_cr_alloc_find(r, dptr);
   if (!a || a->base != (uintptr_t)dptr || !a->galloc) return cudaErrorInvalidValue; /* not live */
-  wv_cr_alloc_release(r, a);
-  wv_cr_alloc_remove(r, a);
+  wv_cr_alloc_free(r, a);
   return cudaSuccess;
 }
 

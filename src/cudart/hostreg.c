@@ -98,16 +98,12 @@ WV_EXPORT cudaError_t cudaHostRegister(void *p, size_t n, unsigned int flags) {
   return wv_cr_ret(cudaSuccess);
 }
 
-static void unregister(cudart *r, cr_alloc *a) {
-  wv_cr_alloc_release(r, a);
-  wv_cr_alloc_remove(r, a);
-  r->nregistered--;
-}
+static void unregister(cudart *r, cr_alloc *a) { wv_cr_alloc_free(r, a); }
 
 WV_EXPORT cudaError_t cudaHostUnregister(void *p) {
   cudart *r = wv_cr();
   cr_alloc *a = wv_cr_alloc_find(r, p);
-  if (!a || a->base != (uintptr_t)p || a->owned || a->type != cudaMemoryTypeHost)
+  if (!a || a->base != (uintptr_t)p || !a->registered)
     return wv_cr_ret(cudaErrorHostMemoryNotRegistered);
   unregister(r, a);
   return wv_cr_ret(cudaSuccess);
@@ -118,9 +114,9 @@ void wv_cr_hostreg_recheck(cudart *r) {
   if (!r->nregistered) return;
   maps m = {0};
   int have = maps_read(&m) == 0;
-  for (uint32_t i = 0; i < r->nallocs;) {
-    cr_alloc *a = &r->allocs[i];
-    const char *why = a->type == cudaMemoryTypeHost && !a->owned ? problem(&m, have, (void *)a->base, a->size) : NULL;
+  for (uint32_t i = 0; wvcu_alloc_at(i);) {
+    cr_alloc *a = wvcu_alloc_at(i);
+    const char *why = a->registered ? problem(&m, have, (void *)a->base, a->size) : NULL;
     if (!why) {
       i++;
       continue;

@@ -16,66 +16,30 @@
 #include "cudart/cudart.h"
 #include "exec/mem.h"
 
-/* ---- the runtime's allocation table (sorted by base) ---- */
-static int alloc_index(cudart *r, uintptr_t p) { /* last entry with base <= p, or -1 */
-  int lo = 0, hi = (int)r->nallocs;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (r->allocs[mid].base <= p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
-
+/* ---- the allocation table: the driver's (one per process, shared by both APIs) ---- */
 cr_alloc *wv_cr_alloc_find(cudart *r, const void *ptr) {
-  uintptr_t p = (uintptr_t)ptr;
-  int i = alloc_index(r, p);
-  if (i < 0) return NULL;
-  cr_alloc *a = &r->allocs[i];
-  return p - a->base < (a->size ? a->size : 1) ? a : NULL;
+  (void)r;
+  return wvcu_alloc_find((uintptr_t)ptr);
 }
 
 int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned) {
-  if (r->nallocs == r->capallocs) {
-    if (r->capallocs >= 1u << 30) return -1;
-    uint32_t nc = r->capallocs ? 2 * r->capallocs : 64;
-    cr_alloc *n = realloc(r->allocs, nc * sizeof *n);
-    if (!n) return -1;
-    r->allocs = n;
-    r->capallocs = nc;
-  }
-  int i = alloc_index(r, base) + 1;
-  memmove(&r->allocs[i + 1], &r->allocs[i], (r->nallocs - (uint32_t)i) * sizeof *r->allocs);
-  r->allocs[i] = (cr_alloc){.base = base, .size = size, .type = type, .owned = owned};
-  r->nallocs++;
-  return 0;
+  (void)r;
+  int cu_type = type == cudaMemoryTypeManaged ? 4 : type; /* CU_MEMTYPE_UNIFIED */
+  return wvcu_alloc_add(base, size, cu_type, owned, type == cudaMemoryTypeHost && !owned);
 }
 
-void wv_cr_alloc_remove(cudart *r, cr_alloc *a) {
-  uint32_t i = (uint32_t)(a - r->allocs);
-  memmove(a, a + 1, (r->nallocs - i - 1) * sizeof *a);
-  r->nallocs--;
-}
-
-/* Release one allocation's memory (not its table entry). A graph allocation's memory stays with its
- * graph (which keeps the address); a pool allocation is given back to its pool. */
-void wv_cr_alloc_release(cudart *r, cr_alloc *a) {
-  if (a->type == cudaMemoryTypeDevice) {
-    r->dev_live -= a->size;
-    if (a->pool) wv_cr_pool_freed(r, a->pool, a->size);
-    if (a->galloc) wv_cr_galloc_dead(r, a->galloc);
-    else wv_free(r->vm, (wv_devptr)a->base);
-  } else {
-    wv_unmap_host(r->vm, (void *)a->base);
-    if (a->owned) free((void *)a->base);
-  }
+/* A graph allocation's memory stays with its graph (which keeps the address); a pool allocation is given
+ * back to its pool. */
+void wv_cr_alloc_free(cudart *r, cr_alloc *a) {
+  if (a->pool) wv_cr_pool_freed(r, a->pool, a->size);
+  if (a->galloc) wv_cr_galloc_dead(r, a->galloc);
+  if (a->registered && r->nregistered) r->nregistered--;
+  wvcu_alloc_remove(a);
 }
 
 void wv_cr_reset_memory(cudart *r) {
-  for (uint32_t i = 0; i < r->nallocs; i++) wv_cr_alloc_release(r, &r->allocs[i]);
-  r->nallocs = 0;
+  for (cr_alloc *a; (a = wvcu_alloc_at(0));) wv_cr_alloc_free(r, a);
   r->nregistered = 0;
-  r->dev_live = 0;
   wv_cr_pools_reset(r);
 }
 
@@ -84,12 +48,11 @@ cudaError_t wv_cr_device_alloc(cudart *r, void **p, size_t n) {
   *p = NULL;
   if (n == 0) return cudaSuccess;
   wv_devptr d;
-  if (n > r->prop.totalGlobalMem - r->dev_live || wv_malloc(r->vm, n, &d) != WV_OK) return cudaErrorMemoryAllocation;
+  if (n > r->prop.totalGlobalMem - wvcu_dev_live() || wv_malloc(r->vm, n, &d) != WV_OK) return cudaErrorMemoryAllocation;
   if (wv_cr_alloc_add(r, (uintptr_t)d, n, cudaMemoryTypeDevice, 0)) {
     wv_free(r->vm, d);
     return cudaErrorMemoryAllocation;
   }
-  r->dev_live += n;
   *p = (void *)(uintptr_t)d;
   return cudaSuccess;
 }
@@ -188,8 +151,7 @@ static cudaError_t free_of(const void *p, int want_host, int sync) {
   if (!a || a->base != (uintptr_t)p) return wv_cr_ret(cudaErrorInvalidValue);
   if (want_host ? a->type != cudaMemoryTypeHost || !a->owned : a->type == cudaMemoryTypeHost)
     return wv_cr_ret(cudaErrorInvalidValue);
-  wv_cr_alloc_release(r, a);
-  wv_cr_alloc_remove(r, a);
+  wv_cr_alloc_free(r, a);
   return wv_cr_ret(cudaSuccess);
 }
 
@@ -210,7 +172,7 @@ WV_EXPORT cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total) {
   cudart *r = wv_cr();
   cudaError_t e = wv_cr_device_check(r);
   if (e) return wv_cr_ret(e);
-  if (free_b) *free_b = r->prop.totalGlobalMem - r->dev_live;
+  if (free_b) *free_b = r->prop.totalGlobalMem - wvcu_dev_live();
   if (total) *total = r->prop.totalGlobalMem;
   return wv_cr_ret(cudaSuccess);
 }
@@ -222,7 +184,7 @@ WV_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *at,
   cr_alloc *a = wv_cr_alloc_find(r, p);
   wv_devptr base;
   size_t size;
-  if (a) at->type = (enum cudaMemoryType)a->type;
+  if (a) at->type = a->type == 4 ? cudaMemoryTypeManaged : (enum cudaMemoryType)a->type;
   else if (p && wv_pointer_query(r->vm, (wv_devptr)(uintptr_t)p, &base, &size) == WV_OK)
     at->type = cudaMemoryTypeDevice; /* a module variable (cudaGetSymbolAddress) */
   else at->type = cudaMemoryTypeUnregistered;

@@ -49,17 +49,22 @@ static void rt_init(void) {
   wv_cr_fill_props(r);
 }
 
+/* The runtime's lock, then the driver's (whose allocation table the runtime uses): always in this order. */
 cudart *wv_cr(void) {
   pthread_once(&g_once, rt_init);
   pthread_mutex_lock(&g_rt.lock);
+  wvcu_lock();
   return &g_rt;
 }
 
-void wv_cr_unlock(void) { pthread_mutex_unlock(&g_rt.lock); }
+void wv_cr_unlock(void) {
+  wvcu_unlock();
+  pthread_mutex_unlock(&g_rt.lock);
+}
 
 cudaError_t wv_cr_ret(cudaError_t e) {
   if (e != cudaSuccess) tl_last = e;
-  pthread_mutex_unlock(&g_rt.lock);
+  wv_cr_unlock();
   return e;
 }
 
