@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cudadrv/cuapi.h"
+#include "cudadrv/graph.h"
 #include "cudadrv/wvcu.h"
 
 #define CTX_STACK_MAX 64
@@ -182,13 +183,16 @@ CU_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned flags) {
 
 CU_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned flags) { return cuDevicePrimaryCtxSetFlags_v2(dev, flags); }
 
-/* The device's state starts afresh (cudaDeviceReset): memory freed, modules unloaded, faults cleared. */
+/* The device's state starts afresh (cudaDeviceReset): streams, events and graphs destroyed, memory freed, modules
+ * unloaded, faults cleared. */
 CU_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
   cu_driver *d = cu_lock();
   CUresult e = dev_ok(d, dev);
   if (e != CUDA_SUCCESS) return cu_ret(e);
   cu_sync_point(d);
   cu_cls_destroy(d, &d->primary);
+  cu_streams_reset(d);
+  cu_graphs_reset(d);
   cu_reset_memory(d);
   cu_reset_modules(d);
   d->sticky = d->pending = CUDA_SUCCESS;

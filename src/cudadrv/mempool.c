@@ -13,7 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "cudadrv/cu.h"
+#include "cudadrv/graph.h"
 
 enum { CU_MEM_ALLOCATION_TYPE_PINNED = 1, CU_MEM_LOCATION_TYPE_DEVICE = 1 };
 enum {
@@ -24,16 +24,6 @@ enum {
 };
 enum { CU_MEM_ACCESS_FLAGS_PROT_READWRITE = 3 };
 
-typedef struct { int type, id; } cu_mem_location;
-typedef struct {
-  int allocType, handleTypes;
-  cu_mem_location location;
-  void *win32SecurityAttributes;
-  size_t maxSize;
-  unsigned short usage;
-  unsigned char reserved[54];
-} cu_mem_pool_props;
-typedef struct { cu_mem_location location; int flags; } cu_mem_access_desc;
 
 /* A pool: its attributes (REUSE_* as ints, the release threshold) and the high mark of its memory. */
 struct cu_pool {

@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cudadrv/cuapi.h"
+#include "cudadrv/graph.h"
 #include "fatbin/fatbin.h"
 
 /* ---- loading ---- */
@@ -459,18 +460,31 @@ CUresult cu_launch(cu_driver *d, cu_func *f, wv_dim3 grid, wv_dim3 block, unsign
   }
 }
 
+/* A launch on a stream: now, or while the stream captures, a kernel node (its own copy of the arguments). */
+static CUresult launch_on(void *stream, cu_func *f, wv_dim3 grid, wv_dim3 block, unsigned shared, void **params,
+                          void **extra, int coop) {
+  cu_driver *d = cu_lock();
+  cu_stream *s;
+  CUresult e = cu_check(d);
+  if (!e) e = cu_stream_get(d, stream, "cuLaunchKernel", &s);
+  if (e || !s || !s->capture) return cu_ret(e ? e : cu_launch(d, f, grid, block, shared, params, extra, coop));
+  cu_kernel_params p = {f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, params, extra, NULL, NULL};
+  cu_op op;
+  if ((e = cu_kernel_op(d, &p, &op))) return cu_ret(e);
+  op.u.k.coop = coop;
+  e = cu_capture_op(d, s, &op);
+  cu_op_free(d, &op);
+  return cu_ret(e);
+}
+
 CU_EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                                   unsigned shared, void *stream, void **params, void **extra) {
-  (void)stream;
-  cu_driver *d = cu_lock();
-  return cu_ret(cu_launch(d, f, (wv_dim3){gx, gy, gz}, (wv_dim3){bx, by, bz}, shared, params, extra, 0));
+  return launch_on(stream, f, (wv_dim3){gx, gy, gz}, (wv_dim3){bx, by, bz}, shared, params, extra, 0);
 }
 
 CU_EXPORT CUresult cuLaunchCooperativeKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                              unsigned bz, unsigned shared, void *stream, void **params) {
-  (void)stream;
-  cu_driver *d = cu_lock();
-  return cu_ret(cu_launch(d, f, (wv_dim3){gx, gy, gz}, (wv_dim3){bx, by, bz}, shared, params, NULL, 1));
+  return launch_on(stream, f, (wv_dim3){gx, gy, gz}, (wv_dim3){bx, by, bz}, shared, params, NULL, 1);
 }
 
 /* CUlaunchConfig / CUlaunchAttribute (cuda.h): an attribute is an id padded to 8 bytes and a 64-byte value. */
@@ -492,9 +506,8 @@ CU_EXPORT CUresult cuLaunchKernelEx(const cu_launch_config *c, void *f, void **p
     else if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION && a->v.u3[0] * a->v.u3[1] * a->v.u3[2] > 1)
       return CUDA_ERROR_NOT_SUPPORTED; /* clusters of more than one CTA: not modelled */
   }
-  cu_driver *d = cu_lock();
-  return cu_ret(cu_launch(d, f, (wv_dim3){c->gridDimX, c->gridDimY, c->gridDimZ},
-                          (wv_dim3){c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes, params, extra, coop));
+  return launch_on(c->hStream, f, (wv_dim3){c->gridDimX, c->gridDimY, c->gridDimZ},
+                   (wv_dim3){c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes, params, extra, coop);
 }
 
 /* ---- occupancy ---- */
