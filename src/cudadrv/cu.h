@@ -19,6 +19,7 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "cudadrv/cuapi_graph.h"
 #include "cudadrv/devprops.h"
 #include "cudadrv/wvcu_alloc.h"
 #include "warpvm.h"
@@ -51,16 +52,6 @@ enum {
 /* The CUDA version this driver reports (cuDriverGetVersion) and was generated from (procs.def). */
 #define CU_DRIVER_VERSION 13000
 
-/* CUDA_MEMCPY3D (cuda.h's layout); memory types CU_MEMTYPE_* (3, arrays: not supported). */
-typedef struct {
-  size_t srcXInBytes, srcY, srcZ, srcLOD;
-  int srcMemoryType; const void *srcHost; CUdeviceptr srcDevice; void *srcArray; void *reserved0;
-  size_t srcPitch, srcHeight;
-  size_t dstXInBytes, dstY, dstZ, dstLOD;
-  int dstMemoryType; void *dstHost; CUdeviceptr dstDevice; void *dstArray; void *reserved1;
-  size_t dstPitch, dstHeight;
-  size_t WidthInBytes, Height, Depth;
-} CUDA_MEMCPY3D;
 
 /* ---- driver objects. A context, module, function or link handle is a pointer the driver made, checked
  * against a set of live ones (cu_obj_check). A stream, event, graph, node, executable graph or memory pool
@@ -72,8 +63,6 @@ typedef struct cu_slot { void *obj; uint32_t gen; cu_hkind kind; } cu_slot;
 typedef struct cu_pool cu_pool;   /* mempool.c */
 typedef struct cu_graph cu_graph; /* graph.h */
 typedef struct cu_galloc cu_galloc;
-/* A graph edge's data (CUgraphEdgeData): ports and type, all zero for a plain dependency. */
-typedef struct { unsigned char from_port, to_port, type, reserved[5]; } cu_edge;
 
 typedef struct cu_ctx { unsigned flags; int primary; int destroyed; } cu_ctx;
 
@@ -165,6 +154,8 @@ CUresult cu_check(cu_driver *d);        /* CUDA_SUCCESS, or why no call may run:
 void cu_sync_point(cu_driver *d);       /* flush device printf; a pending fault becomes sticky */
 CUresult cu_from_status(wv_status st);
 int cu_first_time(cu_driver *d, const char *what);
+const char *cu_caller(void);            /* the runtime function calling the driver on this thread (wvcu_caller), or NULL */
+const char *cu_rt_error_name(int e);    /* device.c: the runtime's name of an error (cudaErrorInvalidValue, ...) */
 int cu_obj_add(cu_driver *d, void *p, cu_kind k);     /* 0, or -1: no memory */
 int cu_obj_check(const cu_driver *d, const void *p, cu_kind k);  /* 1 if p is a live handle of kind k */
 void cu_obj_del(cu_driver *d, const void *p);

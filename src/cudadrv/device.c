@@ -393,6 +393,8 @@ static const char *devrt_error_text(void *user, int code, int name) {
   }
 }
 
+const char *cu_rt_error_name(int e) { return devrt_error_text(NULL, e, 1); }
+
 void cu_devrt_init(cu_driver *d) {
   wv_devrt_hooks h = {.attribute = devrt_attribute, .limit = devrt_limit, .error_text = devrt_error_text,
                       .runtime_version = d->runtime_version ? d->runtime_version : CU_DRIVER_VERSION, .user = d};

@@ -30,7 +30,6 @@ typedef enum {
   OP_EMPTY, OP_GRAPH, OP_MEM_ALLOC, OP_MEM_FREE, OP_COND                   /* graph nodes only */
 } cu_op_kind;
 typedef struct cu_cond cu_cond;
-typedef void (*cu_host_fn)(void *user);
 typedef struct cu_op {
   cu_op_kind kind;
   union {
@@ -96,50 +95,6 @@ typedef struct cu_exec {
   void *src;                /* the handle of the graph it was instantiated from */
   unsigned long long flags; /* CU_INST_* */
 } cu_exec;
-
-/* The parameter structs of cuda.h that graph nodes take (their CUDA 12 layouts: the older ones are prefixes). */
-typedef struct { int type, id; } cu_mem_location;
-typedef struct {
-  int allocType, handleTypes;
-  cu_mem_location location;
-  void *win32SecurityAttributes;
-  size_t maxSize;
-  unsigned short usage;
-  unsigned char reserved[54];
-} cu_mem_pool_props;                                             /* CUmemPoolProps */
-typedef struct { cu_mem_location location; int flags; } cu_mem_access_desc;
-typedef struct {
-  void *func;
-  unsigned gridDimX, gridDimY, gridDimZ, blockDimX, blockDimY, blockDimZ, sharedMemBytes;
-  void **kernelParams, **extra;
-  void *kern, *ctx;
-} cu_kernel_params;                                              /* CUDA_KERNEL_NODE_PARAMS_v2/v3 */
-typedef struct { CUdeviceptr dst; size_t pitch; unsigned value, elementSize; size_t width, height; void *ctx; }
-    cu_memset_params;                                            /* CUDA_MEMSET_NODE_PARAMS(_v2) */
-typedef struct { cu_host_fn fn; void *user; } cu_host_params;    /* CUDA_HOST_NODE_PARAMS */
-typedef struct {
-  cu_mem_pool_props poolProps;
-  const cu_mem_access_desc *accessDescs;
-  size_t accessDescCount, bytesize;
-  CUdeviceptr dptr;
-} cu_alloc_params;                                               /* CUDA_MEM_ALLOC_NODE_PARAMS */
-typedef struct { unsigned long long handle; int type; unsigned size; void **phGraph_out; void *ctx; } cu_cond_params;
-typedef struct {
-  int type, reserved0[3];
-  union {
-    long long reserved1[29];
-    cu_kernel_params kernel;
-    struct { int flags, reserved; void *copyCtx; CUDA_MEMCPY3D copyParams; } memcpy;
-    cu_memset_params memset;
-    cu_host_params host;
-    struct { void *graph; int ownership; } graph;
-    struct { void *event; } eventWait, eventRecord;
-    cu_alloc_params alloc;
-    struct { CUdeviceptr dptr; } free;
-    cu_cond_params conditional;
-  } u;
-  long long reserved2;
-} cu_node_params;                                                /* CUgraphNodeParams */
 
 /* graph_nodes.c: parameters -> an op of its own (deep copy), validated as node creation does. */
 CUresult cu_kernel_op(cu_driver *d, const cu_kernel_params *p, cu_op *op);

@@ -157,8 +157,8 @@ CU_EXPORT CUresult cuGraphInstantiate(void **out, void *g, void **err_node, char
   return cuGraphInstantiate_v2(out, g, err_node, log, log_size);
 }
 /* CUDA_GRAPH_INSTANTIATE_PARAMS */
-typedef struct { unsigned long long flags; void *upload_stream; void *err_node_out; int result_out; } inst_params;
-CU_EXPORT CUresult cuGraphInstantiateWithParams(void **out, void *g, inst_params *p) {
+
+CU_EXPORT CUresult cuGraphInstantiateWithParams(void **out, void *g, cu_inst_params *p) {
   if (!p) return CUDA_ERROR_INVALID_VALUE;
   int result;
   CUresult e = instantiate(out, g, p->flags, &result);
@@ -283,8 +283,8 @@ static CUresult take_params(cu_driver *d, cu_graph *x, const cu_graph *g) {
   return CUDA_SUCCESS;
 }
 
-typedef struct { int result; void *err_node, *err_from; } update_info; /* CUgraphExecUpdateResultInfo */
-CU_EXPORT CUresult cuGraphExecUpdate_v2(void *hx, void *hg, update_info *info) {
+
+CU_EXPORT CUresult cuGraphExecUpdate_v2(void *hx, void *hg, cu_update_info *info) {
   cu_driver *d = cu_lock();
   cu_exec *x;
   cu_graph *g;
@@ -301,7 +301,7 @@ CU_EXPORT CUresult cuGraphExecUpdate_v2(void *hx, void *hg, update_info *info) {
 }
 /* CUDA 10's form: the node at fault and the result. */
 CU_EXPORT CUresult cuGraphExecUpdate(void *hx, void *hg, void **err_node, int *result) {
-  update_info info = {0};
+  cu_update_info info = {0};
   CUresult e = cuGraphExecUpdate_v2(hx, hg, &info);
   if (err_node) *err_node = info.err_node;
   if (result) *result = info.result;

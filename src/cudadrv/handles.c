@@ -81,11 +81,15 @@ void *cu_handle_next(const cu_driver *d, cu_hkind kind, uint32_t *i, void **h) {
   return NULL;
 }
 
+/* Named as the program called it: the runtime's function and error name when warpvm's runtime is the caller. */
 CUresult cu_bad_handle(cu_driver *d, const char *api, cu_hkind kind, const void *h, CUresult e) {
-  char key[160];
+  const char *caller = cu_caller(), *name = caller ? cu_rt_error_name(e) : NULL;
+  char key[160], code[32];
+  if (caller) api = caller;
+  snprintf(code, sizeof code, "CUresult %d", e);
   snprintf(key, sizeof key, "bad handle: %s", api);
   if (cu_first_time(d, key))
-    fprintf(stderr, "warpvm: %s: %p is not a live %s (destroyed already, or never created): error %d (not repeated for %s)\n",
-            api, h, KIND_NAME[kind], e, api);
+    fprintf(stderr, "warpvm: %s: %p is not a live %s (destroyed already, or never created): %s (not repeated for %s)\n",
+            api, h, KIND_NAME[kind], name ? name : code, api);
   return e;
 }

@@ -312,7 +312,7 @@ static CUresult func_attr(cu_driver *d, int *v, int attr, cu_func *f) {
   case 1: *v = (int)wv_kernel_static_shared(f->k); break;
   case 2: case 3: *v = 0; break;        /* const and local bytes */
   case 4: *v = 32; break;               /* registers: the occupancy calculator assumes 32 */
-  case 5: case 6: *v = (int)f->mod->arch; break;
+  case 5: case 6: *v = f->mod ? (int)f->mod->arch : 90; break; /* warpvm's runtime's kernels: no module */
   case 7: *v = 0; break;
   case 8: *v = wvcu_dyn_shared_limit(f->k, f->max_dyn_shared); break;
   case 9: *v = f->carveout ? f->carveout : -1; break;
@@ -458,6 +458,25 @@ CUresult cu_launch(cu_driver *d, cu_func *f, wv_dim3 grid, wv_dim3 block, unsign
     if (d->pending == CUDA_SUCCESS) d->pending = cu_from_status(st);
     return CUDA_SUCCESS;
   }
+}
+
+/* warpvm's runtime's kernels as driver functions (for graph kernel nodes and captured launches): made on first
+ * use in *slot, kept in step with the runtime's binding (its kernel after a reset, its dynamic shared memory
+ * limit). Not part of any module. */
+CU_EXPORT void *wvcu_func(void **slot, const wv_kernel *k, int max_dyn_shared) {
+  cu_driver *d = cu_lock();
+  cu_func *f = *slot;
+  if (!f) {
+    if (!(f = calloc(1, sizeof *f)) || cu_obj_add(d, f, CU_K_FUNC)) {
+      free(f);
+      cu_ret(CUDA_SUCCESS);
+      return NULL;
+    }
+    *slot = f;
+  }
+  f->k = k, f->name = wv_kernel_name(k), f->max_dyn_shared = max_dyn_shared;
+  cu_ret(CUDA_SUCCESS);
+  return f;
 }
 
 /* A launch on a stream: now, or while the stream captures, a kernel node (its own copy of the arguments). */

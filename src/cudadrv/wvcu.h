@@ -31,6 +31,18 @@ int cuCtxSetLimit(int limit, size_t v);
 int wvcu_first_time(const char *what);
 /* The CUDA version of warpvm's runtime in use (12080, 13000): what device-side cudaRuntimeGetVersion answers. */
 void wvcu_set_runtime_version(int v);
+/* The one fault state (CUDA's sticky error model) of the process: the sticky error (0: none); a kernel fault to
+ * become sticky at the next synchronisation (the first one counts); a synchronisation point (device printf
+ * flushed, a pending fault made sticky). cuDevicePrimaryCtxReset clears them. */
+int wvcu_sticky(void);
+void wvcu_pending(int e);
+void wvcu_sync_point(void);
+/* A kernel of warpvm's runtime as a CUfunction (graph kernel nodes, captured launches): made in *slot on first
+ * use, brought up to date (k, the dynamic shared memory limit) at every call. NULL: out of memory. */
+void *wvcu_func(void **slot, const wv_kernel *k, int max_dyn_shared);
+/* The runtime function about to call the driver on this thread (NULL: none), so that what the driver says on
+ * stderr names what the program called. */
+void wvcu_caller(const char *api);
 /* WARPVM_VERBOSE=1: explain refused calls on stderr. */
 int wvcu_verbose(void);
 

@@ -28,11 +28,10 @@ int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned)
   return wvcu_alloc_add(base, size, cu_type, owned, type == cudaMemoryTypeHost && !owned);
 }
 
-/* A graph allocation's memory stays with its graph (which keeps the address); a pool allocation is given
- * back to its pool. */
+/* A pool allocation is given back to its pool; a graph allocation's memory stays with its graph (the driver
+ * keeps it). */
 void wv_cr_alloc_free(cudart *r, cr_alloc *a) {
   if (a->pool) wv_cr_pool_freed(r, a->pool, a->size);
-  if (a->galloc) wv_cr_galloc_dead(r, a->galloc);
   if (a->registered && r->nregistered) r->nregistered--;
   wvcu_alloc_remove(a);
 }
@@ -68,12 +67,13 @@ WV_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
 /* Stream-ordered allocation runs at once, from the device's current pool (mempool.c); in a capture it
  * is an alloc node, whose memory exists while the graph's launch runs it (graph_exec.c). */
 static cudaError_t malloc_async(cudart *r, void **p, size_t n, cr_pool *pool, cudaStream_t hs, const char *api) {
-  cr_stream *s;
+  (void)api;
+  int capturing;
   cudaError_t e = wv_cr_device_check(r);
-  if (!e) e = wv_cr_stream_get(r, hs, api, &s);
+  if (!e) e = wv_cr_stream_capturing(r, hs, &capturing);
   if (!e && !p) e = cudaErrorInvalidValue;
   if (e) return wv_cr_ret(e);
-  if (s && s->capture) return wv_cr_ret(n ? wv_cr_capture_alloc(r, s, n, p) : cudaErrorInvalidValue);
+  if (capturing) return wv_cr_ret(wv_cr_from_cu(cuMemAllocAsync((CUdeviceptr *)p, n, hs)));
   return wv_cr_ret(wv_cr_pool_alloc(r, pool, n, p));
 }
 
@@ -144,7 +144,7 @@ WV_EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int flags) 
 static cudaError_t free_of(const void *p, int want_host, int sync) {
   cudart *r = wv_cr();
   if (sync) wv_cr_sync_point(r); /* cudaFree synchronises (cudaFreeAsync does not) */
-  if (!p) return wv_cr_ret(r->sticky);
+  if (!p) return wv_cr_ret(wv_cr_from_cu(wvcu_sticky()));
   cudaError_t e = wv_cr_device_check(r);
   if (e) return wv_cr_ret(e);
   cr_alloc *a = wv_cr_alloc_find(r, p);
@@ -159,10 +159,10 @@ static cudaError_t free_of(const void *p, int want_host, int sync) {
 WV_EXPORT cudaError_t cudaFree(void *p) { return free_of(p, 0, 1); }
 WV_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t hs) {
   cudart *r = wv_cr();
-  cr_stream *s;
-  cudaError_t e = wv_cr_stream_get(r, hs, "cudaFreeAsync", &s);
+  int capturing;
+  cudaError_t e = wv_cr_stream_capturing(r, hs, &capturing);
   if (e) return wv_cr_ret(e);
-  if (s && s->capture) return wv_cr_ret(wv_cr_capture_free(r, s, p));
+  if (capturing) return wv_cr_ret(wv_cr_from_cu(cuMemFreeAsync((CUdeviceptr)(uintptr_t)p, hs)));
   wv_cr_unlock(); /* the lock is recursive: free_of takes it again */
   return free_of(p, 0, 0);
 }
@@ -320,31 +320,35 @@ cudaError_t wv_cr_copy3d(cudart *r, const struct cudaMemcpy3DParms *p) {
 
 /* A blocking call on the legacy stream: synchronise, then run. */
 static cudaError_t blocking_copy(void *dst, const void *src, size_t n, int kind) {
-  cudart *r = wv_cr();
+  cudart *r = wv_cr_enter("cudaMemcpy");
   wv_cr_sync_point(r);
   cudaError_t e = wv_cr_device_check(r);
   if (!e) e = wv_cr_copy(r, dst, src, n, kind);
   return wv_cr_ret(e);
 }
 
+/* Stream work runs now, or while the stream captures, goes to the driver, which makes it a graph node (a copy's
+ * kind kept as the memory types of its two sides). */
 static cudaError_t async_copy(void *dst, const void *src, size_t n, int kind, cudaStream_t hs) {
-  cudart *r = wv_cr();
-  cr_stream *s;
+  cudart *r = wv_cr_enter("cudaMemcpyAsync");
+  int capturing;
   cudaError_t e = wv_cr_device_check(r);
-  if (!e) e = wv_cr_stream_get(r, hs, "cudaMemcpyAsync", &s);
-  if (e) return wv_cr_ret(e);
-  cr_op op = {.kind = OP_MEMCPY, .u.cp = {dst, src, n, kind}};
-  return wv_cr_ret(wv_cr_submit(r, s, &op));
+  if (!e) e = wv_cr_stream_capturing(r, hs, &capturing);
+  if (e || !capturing) return wv_cr_ret(e ? e : wv_cr_copy(r, dst, src, n, kind));
+  CUDA_MEMCPY3D c = {.srcHost = src, .srcDevice = (CUdeviceptr)(uintptr_t)src, .srcPitch = n, .srcHeight = 1,
+                     .dstHost = dst, .dstDevice = (CUdeviceptr)(uintptr_t)dst, .dstPitch = n, .dstHeight = 1,
+                     .WidthInBytes = n, .Height = 1, .Depth = 1};
+  wv_cr_kind_types(kind, &c.srcMemoryType, &c.dstMemoryType);
+  return wv_cr_ret(wv_cr_from_cu(cuMemcpy3DAsync_v2(&c, hs)));
 }
 
 static cudaError_t async_set(void *dst, int value, size_t n, cudaStream_t hs) {
-  cudart *r = wv_cr();
-  cr_stream *s;
+  cudart *r = wv_cr_enter("cudaMemsetAsync");
+  int capturing;
   cudaError_t e = wv_cr_device_check(r);
-  if (!e) e = wv_cr_stream_get(r, hs, "cudaMemsetAsync", &s);
-  if (e) return wv_cr_ret(e);
-  cr_op op = {.kind = OP_MEMSET, .u.set = {.dst = dst, .value = (unsigned)value, .esize = 1, .width = n, .height = 1}};
-  return wv_cr_ret(wv_cr_submit(r, s, &op));
+  if (!e) e = wv_cr_stream_capturing(r, hs, &capturing);
+  if (e || !capturing) return wv_cr_ret(e ? e : wv_cr_set(r, dst, value, n));
+  return wv_cr_ret(wv_cr_from_cu(cuMemsetD8Async((CUdeviceptr)(uintptr_t)dst, (unsigned char)value, n, hs)));
 }
 
 WV_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {
