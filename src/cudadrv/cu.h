@@ -55,10 +55,10 @@ enum {
 
 /* ---- driver objects. A context, module, function or link handle is a pointer the driver made, checked
  * against a set of live ones (cu_obj_check). A stream, event, graph, node, executable graph or memory pool
- * handle is a token looked up in the handle table (handles.c), as warpvm's runtime, which uses the same
+ * or memory pool handle is a token looked up in the handle table (handles.c), as warpvm's runtime, which uses the same
  * objects (a cudaStream_t is a CUstream), needs: a destroyed one stays invalid after its slot is reused. ---- */
-typedef enum { CU_K_CTX = 1, CU_K_MODULE, CU_K_FUNC, CU_K_LINK, CU_K_POOL } cu_kind;
-typedef enum { CU_H_STREAM = 1, CU_H_EVENT, CU_H_GRAPH, CU_H_EXEC, CU_H_NODE } cu_hkind;
+typedef enum { CU_K_CTX = 1, CU_K_MODULE, CU_K_FUNC, CU_K_LINK } cu_kind;
+typedef enum { CU_H_STREAM = 1, CU_H_EVENT, CU_H_GRAPH, CU_H_EXEC, CU_H_NODE, CU_H_POOL } cu_hkind;
 typedef struct cu_slot { void *obj; uint32_t gen; cu_hkind kind; } cu_slot;
 typedef struct cu_pool cu_pool;   /* mempool.c */
 typedef struct cu_graph cu_graph; /* graph.h */
@@ -175,6 +175,13 @@ int cu_alloc_add(cu_driver *d, uintptr_t base, size_t size, int type, int owned,
 void cu_alloc_remove(cu_driver *d, cu_alloc *a);      /* its memory (a graph's stays with the graph) and entry */
 CUresult cu_copy(cu_driver *d, uintptr_t dst, uintptr_t src, size_t n);   /* any direction, unified addressing */
 CUresult cu_set(cu_driver *d, uintptr_t dst, const void *pattern, unsigned elem, size_t count);
+
+/* mempool.c: stream-ordered allocation from a pool (NULL: the current one), the pool's accounting when one of
+ * its allocations is freed, a synchronisation (pools above their threshold release memory), a reset. */
+CUresult cu_pool_alloc(cu_driver *d, void *pool, size_t n, CUdeviceptr *dptr);
+void cu_pool_freed(cu_driver *d, cu_pool *p, size_t n);
+void cu_pools_sync(cu_driver *d);
+void cu_pools_reset(cu_driver *d);
 
 /* module.c */
 void cu_reset_modules(cu_driver *d);    /* unload every module (primary context reset) */

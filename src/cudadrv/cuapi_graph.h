@@ -1,8 +1,8 @@
 /*
  * cuapi_graph.h — the driver's entry points for streams, events, stream capture, stream-ordered allocation and
- * graphs, with the parameter structs of cuda.h they take (their CUDA 12 layouts; the older ones are
+ * graphs and memory pools, with the parameter structs of cuda.h they take (their CUDA 12 layouts; the older ones are
  * prefixes): what the driver defines (stream.c, capture.c, graph*.c, memory.c) and warpvm's runtime calls,
- * its cudaStream*, cudaEvent*, cudaGraph* and capture functions being a layer over these. Handles are
+ * its cudaStream*, cudaEvent*, cudaGraph*, capture and memory pool functions being a layer over these. Handles are
  * opaque (void *); a runtime handle is the driver's.
  */
 #ifndef WV_CUDADRV_CUAPI_GRAPH_H
@@ -108,6 +108,22 @@ CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *c, void *stream);
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, void *s);
 CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t n, void *stream);
 CUresult cuMemFreeAsync(CUdeviceptr p, void *stream);
+
+/* memory pools (mempool.c) */
+CUresult cuDeviceGetDefaultMemPool(void **pool, int dev);
+CUresult cuDeviceGetMemPool(void **pool, int dev);
+CUresult cuDeviceSetMemPool(int dev, void *pool);
+CUresult cuMemGetDefaultMemPool(void **pool, cu_mem_location *loc, int type);
+CUresult cuMemGetMemPool(void **pool, cu_mem_location *loc, int type);
+CUresult cuMemSetMemPool(cu_mem_location *loc, int type, void *pool);
+CUresult cuMemPoolCreate(void **out, const cu_mem_pool_props *props);
+CUresult cuMemPoolDestroy(void *h);
+CUresult cuMemPoolSetAttribute(void *h, int attr, void *value);
+CUresult cuMemPoolGetAttribute(void *h, int attr, void *value);
+CUresult cuMemPoolTrimTo(void *h, size_t keep);
+CUresult cuMemPoolSetAccess(void *h, const cu_mem_access_desc *descs, size_t n);
+CUresult cuMemPoolGetAccess(int *flags, void *h, cu_mem_location *loc);
+CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t n, void *pool, void *stream);
 
 /* stream capture (capture.c) */
 CUresult cuStreamBeginCapture_v2(void *h, int mode);

@@ -194,6 +194,7 @@ CU_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
   cu_streams_reset(d);
   cu_graphs_reset(d);
   cu_reset_memory(d);
+  cu_pools_reset(d);
   cu_reset_modules(d);
   d->sticky = d->pending = CUDA_SUCCESS;
   cu_printf_reset(d);
@@ -340,6 +341,16 @@ CU_EXPORT CUresult cuCtxSynchronize(void) {
   CUresult e = need_ctx(d);
   if (e != CUDA_SUCCESS) return cu_ret(e);
   cu_sync_point(d);
+  cu_pools_sync(d);
+  fflush(stdout);
+  return cu_ret(d->sticky);
+}
+
+/* cudaDeviceSynchronize (warpvm's runtime has no current context to name). */
+CU_EXPORT int wvcu_synchronize(void) {
+  cu_driver *d = cu_lock();
+  cu_sync_point(d);
+  cu_pools_sync(d);
   fflush(stdout);
   return cu_ret(d->sticky);
 }

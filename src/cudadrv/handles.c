@@ -1,5 +1,5 @@
 /*
- * handles.c — the driver's token handles: what a CUstream, CUevent, CUgraph, CUgraphExec or CUgraphNode the
+ * handles.c — the driver's token handles: what a CUstream, CUevent, CUgraph, CUgraphExec, CUgraphNode or CUmemoryPool the
  * program holds (through either API: warpvm's runtime hands the same handles out) stands for. A handle is
  * never a pointer to the object: it is a token (tag, kind, slot, generation) that is looked up here, so a
  * destroyed, twice-destroyed, never-created or wrong-kind handle ((CUstream)0x1234, an event passed as a
@@ -17,7 +17,7 @@
 #define MAX_SLOTS (1u << 24)
 #define GEN_MASK ((1u << 28) - 1)
 
-static const char *const KIND_NAME[] = {"", "stream", "event", "graph", "executable graph", "graph node"};
+static const char *const KIND_NAME[] = {"", "stream", "event", "graph", "executable graph", "graph node", "memory pool"};
 
 static uintptr_t token(uint32_t slot, uint32_t gen, cu_hkind kind) {
   return (uintptr_t)TAG << 56 | (uintptr_t)gen << 28 | (uintptr_t)slot << 4 | (uintptr_t)kind;

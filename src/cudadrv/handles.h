@@ -1,6 +1,6 @@
 /*
  * handles.h — the driver's token handles (handles.c) for streams, events, graphs, executable graphs and
- * graph nodes: handle <-> object. cu_handle_obj is NULL for anything but a live handle of `kind`.
+ * graph nodes and memory pools: handle <-> object. cu_handle_obj is NULL for anything but a live handle of `kind`.
  */
 #ifndef WV_CUDADRV_HANDLES_H
 #define WV_CUDADRV_HANDLES_H

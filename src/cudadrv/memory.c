@@ -52,6 +52,7 @@ int cu_alloc_add(cu_driver *d, uintptr_t base, size_t size, int type, int owned,
 
 static void alloc_release(cu_driver *d, cu_alloc *a) {
   if (a->type == CU_MEMTYPE_DEVICE) {
+    if (a->pool) cu_pool_freed(d, a->pool, a->size);
     if (a->galloc) cu_galloc_dead(d, a->galloc); /* its graph keeps the memory */
     else wv_free(d->vm, (wv_devptr)a->base);
     d->dev_live -= a->size;
@@ -131,17 +132,16 @@ CU_EXPORT CUresult cuMemAllocPitch_v2(CUdeviceptr *dptr, size_t *pitch, size_t w
   return cuMemAlloc_v2(dptr, row * h);
 }
 
-/* Stream-ordered allocation: at once, or while the stream captures, a graph alloc node (its address fixed now). */
+/* Stream-ordered allocation: at once from a memory pool (mempool.c), or while the stream captures, a graph alloc
+ * node (its address fixed now). */
 CU_EXPORT CUresult cuMemAllocFromPoolAsync(CUdeviceptr *dptr, size_t n, void *pool, void *stream) {
-  (void)pool;
   cu_driver *d = cu_lock();
   cu_stream *s;
   CUresult e = cu_check(d);
   if (!e) e = cu_stream_get(d, stream, "cuMemAllocAsync", &s);
   if (!e && (!dptr || !n)) e = CUDA_ERROR_INVALID_VALUE;
   if (e || (s && s->capture)) return cu_ret(e ? e : cu_capture_alloc(d, s, n, dptr));
-  cu_ret(CUDA_SUCCESS);
-  return cuMemAlloc_v2(dptr, n);
+  return cu_ret(cu_pool_alloc(d, pool, n, dptr));
 }
 
 CU_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t n, void *stream) {

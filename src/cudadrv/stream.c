@@ -102,6 +102,7 @@ CU_EXPORT CUresult cuStreamSynchronize(void *h) {
   if (e) return cu_ret(e);
   if (s && s->capture) return cu_ret(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
   cu_sync_point(d);
+  cu_pools_sync(d);
   fflush(stdout);
   return cu_ret(cu_check(d));
 }
@@ -289,6 +290,7 @@ CU_EXPORT CUresult cuEventSynchronize(void *h) {
   CUresult err = cu_event_get(d, h, "cuEventSynchronize", &e);
   if (err) return cu_ret(err);
   cu_sync_point(d);
+  cu_pools_sync(d);
   fflush(stdout);
   return cu_ret(cu_check(d));
 }

@@ -37,6 +37,7 @@ void wvcu_set_runtime_version(int v);
 int wvcu_sticky(void);
 void wvcu_pending(int e);
 void wvcu_sync_point(void);
+int wvcu_synchronize(void); /* a device synchronisation: a sync point, pools trimmed, stdout flushed; the sticky error */
 /* A kernel of warpvm's runtime as a CUfunction (graph kernel nodes, captured launches): made in *slot on first
  * use, brought up to date (k, the dynamic shared memory limit) at every call. NULL: out of memory. */
 void *wvcu_func(void **slot, const wv_kernel *k, int max_dyn_shared);

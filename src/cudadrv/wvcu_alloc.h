@@ -14,8 +14,8 @@ typedef struct wvcu_alloc {
   int type;       /* 1 host (pinned or registered), 2 device, 4 managed (CU_MEMTYPE_*) */
   int owned;      /* host memory warpvm allocated (pinned/managed), freed with the entry */
   int registered; /* host memory the program registered (cuMemHostRegister, cudaHostRegister) */
-  void *pool;     /* the runtime's: the memory pool of a stream-ordered allocation */
-  void *galloc;   /* the runtime's: a graph allocation, whose memory its graph keeps (not freed with the entry) */
+  void *pool;     /* the memory pool of a stream-ordered allocation (the driver's cu_pool) */
+  void *galloc;   /* a graph allocation (the driver's cu_galloc), whose memory its graph keeps */
 } wvcu_alloc;
 
 #endif

@@ -56,13 +56,6 @@ typedef struct cr_var {
   void **managed_slot;     /* managed: nvcc's host pointer to fill with the shared address */
 } cr_var;
 
-typedef struct cr_pool cr_pool;     /* mempool.c */
-
-/* The objects behind the memory pool handles the program holds (handles.c maps one to the other). Streams,
- * events, graphs and graph nodes are the driver's objects and handles (a cudaStream_t is a CUstream). */
-typedef enum { WV_H_POOL = 6 } cr_hkind;
-typedef struct cr_slot { void *obj; uint32_t gen; cr_hkind kind; } cr_slot;
-
 /* An allocation the program made (device, pinned host or managed): an entry of the process's one allocation
  * table, the driver's (cudadrv/wvcu.h; type is CU_MEMTYPE_*: 1 host, 2 device, 4 managed). */
 typedef wvcu_alloc cr_alloc;
@@ -81,9 +74,6 @@ typedef struct cudart {
   size_t stack_limit;                /* cudaLimitStackSize (0: the default, 1024) */
   unsigned device_flags;
   int verbose;
-  cr_slot *slots; uint32_t nslots, capslots;  /* handles.c */
-  uint32_t *free_slots, nfree;
-  cr_pool *pool_default, *pool_current; /* mempool.c: the device's default and current memory pool */
 } cudart;
 
 /* state.c */
@@ -119,14 +109,6 @@ static inline cudaError_t wv_cr_from_cu(int e) { return (cudaError_t)e; }
 WV_EXPORT const char *cudaGetErrorName(cudaError_t e);
 WV_EXPORT const char *cudaGetErrorString(cudaError_t e);
 
-/* handles.c: handle <-> object. wv_cr_handle_obj is NULL for anything but a live handle of `kind`. */
-void *wv_cr_handle_new(cudart *r, cr_hkind kind, void *obj);   /* NULL: out of memory */
-void *wv_cr_handle_obj(const cudart *r, cr_hkind kind, const void *h);
-void wv_cr_handle_drop(cudart *r, const void *h);
-void *wv_cr_handle_next(const cudart *r, cr_hkind kind, uint32_t *i, void **h); /* iterate from *i = 0 */
-/* Say (once per api) that h is not a live handle of kind; returns e. */
-cudaError_t wv_cr_bad_handle(cudart *r, const char *api, cr_hkind kind, const void *h, cudaError_t e);
-
 /* register.c */
 cr_func *wv_cr_func_find(cudart *r, const void *host_fn); /* NULL if unknown */
 cr_var *wv_cr_var_find(cudart *r, const void *host_var);
@@ -141,17 +123,10 @@ cudaError_t wv_cr_set(cudart *r, void *dst, int value, size_t n);
 cudaError_t wv_cr_symbol_addr(cudart *r, const void *sym, size_t off, size_t n, void **out, size_t *size);
 cudaError_t wv_cr_device_alloc(cudart *r, void **p, size_t n); /* cudaMalloc's: n == 0 gives NULL */
 
-void wv_cr_reset_memory(cudart *r);        /* cudaDeviceReset: free every allocation */
 cr_alloc *wv_cr_alloc_find(cudart *r, const void *p); /* the allocation containing p */
 /* type: enum cudaMemoryType (host not owned: a registered range). 0, or -1: no memory. */
 int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned);
 void wv_cr_alloc_free(cudart *r, cr_alloc *a);    /* its memory (or the vm's mapping of it) and its entry */
-
-/* mempool.c: stream-ordered allocation outside captures. pool NULL: the device's current pool. */
-cudaError_t wv_cr_pool_alloc(cudart *r, cr_pool *pool, size_t n, void **p);
-void wv_cr_pool_freed(cudart *r, cr_pool *pool, size_t n); /* an allocation of the pool was freed */
-void wv_cr_pools_sync(cudart *r);          /* a synchronisation: pools above their threshold release memory */
-void wv_cr_pools_reset(cudart *r);         /* cudaDeviceReset (after every allocation was freed) */
 
 /* hostreg.c: before a launch, drop registered host ranges the program unmapped or protected since. */
 void wv_cr_hostreg_recheck(cudart *r);

@@ -28,18 +28,9 @@ int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned)
   return wvcu_alloc_add(base, size, cu_type, owned, type == cudaMemoryTypeHost && !owned);
 }
 
-/* A pool allocation is given back to its pool; a graph allocation's memory stays with its graph (the driver
- * keeps it). */
 void wv_cr_alloc_free(cudart *r, cr_alloc *a) {
-  if (a->pool) wv_cr_pool_freed(r, a->pool, a->size);
   if (a->registered && r->nregistered) r->nregistered--;
-  wvcu_alloc_remove(a);
-}
-
-void wv_cr_reset_memory(cudart *r) {
-  for (cr_alloc *a; (a = wvcu_alloc_at(0));) wv_cr_alloc_free(r, a);
-  r->nregistered = 0;
-  wv_cr_pools_reset(r);
+  wvcu_alloc_remove(a); /* the driver's: a pool's or a graph's accounting too */
 }
 
 /* ---- allocation API ---- */
@@ -66,26 +57,25 @@ WV_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
 
 /* Stream-ordered allocation runs at once, from the device's current pool (mempool.c); in a capture it
  * is an alloc node, whose memory exists while the graph's launch runs it (graph_exec.c). */
-static cudaError_t malloc_async(cudart *r, void **p, size_t n, cr_pool *pool, cudaStream_t hs, const char *api) {
-  (void)api;
+static cudaError_t malloc_async(cudart *r, void **p, size_t n, cudaMemPool_t pool, cudaStream_t hs) {
   int capturing;
   cudaError_t e = wv_cr_device_check(r);
   if (!e) e = wv_cr_stream_capturing(r, hs, &capturing);
   if (!e && !p) e = cudaErrorInvalidValue;
   if (e) return wv_cr_ret(e);
-  if (capturing) return wv_cr_ret(wv_cr_from_cu(cuMemAllocAsync((CUdeviceptr *)p, n, hs)));
-  return wv_cr_ret(wv_cr_pool_alloc(r, pool, n, p));
+  if (!n && !capturing) { /* nothing allocated, as cudaMalloc */
+    *p = NULL;
+    return wv_cr_ret(cudaSuccess);
+  }
+  return wv_cr_ret(wv_cr_from_cu(cuMemAllocFromPoolAsync((CUdeviceptr *)p, n, pool, hs)));
 }
 
-WV_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
-  return malloc_async(wv_cr(), p, n, NULL, s, "cudaMallocAsync");
-}
+WV_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { return malloc_async(wv_cr(), p, n, NULL, s); }
 
-WV_EXPORT cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t hp, cudaStream_t s) {
+WV_EXPORT cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t pool, cudaStream_t s) {
   cudart *r = wv_cr();
-  cr_pool *pool = wv_cr_handle_obj(r, WV_H_POOL, hp);
-  if (!pool) return wv_cr_ret(wv_cr_bad_handle(r, "cudaMallocFromPoolAsync", WV_H_POOL, hp, cudaErrorInvalidValue));
-  return malloc_async(r, p, n, pool, s, "cudaMallocFromPoolAsync");
+  if (!pool) return wv_cr_ret(cudaErrorInvalidValue);
+  return malloc_async(r, p, n, pool, s);
 }
 
 /* Rows of `width` bytes, each starting 512 bytes apart (the texture alignment). A width or height of 0

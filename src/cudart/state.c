@@ -84,10 +84,8 @@ void wv_cr_sync_point(cudart *r) {
 }
 
 cudaError_t wv_cr_synchronize(cudart *r) {
-  wv_cr_sync_point(r);
-  wv_cr_pools_sync(r);
-  fflush(stdout);
-  return wv_cr_device_check(r);
+  cudaError_t e = wv_cr_from_cu(wvcu_synchronize()); /* printf flushed, faults sticky, pools trimmed, stdout */
+  return r->unloading ? cudaErrorCudartUnloading : e;
 }
 
 cudaError_t wv_cr_from_status(wv_status st) {

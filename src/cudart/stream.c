@@ -2,8 +2,8 @@
  * stream.c — streams, events and host callbacks: the driver's (cudadrv/stream.c), which the runtime's
  * functions call with their handles unchanged (a cudaStream_t is a CUstream, a cudaEvent_t a CUevent; the
  * legacy and per-thread default streams are 0, 1 and 2 in both), the errors CUDA numbers alike in both APIs
- * coming back as they are. What the runtime adds: its error record (the thread's last error), a stream
- * synchronisation releasing memory pools above their threshold, and which kind of copy a memcpy kind is.
+ * coming back as they are. What the runtime adds: its error record (the thread's last error), and which
+ * kind of copy a memcpy kind is.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -50,13 +50,7 @@ WV_EXPORT cudaError_t cudaStreamGetAttribute(cudaStream_t h, int attr, void *val
   WV_CR_CU(cuStreamGetAttribute(h, attr, value));
 }
 
-/* A synchronisation also releases pool memory above the threshold (mempool.c). */
-WV_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t h) {
-  cudart *r = wv_cr();
-  cudaError_t e = wv_cr_from_cu(cuStreamSynchronize(h));
-  if (e == cudaSuccess || e == wv_cr_device_check(r)) wv_cr_pools_sync(r);
-  return wv_cr_ret(e);
-}
+WV_EXPORT cudaError_t cudaStreamSynchronize(cudaStream_t h) { WV_CR_CU(cuStreamSynchronize(h)); }
 
 WV_EXPORT cudaError_t cudaLaunchHostFunc(cudaStream_t h, cudaHostFn_t fn, void *user) {
   WV_CR_CU(cuLaunchHostFunc(h, fn, user));
@@ -90,9 +84,4 @@ WV_EXPORT cudaError_t cudaEventElapsedTime(float *ms, cudaEvent_t a, cudaEvent_t
   WV_CR_CU(cuEventElapsedTime_v2(ms, a, b));
 }
 
-WV_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t h) {
-  cudart *r = wv_cr();
-  cudaError_t e = wv_cr_from_cu(cuEventSynchronize(h));
-  if (e == cudaSuccess || e == wv_cr_device_check(r)) wv_cr_pools_sync(r);
-  return wv_cr_ret(e);
-}
+WV_EXPORT cudaError_t cudaEventSynchronize(cudaEvent_t h) { WV_CR_CU(cuEventSynchronize(h)); }
