@@ -3,7 +3,9 @@
  * dereference), pinned host memory and managed memory (identity-mapped into the vm: kernels and
  * the host use the same pointer), registered host memory, pitched allocations, copies and sets in
  * every direction (unified addressing: the vm knows which pointers are device memory), 2D copies,
- * cuMemGetInfo, cuMemGetAddressRange and pointer attributes. Stream-ordered variants run at once.
+ * cuMemGetInfo, cuMemGetAddressRange and pointer attributes; the process's one allocation table (warpvm's
+ * runtime's too). Work on a stream runs at once or, while the stream captures, becomes a graph node;
+ * stream-ordered allocation draws from a memory pool (mempool.c) or, in a capture, is a graph alloc node.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -483,9 +485,17 @@ CUresult cu_copy3d(cu_driver *d, const CUDA_MEMCPY3D *c) {
   if (!w || !h || !depth) return CUDA_SUCCESS;
   if ((h > 1 || depth > 1) && (w > c->srcPitch || w > c->dstPitch)) return CUDA_ERROR_INVALID_VALUE;
   for (size_t z = 0; z < depth; z++)
-    for (size_t y = 0; y < h; y++) {
-      uintptr_t a = s + c->srcXInBytes + ((c->srcZ + z) * c->srcHeight + c->srcY + y) * c->srcPitch;
-      uintptr_t b = dd + c->dstXInBytes + ((c->dstZ + z) * c->dstHeight + c->dstY + y) * c->dstPitch;
+    for (size_t y = 0; y < h; y++) { /* every row's address computed without wrapping around */
+      size_t ra, rb, oa, ob;
+      uintptr_t a, b;
+      if (__builtin_add_overflow(c->srcZ, z, &ra) || __builtin_mul_overflow(ra, c->srcHeight, &ra) ||
+          __builtin_add_overflow(ra, c->srcY + y, &ra) || __builtin_mul_overflow(ra, c->srcPitch, &oa) ||
+          __builtin_add_overflow(oa, c->srcXInBytes, &oa) || __builtin_add_overflow(s, oa, &a) ||
+          __builtin_add_overflow(c->dstZ, z, &rb) || __builtin_mul_overflow(rb, c->dstHeight, &rb) ||
+          __builtin_add_overflow(rb, c->dstY + y, &rb) || __builtin_mul_overflow(rb, c->dstPitch, &ob) ||
+          __builtin_add_overflow(ob, c->dstXInBytes, &ob) || __builtin_add_overflow(dd, ob, &b) ||
+          a > UINTPTR_MAX - w || b > UINTPTR_MAX - w)
+        return CUDA_ERROR_INVALID_VALUE;
       CUresult e = cu_copy(d, b, a, w);
       if (e) return e;
     }

@@ -1,12 +1,13 @@
 /*
  * cudart.h — the insides of warpvm's CUDA runtime (libcudart.so.12/.13): the one process-wide
- * runtime object, registered fatbins/kernels/variables, streams, events, graphs and the work
- * items ("ops") they carry, and the helpers every API file uses.
+ * runtime object, registered fatbins/kernels/variables, and the helpers every API file uses. Streams,
+ * events, graphs, stream capture, memory pools, the allocation table and the fault state are the
+ * driver's (libcuda.so.1, cudadrv/cuapi_graph.h and wvcu.h): the runtime is a layer over them.
  *
- * A CUDA runtime is process-global by definition (nvcc's static constructors register into it
- * before main), so this library has exactly one mutable global: the runtime object in state.c,
- * reached through wv_cr(). It owns one wv_vm, which owns all device state. Every exported
- * function takes the runtime's (recursive) lock for its whole body.
+ * A CUDA runtime is process-global by definition (nvcc's static constructors register into it before
+ * main), so this library has exactly one mutable global: the runtime object in state.c, reached through
+ * wv_cr(). It uses the driver's wv_vm, which owns all device state. Every exported function takes the
+ * runtime's (recursive) lock, then the driver's, for its whole body.
  */
 #ifndef WV_CUDART_H
 #define WV_CUDART_H

@@ -3,10 +3,11 @@
  * host cannot dereference, reached only through cudaMemcpy), pinned host memory and managed
  * memory (identity-mapped into the vm: kernels and the host use the same pointer), copies and
  * sets in every direction (the vm knows which pointers are device memory, so cudaMemcpyDefault
- * works), 2D copies, the 3D copies and element-wise sets of graph nodes, symbols (cudaMemcpyToSymbol ...),
- * cudaMemGetInfo, cudaPointerGetAttributes, and stream-ordered allocation (cudaMallocAsync,
- * cudaMallocFromPoolAsync, cudaFreeAsync: at once from a memory pool, mempool.c, or in a capture as graph
- * nodes, capture.c). The allocation table records which pool or graph an allocation belongs to.
+ * works), 2D copies, symbols (cudaMemcpyToSymbol ...), cudaMemGetInfo, cudaPointerGetAttributes, and
+ * stream-ordered allocation (cudaMallocAsync, cudaMallocFromPoolAsync, cudaFreeAsync: the driver's, from a
+ * memory pool or, in a capture, as graph nodes). Allocations are entries of the driver's table (one per
+ * process, which records which pool or graph an allocation belongs to); work on a capturing stream is handed
+ * to the driver, which makes it graph nodes.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -255,58 +256,6 @@ static int rows_fit(const void *p, size_t pitch, size_t w, size_t h) {
 }
 
 static void *row(const void *p, size_t pitch, size_t y) { return (void *)((uintptr_t)p + y * pitch); }
-
-/* One row of n elements of esize bytes, each `value` (its low esize bytes). */
-static cudaError_t set_elems(cudart *r, void *dst, unsigned value, unsigned esize, size_t n) {
-  if (esize == 1) return wv_cr_set(r, dst, (int)(value & 0xff), n);
-  uint8_t pat[4096];
-  for (size_t i = 0; i < sizeof pat; i += esize) memcpy(pat + i, &value, esize);
-  if (n > SIZE_MAX / esize) return cudaErrorInvalidValue;
-  if (n && in_vm(r, dst, n * esize) != 1) return cudaErrorInvalidValue;
-  for (size_t done = 0, bytes = n * esize; done < bytes;) {
-    size_t k = bytes - done < sizeof pat ? bytes - done : sizeof pat;
-    if (wv_memcpy_htod(r->vm, (wv_devptr)((uintptr_t)dst + done), pat, k) != WV_OK) return cudaErrorInvalidValue;
-    done += k;
-  }
-  return cudaSuccess;
-}
-
-cudaError_t wv_cr_set2d(cudart *r, void *dst, size_t pitch, unsigned value, unsigned esize, size_t width,
-                        size_t height) {
-  if (height > 1 && (!rows_fit(dst, pitch, width * esize, height))) return cudaErrorInvalidValue;
-  for (size_t y = 0; y < height; y++) {
-    cudaError_t e = set_elems(r, row(dst, pitch, y), value, esize, width);
-    if (e) return e;
-  }
-  return cudaSuccess;
-}
-
-/* A 3D copy between linear memories: extent.depth slices of extent.height rows of extent.width bytes;
- * a slice is ysize rows of `pitch` bytes. Each row is one wv_cr_copy. */
-cudaError_t wv_cr_copy3d(cudart *r, const struct cudaMemcpy3DParms *p) {
-  const struct cudaExtent *x = &p->extent;
-  const struct cudaPitchedPtr *sp = &p->srcPtr, *dp = &p->dstPtr;
-  if (!x->width || !x->height || !x->depth) return cudaSuccess;
-  size_t sx, dx, srows, drows, sslice, dslice;
-  if (__builtin_add_overflow(p->srcPos.x, x->width, &sx) || __builtin_add_overflow(p->dstPos.x, x->width, &dx) ||
-      sx > sp->pitch || dx > dp->pitch)
-    return cudaErrorInvalidValue;
-  if (x->depth > 1 && (p->srcPos.y + x->height > sp->ysize || p->dstPos.y + x->height > dp->ysize))
-    return cudaErrorInvalidValue;
-  if (__builtin_mul_overflow(sp->pitch, sp->ysize, &sslice) || __builtin_mul_overflow(dp->pitch, dp->ysize, &dslice))
-    return cudaErrorInvalidValue;
-  for (size_t z = 0; z < x->depth; z++)
-    for (size_t y = 0; y < x->height; y++) {
-      if (__builtin_mul_overflow(p->srcPos.y + y, sp->pitch, &srows) ||
-          __builtin_mul_overflow(p->dstPos.y + y, dp->pitch, &drows))
-        return cudaErrorInvalidValue;
-      uintptr_t s = (uintptr_t)sp->ptr + (p->srcPos.z + z) * sslice + srows + p->srcPos.x;
-      uintptr_t d = (uintptr_t)dp->ptr + (p->dstPos.z + z) * dslice + drows + p->dstPos.x;
-      cudaError_t e = wv_cr_copy(r, (void *)d, (const void *)s, x->width, p->kind);
-      if (e) return e;
-    }
-  return cudaSuccess;
-}
 
 /* A blocking call on the legacy stream: synchronise, then run. */
 static cudaError_t blocking_copy(void *dst, const void *src, size_t n, int kind) {
