@@ -143,6 +143,7 @@ typedef struct cu_driver {
   cu_slot *slots; uint32_t nslots, capslots; /* handles.c: token handles */
   uint32_t *free_slots, nfree;
   cu_galloc *gallocs;        /* graph.c: every graph allocation, a list */
+  uint64_t graph_used_high, graph_reserved_high; /* graph_mem.c: their high-water marks */
   void *cls;                 /* dark.c: context-local storage entries */
   uint32_t hooks_buf1[1024], hooks_buf2[14]; /* dark.c: the tools runtime hooks' buffers */
 } cu_driver;

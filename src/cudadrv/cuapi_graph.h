@@ -180,6 +180,11 @@ CUresult cuGraphMemAllocNodeGetParams(void *h, cu_alloc_params *p);
 CUresult cuGraphMemFreeNodeGetParams(void *h, CUdeviceptr *dptr_out);
 CUresult cuGraphNodeSetParams(void *h, cu_node_params *p);
 
+/* graph memory (graph_mem.c) */
+CUresult cuDeviceGetGraphMemAttribute(int dev, int attr, void *value);
+CUresult cuDeviceSetGraphMemAttribute(int dev, int attr, void *value);
+CUresult cuDeviceGraphMemTrim(int dev);
+
 /* executable graphs (graph_exec.c) */
 CUresult cuGraphInstantiateWithFlags(void **out, void *g, unsigned long long flags);
 CUresult cuGraphInstantiateWithParams(void **out, void *g, cu_inst_params *p);

@@ -25,6 +25,7 @@ cu_galloc *cu_galloc_new(cu_driver *d, size_t size) {
   a->dptr = p, a->size = size;
   a->next = d->gallocs;
   d->gallocs = a;
+  cu_graph_mem_note(d);
   return a;
 }
 

@@ -152,4 +152,7 @@ CUresult cu_unsupported(cu_driver *d, const char *what); /* said once; CUDA_ERRO
 /* graph_exec.c */
 CUresult cu_graph_run(cu_driver *d, cu_graph *g);
 
+/* graph_mem.c: graph memory was reserved or became live (its high-water marks follow). */
+void cu_graph_mem_note(cu_driver *d);
+
 #endif

@@ -26,6 +26,7 @@ static CUresult alloc_begin(cu_driver *d, cu_galloc *a) {
   if (cu_alloc_add(d, (uintptr_t)a->dptr, a->size, CU_MEMTYPE_DEVICE, 0, 0)) return CUDA_ERROR_OUT_OF_MEMORY;
   cu_alloc_find(d, a->dptr)->galloc = a;
   a->live = 1;
+  cu_graph_mem_note(d);
   return CUDA_SUCCESS;
 }
 

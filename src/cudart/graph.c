@@ -3,7 +3,7 @@
  * engine of the process), whose entry points these call with the same handles (a cudaGraph_t is a CUgraph, a
  * cudaGraphNode_t a CUgraphNode, a cudaGraphExec_t a CUgraphExec) and layouts where the two APIs share them
  * (edge data, instantiate parameters, update results), the errors coming back as they are: graphs, edges and
- * queries, instantiation, launch and update, node enabling, capture. Node kinds whose parameters differ
+ * queries, instantiation, launch and update, node enabling, graph memory, capture. Node kinds whose parameters differ
  * between the APIs (kernels, copies, sets) are graph_nodes.c's.
  */
 #include "cudart/cudart.h"
@@ -128,6 +128,15 @@ WV_EXPORT cudaError_t cudaGraphNodeSetEnabled(cudaGraphExec_t hx, cudaGraphNode_
 WV_EXPORT cudaError_t cudaGraphNodeGetEnabled(cudaGraphExec_t hx, cudaGraphNode_t h, unsigned int *on) {
   WV_CR_CU(cuGraphNodeGetEnabled(hx, h, on));
 }
+
+/* ---- graph memory ---- */
+WV_EXPORT cudaError_t cudaDeviceGetGraphMemAttribute(int dev, int attr, void *value) {
+  WV_CR_CU(cuDeviceGetGraphMemAttribute(dev, attr, value));
+}
+WV_EXPORT cudaError_t cudaDeviceSetGraphMemAttribute(int dev, int attr, void *value) {
+  WV_CR_CU(cuDeviceSetGraphMemAttribute(dev, attr, value));
+}
+WV_EXPORT cudaError_t cudaDeviceGraphMemTrim(int dev) { WV_CR_CU(cuDeviceGraphMemTrim(dev)); }
 
 /* ---- stream capture ---- */
 WV_EXPORT cudaError_t cudaStreamBeginCapture(cudaStream_t h, int mode) { WV_CR_CU(cuStreamBeginCapture_v2(h, mode)); }

@@ -91,6 +91,7 @@ CUresult cuMemcpyDtoHAsync_v2(void *, CUdeviceptr, size_t, void *);
 CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, void *);
 CUresult cuMemAllocAsync(CUdeviceptr *, size_t, void *);
 CUresult cuMemFreeAsync(CUdeviceptr, void *);
+CUresult cuDeviceGetGraphMemAttribute(int, int, void *);
 
 static const char *PTX =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -376,6 +377,11 @@ static void test_graph_captured(void **state) {
     assert_int_equal(out[0], 100u * (unsigned)k + 3u);
     for (int i = 1; i < 32; i++) assert_int_equal(out[i], (unsigned)i + 3u);
   }
+  unsigned long long used = 1, reserved = 0, high = 0;
+  assert_int_equal(cuDeviceGetGraphMemAttribute(0, 0, &used), OK);     /* USED_MEM_CURRENT: freed by the graph */
+  assert_int_equal(cuDeviceGetGraphMemAttribute(0, 1, &high), OK);     /* USED_MEM_HIGH: it was in use */
+  assert_int_equal(cuDeviceGetGraphMemAttribute(0, 2, &reserved), OK); /* RESERVED_MEM_CURRENT: the graph keeps it */
+  assert_true(used == 0 && high >= sizeof in && reserved >= sizeof in);
   assert_int_equal(cuGraphExecDestroy(x), OK);
   assert_int_equal(cuGraphDestroy(g), OK);
   /* The legacy stream cannot capture. */
