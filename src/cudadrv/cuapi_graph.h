@@ -99,12 +99,15 @@ CUresult cuEventQuery(void *h);
 CUresult cuEventSynchronize(void *h);
 CUresult cuEventElapsedTime_v2(float *ms, void *ha, void *hb);
 
-/* work on a stream (module.c, memory.c): captured while the stream captures */
+/* memory (memory.c); work on a stream (module.c, memory.c): captured while the stream captures */
 CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                         unsigned shared, void *stream, void **params, void **extra);
 CUresult cuLaunchCooperativeKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                    unsigned bz, unsigned shared, void *stream, void **params);
 CUresult cuMemcpy3DAsync_v2(const CUDA_MEMCPY3D *c, void *stream);
+CUresult cuMemAlloc_v2(CUdeviceptr *dptr, size_t n);
+CUresult cuMemHostAlloc(void **pp, size_t n, unsigned flags);
+CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t n, unsigned flags);
 CUresult cuMemsetD8Async(CUdeviceptr dst, unsigned char v, size_t n, void *s);
 CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t n, void *stream);
 CUresult cuMemFreeAsync(CUdeviceptr p, void *stream);

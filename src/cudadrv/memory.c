@@ -150,15 +150,18 @@ CU_EXPORT CUresult cuMemAllocAsync(CUdeviceptr *dptr, size_t n, void *stream) {
   return cuMemAllocFromPoolAsync(dptr, n, NULL, stream);
 }
 
-/* Host memory the vm maps at its own address (pinned, managed). */
+/* Host memory the vm maps at its own address (pinned, managed): whole pages, zeroed; a size past the address
+ * space is CUDA_ERROR_OUT_OF_MEMORY. */
 static CUresult host_alloc(void **pp, size_t n, int type) {
   cu_driver *d = cu_lock();
   CUresult e = cu_check(d);
   if (e) return cu_ret(e);
   if (!pp || !n) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  void *p = aligned_alloc(256, (n + 255) & ~(size_t)255);
+  if (n > SIZE_MAX - 4095) return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
+  size_t sz = (n + 4095) & ~(size_t)4095;
+  void *p = aligned_alloc(4096, sz);
   if (!p) return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
-  memset(p, 0, n);
+  memset(p, 0, sz);
   if (wv_map_host(d->vm, p, n) != WV_OK) {
     free(p);
     return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);

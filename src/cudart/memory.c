@@ -35,17 +35,11 @@ void wv_cr_alloc_free(cudart *r, cr_alloc *a) {
 }
 
 /* ---- allocation API ---- */
+/* Device memory is the driver's (cuMemAlloc); 0 bytes allocate nothing. */
 cudaError_t wv_cr_device_alloc(cudart *r, void **p, size_t n) {
+  (void)r;
   *p = NULL;
-  if (n == 0) return cudaSuccess;
-  wv_devptr d;
-  if (n > r->prop.totalGlobalMem - wvcu_dev_live() || wv_malloc(r->vm, n, &d) != WV_OK) return cudaErrorMemoryAllocation;
-  if (wv_cr_alloc_add(r, (uintptr_t)d, n, cudaMemoryTypeDevice, 0)) {
-    wv_free(r->vm, d);
-    return cudaErrorMemoryAllocation;
-  }
-  *p = (void *)(uintptr_t)d;
-  return cudaSuccess;
+  return n ? wv_cr_from_cu(cuMemAlloc_v2((CUdeviceptr *)p, n)) : cudaSuccess;
 }
 
 WV_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
@@ -96,7 +90,8 @@ WV_EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, siz
   return wv_cr_ret(wv_cr_device_alloc(r, p, row * height));
 }
 
-/* Host memory both sides use at the same address (pinned with cudaHostAllocMapped semantics, or managed). */
+/* Host memory both sides use at the same address (pinned with cudaHostAllocMapped semantics, or managed): the
+ * driver's (cuMemHostAlloc, cuMemAllocManaged). */
 static cudaError_t host_shared(void **p, size_t n, int type) {
   cudart *r = wv_cr();
   cudaError_t e = wv_cr_device_check(r);
@@ -104,22 +99,8 @@ static cudaError_t host_shared(void **p, size_t n, int type) {
   if (!p) return wv_cr_ret(cudaErrorInvalidValue);
   *p = NULL;
   if (n == 0) return wv_cr_ret(type == cudaMemoryTypeManaged ? cudaErrorInvalidValue : cudaSuccess);
-  if (n > SIZE_MAX - 4095) return wv_cr_ret(cudaErrorMemoryAllocation);
-  size_t sz = (n + 4095) & ~(size_t)4095;
-  void *h = aligned_alloc(4096, sz);
-  if (!h) return wv_cr_ret(cudaErrorMemoryAllocation);
-  memset(h, 0, sz);
-  if (wv_map_host(r->vm, h, n) != WV_OK) {
-    free(h);
-    return wv_cr_ret(cudaErrorMemoryAllocation);
-  }
-  if (wv_cr_alloc_add(r, (uintptr_t)h, n, type, 1)) {
-    wv_unmap_host(r->vm, h);
-    free(h);
-    return wv_cr_ret(cudaErrorMemoryAllocation);
-  }
-  *p = h;
-  return wv_cr_ret(cudaSuccess);
+  if (type == cudaMemoryTypeManaged) return wv_cr_ret(wv_cr_from_cu(cuMemAllocManaged((CUdeviceptr *)p, n, 1)));
+  return wv_cr_ret(wv_cr_from_cu(cuMemHostAlloc(p, n, 2))); /* CU_MEMHOSTALLOC_DEVICEMAP */
 }
 
 WV_EXPORT cudaError_t cudaMallocHost(void **p, size_t n) { return host_shared(p, n, cudaMemoryTypeHost); }
