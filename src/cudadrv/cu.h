@@ -132,6 +132,7 @@ typedef struct cu_driver {
   wv_prop_all prop;
   cu_alloc *allocs; uint32_t nallocs, capallocs;  /* sorted by base */
   size_t dev_live;           /* bytes of device memory allocated */
+  uint32_t nregistered;      /* hostreg.c: of the allocations, host ranges the program registered */
   cu_module *modules;
   cu_pool *pool_default, *pool_current;  /* mempool.c: made on first use */
   cu_fifo fifo;
@@ -176,6 +177,7 @@ int cu_alloc_add(cu_driver *d, uintptr_t base, size_t size, int type, int owned,
 void cu_alloc_remove(cu_driver *d, cu_alloc *a);      /* its memory (a graph's stays with the graph) and entry */
 CUresult cu_copy(cu_driver *d, uintptr_t dst, uintptr_t src, size_t n);   /* any direction, unified addressing */
 CUresult cu_set(cu_driver *d, uintptr_t dst, const void *pattern, unsigned elem, size_t count);
+void cu_hostreg_recheck(cu_driver *d);  /* hostreg.c: before a launch, drop registered ranges no longer mapped */
 
 /* mempool.c: stream-ordered allocation from a pool (NULL: the current one), the pool's accounting when one of
  * its allocations is freed, a synchronisation (pools above their threshold release memory), a reset. */

@@ -53,6 +53,7 @@ int cu_alloc_add(cu_driver *d, uintptr_t base, size_t size, int type, int owned,
 }
 
 static void alloc_release(cu_driver *d, cu_alloc *a) {
+  if (a->registered && d->nregistered) d->nregistered--;
   if (a->type == CU_MEMTYPE_DEVICE) {
     if (a->pool) cu_pool_freed(d, a->pool, a->size);
     if (a->galloc) cu_galloc_dead(d, a->galloc); /* its graph keeps the memory */
@@ -74,6 +75,7 @@ void cu_alloc_remove(cu_driver *d, cu_alloc *a) {
 void cu_reset_memory(cu_driver *d) {
   for (uint32_t i = 0; i < d->nallocs; i++) alloc_release(d, &d->allocs[i]);
   d->nallocs = 0;
+  d->nregistered = 0;
   d->dev_live = 0;
 }
 
@@ -228,27 +230,6 @@ CU_EXPORT CUresult cuMemHostGetFlags(unsigned *flags, void *p) {
   cu_alloc *a = cu_alloc_find(d, (uintptr_t)p);
   if (!a || a->type != CU_MEMTYPE_HOST) return cu_ret(CUDA_ERROR_INVALID_VALUE);
   *flags = 2; /* CU_MEMHOSTALLOC_DEVICEMAP: every host allocation is mapped */
-  return cu_ret(CUDA_SUCCESS);
-}
-
-CU_EXPORT CUresult cuMemHostRegister_v2(void *p, size_t n, unsigned flags) {
-  cu_driver *d = cu_lock();
-  (void)flags;
-  if (!p || !n) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (cu_alloc_find(d, (uintptr_t)p)) return cu_ret(CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED);
-  if (wv_map_host(d->vm, p, n) != WV_OK) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (cu_alloc_add(d, (uintptr_t)p, n, CU_MEMTYPE_HOST, 0, 1)) {
-    wv_unmap_host(d->vm, p);
-    return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
-  }
-  return cu_ret(CUDA_SUCCESS);
-}
-
-CU_EXPORT CUresult cuMemHostUnregister(void *p) {
-  cu_driver *d = cu_lock();
-  cu_alloc *a = cu_alloc_find(d, (uintptr_t)p);
-  if (!a || a->base != (uintptr_t)p || !a->registered) return cu_ret(CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED);
-  cu_alloc_remove(d, a);
   return cu_ret(CUDA_SUCCESS);
 }
 

@@ -446,6 +446,7 @@ CUresult cu_launch(cu_driver *d, cu_func *f, wv_dim3 grid, wv_dim3 block, unsign
     return refuse(d, f, CUDA_ERROR_INVALID_VALUE, "no kernel parameters given");
   }
   cu_flush_printf(d); /* CUDA flushes the printf buffer at the start of a launch */
+  cu_hostreg_recheck(d);
   wv_status st = wv_launch_ex(d->vm, f->k, grid, block, shared, args, coop ? WV_LAUNCH_COOPERATIVE : 0);
   if (args != params && args != stack_args) free(args);
   switch (st) {

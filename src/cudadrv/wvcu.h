@@ -41,6 +41,8 @@ int wvcu_synchronize(void); /* a device synchronisation: a sync point, pools tri
 /* A kernel of warpvm's runtime as a CUfunction (graph kernel nodes, captured launches): made in *slot on first
  * use, brought up to date (k, the dynamic shared memory limit) at every call. NULL: out of memory. */
 void *wvcu_func(void **slot, const wv_kernel *k, int max_dyn_shared);
+/* Before a launch: drop registered host ranges the program unmapped or protected since (said once). */
+void wvcu_hostreg_recheck(void);
 /* The runtime function about to call the driver on this thread (NULL: none), so that what the driver says on
  * stderr names what the program called. */
 void wvcu_caller(const char *api);

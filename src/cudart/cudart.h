@@ -69,7 +69,6 @@ typedef struct cudart {
   cr_fatbin *fatbins;
   cr_func **funcs; uint32_t nfuncs, capfuncs;
   cr_var *vars; uint32_t nvars, capvars;
-  uint32_t nregistered;       /* allocations that are ranges the program registered (cudaHostRegister) */
   wv_prop_all prop;
   size_t heap_limit;          /* cudaLimitMallocHeapSize */
   size_t stack_limit;                /* cudaLimitStackSize (0: the default, 1024) */
@@ -125,12 +124,7 @@ cudaError_t wv_cr_symbol_addr(cudart *r, const void *sym, size_t off, size_t n, 
 cudaError_t wv_cr_device_alloc(cudart *r, void **p, size_t n); /* cudaMalloc's: n == 0 gives NULL */
 
 cr_alloc *wv_cr_alloc_find(cudart *r, const void *p); /* the allocation containing p */
-/* type: enum cudaMemoryType (host not owned: a registered range). 0, or -1: no memory. */
-int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned);
 void wv_cr_alloc_free(cudart *r, cr_alloc *a);    /* its memory (or the vm's mapping of it) and its entry */
-
-/* hostreg.c: before a launch, drop registered host ranges the program unmapped or protected since. */
-void wv_cr_hostreg_recheck(cudart *r);
 
 /* register.c (reset) */
 void wv_cr_reload_modules(cudart *r);

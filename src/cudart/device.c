@@ -95,7 +95,6 @@ WV_EXPORT cudaError_t cudaDeviceReset(void) {
   cudart *r = wv_cr();
   wv_cr_sync_point(r);
   cuDevicePrimaryCtxReset_v2(0); /* streams, events, graphs, memory and pools, faults: the driver's */
-  r->nregistered = 0;
   wv_cr_reload_modules(r);
   *wv_cr_last_error() = cudaSuccess;
   wv_cr_printf_init(r); /* a new context: its limits are the defaults */

@@ -77,7 +77,7 @@ cudaError_t wv_cr_launch_check(cudart *r, cr_func *f, dim3 grid, dim3 block, siz
  * at the next synchronising call, as on a GPU. */
 cudaError_t wv_cr_launch_now(cudart *r, cr_func *f, dim3 grid, dim3 block, uint32_t shared, void **args, int coop) {
   wv_cr_flush_printf(r); /* CUDA flushes the printf buffer at the start of a launch */
-  wv_cr_hostreg_recheck(r);
+  wvcu_hostreg_recheck();
   wv_status st = wv_launch_ex(r->vm, f->k, (wv_dim3){grid.x, grid.y, grid.z}, (wv_dim3){block.x, block.y, block.z},
                               shared, args, coop ? WV_LAUNCH_COOPERATIVE : 0);
   switch (st) {

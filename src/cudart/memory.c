@@ -23,14 +23,8 @@ cr_alloc *wv_cr_alloc_find(cudart *r, const void *ptr) {
   return wvcu_alloc_find((uintptr_t)ptr);
 }
 
-int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned) {
-  (void)r;
-  int cu_type = type == cudaMemoryTypeManaged ? 4 : type; /* CU_MEMTYPE_UNIFIED */
-  return wvcu_alloc_add(base, size, cu_type, owned, type == cudaMemoryTypeHost && !owned);
-}
-
 void wv_cr_alloc_free(cudart *r, cr_alloc *a) {
-  if (a->registered && r->nregistered) r->nregistered--;
+  (void)r;
   wvcu_alloc_remove(a); /* the driver's: a pool's or a graph's accounting too */
 }
 
@@ -102,6 +96,14 @@ static cudaError_t host_shared(void **p, size_t n, int type) {
   if (type == cudaMemoryTypeManaged) return wv_cr_ret(wv_cr_from_cu(cuMemAllocManaged((CUdeviceptr *)p, n, 1)));
   return wv_cr_ret(wv_cr_from_cu(cuMemHostAlloc(p, n, 2))); /* CU_MEMHOSTALLOC_DEVICEMAP */
 }
+
+/* Registered host memory is the driver's (cudadrv/hostreg.c); so are its device pointer and flags. */
+WV_EXPORT cudaError_t cudaHostRegister(void *p, size_t n, unsigned int flags) { WV_CR_CU(cuMemHostRegister_v2(p, n, flags)); }
+WV_EXPORT cudaError_t cudaHostUnregister(void *p) { WV_CR_CU(cuMemHostUnregister(p)); }
+WV_EXPORT cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags) {
+  WV_CR_CU(cuMemHostGetDevicePointer_v2((CUdeviceptr *)d, h, flags));
+}
+WV_EXPORT cudaError_t cudaHostGetFlags(unsigned int *flags, void *h) { WV_CR_CU(cuMemHostGetFlags(flags, h)); }
 
 WV_EXPORT cudaError_t cudaMallocHost(void **p, size_t n) { return host_shared(p, n, cudaMemoryTypeHost); }
 WV_EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags) {

@@ -15,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -92,6 +94,8 @@ CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, void *);
 CUresult cuMemAllocAsync(CUdeviceptr *, size_t, void *);
 CUresult cuMemFreeAsync(CUdeviceptr, void *);
 CUresult cuDeviceGetGraphMemAttribute(int, int, void *);
+CUresult cuMemHostRegister_v2(void *, size_t, unsigned);
+CUresult cuMemHostUnregister(void *);
 
 static const char *PTX =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -428,6 +432,30 @@ static void test_capture_fork_join(void **state) {
   cuMemFree_v2(d);
 }
 
+/* Registered host memory: kernels use the program's own pages; a range that is not mapped is refused before the
+ * vm maps it, and one unmapped after registering is dropped before the next launch (a fault, not a crash). */
+static void test_host_register(void **state) {
+  (void)state;
+  long pg = sysconf(_SC_PAGESIZE);
+  unsigned *m = mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(m != MAP_FAILED);
+  assert_int_equal(munmap((char *)m + pg, (size_t)pg), 0);
+  assert_int_equal(cuMemHostRegister_v2((char *)m + pg, (size_t)pg, 0), INVALID_VALUE);
+  assert_int_equal(cuMemHostRegister_v2(m, 2 * (size_t)pg, 0), INVALID_VALUE); /* partly unmapped */
+  assert_int_equal(cuMemHostRegister_v2(m, (size_t)pg, 0), OK);
+  assert_int_equal(cuMemHostRegister_v2(m, (size_t)pg, 0), 712); /* HOST_MEMORY_ALREADY_REGISTERED */
+  m[0] = 40;
+  CUdeviceptr p = (CUdeviceptr)(uintptr_t)m;
+  unsigned v = 2;
+  void *params[] = {&p, &v};
+  assert_int_equal(cuLaunchKernel(g_add, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL), OK);
+  assert_int_equal(cuCtxSynchronize(), OK);
+  assert_int_equal(m[0], 42u);
+  assert_int_equal(cuMemHostUnregister(m), OK);
+  assert_int_equal(cuMemHostUnregister(m), 713); /* HOST_MEMORY_NOT_REGISTERED */
+  munmap(m, (size_t)pg);
+}
+
 /* Last: a fault is sticky for the rest of the context's life. */
 static void test_fault_is_sticky(void **state) {
   (void)state;
@@ -446,7 +474,7 @@ int main(void) {
     cmocka_unit_test(test_memory),         cmocka_unit_test(test_module_and_launch),
     cmocka_unit_test(test_bad_input),      cmocka_unit_test(test_streams_events),
     cmocka_unit_test(test_graph_built),    cmocka_unit_test(test_graph_captured),
-    cmocka_unit_test(test_capture_fork_join),
+    cmocka_unit_test(test_capture_fork_join), cmocka_unit_test(test_host_register),
     cmocka_unit_test(test_fault_is_sticky),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
