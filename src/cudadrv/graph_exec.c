@@ -157,8 +157,6 @@ CU_EXPORT CUresult cuGraphInstantiate_v2(void **out, void *g, void **err_node, c
 CU_EXPORT CUresult cuGraphInstantiate(void **out, void *g, void **err_node, char *log, size_t log_size) {
   return cuGraphInstantiate_v2(out, g, err_node, log, log_size);
 }
-/* CUDA_GRAPH_INSTANTIATE_PARAMS */
-
 CU_EXPORT CUresult cuGraphInstantiateWithParams(void **out, void *g, cu_inst_params *p) {
   if (!p) return CUDA_ERROR_INVALID_VALUE;
   int result;
@@ -283,7 +281,6 @@ static CUresult take_params(cu_driver *d, cu_graph *x, const cu_graph *g) {
   }
   return CUDA_SUCCESS;
 }
-
 
 CU_EXPORT CUresult cuGraphExecUpdate_v2(void *hx, void *hg, cu_update_info *info) {
   cu_driver *d = cu_lock();
