@@ -154,6 +154,7 @@ cu_driver *cu_lock(void);               /* the driver, locked (created on first 
 CUresult cu_ret(CUresult e);            /* unlock, return e */
 CUresult cu_check(cu_driver *d);        /* CUDA_SUCCESS, or why no call may run: not initialised, sticky fault */
 void cu_sync_point(cu_driver *d);       /* flush device printf; a pending fault becomes sticky */
+CUresult cu_synchronize(cu_driver *d);  /* a synchronisation: a sync point, pools trimmed, stdout flushed; cu_check */
 CUresult cu_from_status(wv_status st);
 int cu_first_time(cu_driver *d, const char *what);
 const char *cu_caller(void);            /* the runtime function calling the driver on this thread (wvcu_caller), or NULL */

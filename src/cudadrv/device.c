@@ -339,21 +339,11 @@ CU_EXPORT CUresult cuCtxGetApiVersion(void *ctx, unsigned *version) {
 CU_EXPORT CUresult cuCtxSynchronize(void) {
   cu_driver *d = cu_lock();
   CUresult e = need_ctx(d);
-  if (e != CUDA_SUCCESS) return cu_ret(e);
-  cu_sync_point(d);
-  cu_pools_sync(d);
-  fflush(stdout);
-  return cu_ret(d->sticky);
+  return cu_ret(e ? e : cu_synchronize(d));
 }
 
 /* cudaDeviceSynchronize (warpvm's runtime has no current context to name). */
-CU_EXPORT int wvcu_synchronize(void) {
-  cu_driver *d = cu_lock();
-  cu_sync_point(d);
-  cu_pools_sync(d);
-  fflush(stdout);
-  return cu_ret(d->sticky);
-}
+CU_EXPORT int wvcu_synchronize(void) { return cu_ret(cu_synchronize(cu_lock())); }
 
 CU_EXPORT CUresult cuCtxSynchronize_v2(void *ctx) {
   (void)ctx;

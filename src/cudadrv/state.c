@@ -131,6 +131,13 @@ CUresult cu_check(cu_driver *d) {
   return d->sticky;
 }
 
+CUresult cu_synchronize(cu_driver *d) {
+  cu_sync_point(d);
+  cu_pools_sync(d);
+  fflush(stdout);
+  return cu_check(d);
+}
+
 void cu_sync_point(cu_driver *d) {
   cu_flush_printf(d);
   if (d->pending != CUDA_SUCCESS && d->sticky == CUDA_SUCCESS) d->sticky = d->pending;

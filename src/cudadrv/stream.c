@@ -101,10 +101,7 @@ CU_EXPORT CUresult cuStreamSynchronize(void *h) {
   CUresult e = cu_stream_get(d, h, "cuStreamSynchronize", &s);
   if (e) return cu_ret(e);
   if (s && s->capture) return cu_ret(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
-  cu_sync_point(d);
-  cu_pools_sync(d);
-  fflush(stdout);
-  return cu_ret(cu_check(d));
+  return cu_ret(cu_synchronize(d));
 }
 
 CU_EXPORT CUresult cuStreamQuery(void *h) {
@@ -288,11 +285,7 @@ CU_EXPORT CUresult cuEventSynchronize(void *h) {
   cu_driver *d = cu_lock();
   cu_event *e;
   CUresult err = cu_event_get(d, h, "cuEventSynchronize", &e);
-  if (err) return cu_ret(err);
-  cu_sync_point(d);
-  cu_pools_sync(d);
-  fflush(stdout);
-  return cu_ret(cu_check(d));
+  return cu_ret(err ? err : cu_synchronize(d));
 }
 
 CU_EXPORT CUresult cuEventElapsedTime_v2(float *ms, void *ha, void *hb) {
