@@ -19,7 +19,9 @@
 #include <stdint.h>
 #include <time.h>
 
+#include "cudadrv/cuapi_graph.h"
 #include "cudadrv/devprops.h"
+#include "cudadrv/wvcu_alloc.h"
 #include "warpvm.h"
 
 #define CU_EXPORT __attribute__((visibility("default")))
@@ -40,15 +42,27 @@ enum {
   CUDA_ERROR_ASSERT = 710, CUDA_ERROR_HOST_MEMORY_ALREADY_REGISTERED = 712, CUDA_ERROR_HOST_MEMORY_NOT_REGISTERED = 713,
   CUDA_ERROR_ILLEGAL_INSTRUCTION = 715, CUDA_ERROR_MISALIGNED_ADDRESS = 716, CUDA_ERROR_LAUNCH_FAILED = 719,
   CUDA_ERROR_COOPERATIVE_LAUNCH_TOO_LARGE = 720, CUDA_ERROR_NOT_PERMITTED = 800, CUDA_ERROR_NOT_SUPPORTED = 801,
-  CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900, CUDA_ERROR_UNKNOWN = 999
+  CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED = 900, CUDA_ERROR_UNKNOWN = 999,
+  CUDA_ERROR_OPERATING_SYSTEM = 304, CUDA_ERROR_ILLEGAL_STATE = 401, CUDA_ERROR_LOSSY_QUERY = 402,
+  CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903, CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904,
+  CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905, CUDA_ERROR_STREAM_CAPTURE_IMPLICIT = 906,
+  CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910
 };
 
 /* The CUDA version this driver reports (cuDriverGetVersion) and was generated from (procs.def). */
 #define CU_DRIVER_VERSION 13000
 
-/* ---- driver objects (every handle the program holds points at one; cu_obj_check validates) ---- */
-typedef enum { CU_K_CTX = 1, CU_K_MODULE, CU_K_FUNC, CU_K_STREAM, CU_K_EVENT, CU_K_LINK, CU_K_POOL } cu_kind;
+
+/* ---- driver objects. A context, module, function or link handle is a pointer the driver made, checked
+ * against a set of live ones (cu_obj_check). A stream, event, graph, node, executable graph or memory pool
+ * or memory pool handle is a token looked up in the handle table (handles.c), as warpvm's runtime, which uses the same
+ * objects (a cudaStream_t is a CUstream), needs: a destroyed one stays invalid after its slot is reused. ---- */
+typedef enum { CU_K_CTX = 1, CU_K_MODULE, CU_K_FUNC, CU_K_LINK } cu_kind;
+typedef enum { CU_H_STREAM = 1, CU_H_EVENT, CU_H_GRAPH, CU_H_EXEC, CU_H_NODE, CU_H_POOL } cu_hkind;
+typedef struct cu_slot { void *obj; uint32_t gen; cu_hkind kind; } cu_slot;
 typedef struct cu_pool cu_pool;   /* mempool.c */
+typedef struct cu_graph cu_graph; /* graph.h */
+typedef struct cu_galloc cu_galloc;
 
 typedef struct cu_ctx { unsigned flags; int primary; int destroyed; } cu_ctx;
 
@@ -76,19 +90,26 @@ typedef struct cu_stream {
   unsigned flags;
   int prio;
   cu_ctx *ctx;
+  void *self;                  /* its handle */
   unsigned char attrs[16][64]; /* cuStreamSetAttribute's values by CUstreamAttrID (1 .. 15), zero until set */
+  cu_graph *capture;           /* the capture it records into (began or joined), NULL when none */
+  void **deps;                 /* while capturing: the nodes (handles) its next work depends on */
+  cu_edge *dep_edges;          /* ... their edge data (all default) */
+  uint32_t ndeps, capdeps;
 } cu_stream;
-typedef struct cu_event { unsigned flags; int recorded; struct timespec t; } cu_event;
+typedef struct cu_event {
+  unsigned flags;
+  int recorded;
+  struct timespec t;
+  void *cap_graph;             /* recorded while capturing: the capture graph's handle, else NULL */
+  void **deps;                 /* ... and the recording stream's dependencies then (a stream waiting on it joins) */
+  uint32_t ndeps;
+} cu_event;
 
-/* An allocation made through the driver: device (wv_malloc), pinned host or managed (identity-mapped). */
+/* An allocation (the process's one table, shared with warpvm's runtime: wvcu.h): device (wv_malloc), pinned host
+ * or managed (identity-mapped). */
 enum { CU_MEMTYPE_HOST = 1, CU_MEMTYPE_DEVICE = 2, CU_MEMTYPE_UNIFIED = 4 };
-typedef struct cu_alloc {
-  uintptr_t base;
-  size_t size;
-  int type;       /* CU_MEMTYPE_*; managed: UNIFIED */
-  int owned;      /* host memory the driver allocated (pinned/managed), freed with it */
-  int registered; /* cuMemHostRegister'd */
-} cu_alloc;
+typedef wvcu_alloc cu_alloc;
 
 /* printf.c: device printf records waiting for a flush point, oldest first; at most `limit` bytes. */
 typedef struct cu_fifo {
@@ -111,6 +132,7 @@ typedef struct cu_driver {
   wv_prop_all prop;
   cu_alloc *allocs; uint32_t nallocs, capallocs;  /* sorted by base */
   size_t dev_live;           /* bytes of device memory allocated */
+  uint32_t nregistered;      /* hostreg.c: of the allocations, host ranges the program registered */
   cu_module *modules;
   cu_pool *pool_default, *pool_current;  /* mempool.c: made on first use */
   cu_fifo fifo;
@@ -118,7 +140,11 @@ typedef struct cu_driver {
   int runtime_version;      /* the runtime's CUDA version, for device code (0: the driver's) */
   int verbose, stats, profile; /* WARPVM_VERBOSE, WARPVM_STATS, WARPVM_PROFILE */
   void *warned;              /* what was already said on stderr */
-  struct { void **p; cu_kind *k; uint32_t cap, n; } objs; /* live handles (open addressing) */
+  struct { void **p; cu_kind *k; uint32_t cap, n; } objs; /* live pointer handles (open addressing) */
+  cu_slot *slots; uint32_t nslots, capslots; /* handles.c: token handles */
+  uint32_t *free_slots, nfree;
+  cu_galloc *gallocs;        /* graph.c: every graph allocation, a list */
+  uint64_t graph_used_high, graph_reserved_high; /* graph_mem.c: their high-water marks */
   void *cls;                 /* dark.c: context-local storage entries */
   uint32_t hooks_buf1[1024], hooks_buf2[14]; /* dark.c: the tools runtime hooks' buffers */
 } cu_driver;
@@ -128,8 +154,11 @@ cu_driver *cu_lock(void);               /* the driver, locked (created on first 
 CUresult cu_ret(CUresult e);            /* unlock, return e */
 CUresult cu_check(cu_driver *d);        /* CUDA_SUCCESS, or why no call may run: not initialised, sticky fault */
 void cu_sync_point(cu_driver *d);       /* flush device printf; a pending fault becomes sticky */
+CUresult cu_synchronize(cu_driver *d);  /* a synchronisation: a sync point, pools trimmed, stdout flushed; cu_check */
 CUresult cu_from_status(wv_status st);
 int cu_first_time(cu_driver *d, const char *what);
+const char *cu_caller(void);            /* the runtime function calling the driver on this thread (wvcu_caller), or NULL */
+const char *cu_rt_error_name(int e);    /* device.c: the runtime's name of an error (cudaErrorInvalidValue, ...) */
 int cu_obj_add(cu_driver *d, void *p, cu_kind k);     /* 0, or -1: no memory */
 int cu_obj_check(const cu_driver *d, const void *p, cu_kind k);  /* 1 if p is a live handle of kind k */
 void cu_obj_del(cu_driver *d, const void *p);
@@ -145,8 +174,18 @@ int cu_printf_limit(cu_driver *d, size_t *get, size_t set);     /* 0, or -1: ref
 /* memory.c */
 void cu_reset_memory(cu_driver *d);     /* free every allocation (primary context reset) */
 cu_alloc *cu_alloc_find(cu_driver *d, uintptr_t p);   /* the allocation containing p, or NULL */
+int cu_alloc_add(cu_driver *d, uintptr_t base, size_t size, int type, int owned, int registered); /* -1: no memory */
+void cu_alloc_remove(cu_driver *d, cu_alloc *a);      /* its memory (a graph's stays with the graph) and entry */
 CUresult cu_copy(cu_driver *d, uintptr_t dst, uintptr_t src, size_t n);   /* any direction, unified addressing */
 CUresult cu_set(cu_driver *d, uintptr_t dst, const void *pattern, unsigned elem, size_t count);
+void cu_hostreg_recheck(cu_driver *d);  /* hostreg.c: before a launch, drop registered ranges no longer mapped */
+
+/* mempool.c: stream-ordered allocation from a pool (NULL: the current one), the pool's accounting when one of
+ * its allocations is freed, a synchronisation (pools above their threshold release memory), a reset. */
+CUresult cu_pool_alloc(cu_driver *d, void *pool, size_t n, CUdeviceptr *dptr);
+void cu_pool_freed(cu_driver *d, cu_pool *p, size_t n);
+void cu_pools_sync(cu_driver *d);
+void cu_pools_reset(cu_driver *d);
 
 /* module.c */
 void cu_reset_modules(cu_driver *d);    /* unload every module (primary context reset) */

@@ -17,6 +17,7 @@ CUresult cuCtxGetLimit(size_t *v, int limit);
 CUresult cuCtxSetLimit(int limit, size_t v);
 
 CUresult cuDeviceGetCount(int *count);
+CUresult cuGetErrorName(CUresult e, const char **str);
 CUresult cuDeviceGetUuid(CUuuid *uuid, CUdevice dev);
 CUresult cuDeviceGetAttribute(int *pi, int attrib, CUdevice dev);
 CUresult cuDevicePrimaryCtxRetain(void **pctx, CUdevice dev);

@@ -9,6 +9,7 @@
 #include <string.h>
 
 #include "cudadrv/cuapi.h"
+#include "cudadrv/graph.h"
 #include "cudadrv/wvcu.h"
 
 #define CTX_STACK_MAX 64
@@ -182,14 +183,18 @@ CU_EXPORT CUresult cuDevicePrimaryCtxSetFlags_v2(CUdevice dev, unsigned flags) {
 
 CU_EXPORT CUresult cuDevicePrimaryCtxSetFlags(CUdevice dev, unsigned flags) { return cuDevicePrimaryCtxSetFlags_v2(dev, flags); }
 
-/* The device's state starts afresh (cudaDeviceReset): memory freed, modules unloaded, faults cleared. */
+/* The device's state starts afresh (cudaDeviceReset): streams, events and graphs destroyed, memory freed, modules
+ * unloaded, faults cleared. */
 CU_EXPORT CUresult cuDevicePrimaryCtxReset_v2(CUdevice dev) {
   cu_driver *d = cu_lock();
   CUresult e = dev_ok(d, dev);
   if (e != CUDA_SUCCESS) return cu_ret(e);
   cu_sync_point(d);
   cu_cls_destroy(d, &d->primary);
+  cu_streams_reset(d);
+  cu_graphs_reset(d);
   cu_reset_memory(d);
+  cu_pools_reset(d);
   cu_reset_modules(d);
   d->sticky = d->pending = CUDA_SUCCESS;
   cu_printf_reset(d);
@@ -334,11 +339,11 @@ CU_EXPORT CUresult cuCtxGetApiVersion(void *ctx, unsigned *version) {
 CU_EXPORT CUresult cuCtxSynchronize(void) {
   cu_driver *d = cu_lock();
   CUresult e = need_ctx(d);
-  if (e != CUDA_SUCCESS) return cu_ret(e);
-  cu_sync_point(d);
-  fflush(stdout);
-  return cu_ret(d->sticky);
+  return cu_ret(e ? e : cu_synchronize(d));
 }
+
+/* cudaDeviceSynchronize (warpvm's runtime has no current context to name). */
+CU_EXPORT int wvcu_synchronize(void) { return cu_ret(cu_synchronize(cu_lock())); }
 
 CU_EXPORT CUresult cuCtxSynchronize_v2(void *ctx) {
   (void)ctx;
@@ -388,6 +393,8 @@ static const char *devrt_error_text(void *user, int code, int name) {
   default: return NULL;
   }
 }
+
+const char *cu_rt_error_name(int e) { return devrt_error_text(NULL, e, 1); }
 
 void cu_devrt_init(cu_driver *d) {
   wv_devrt_hooks h = {.attribute = devrt_attribute, .limit = devrt_limit, .error_text = devrt_error_text,

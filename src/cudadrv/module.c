@@ -10,6 +10,7 @@
 #include <string.h>
 
 #include "cudadrv/cuapi.h"
+#include "cudadrv/graph.h"
 #include "fatbin/fatbin.h"
 
 /* ---- loading ---- */
@@ -311,7 +312,7 @@ static CUresult func_attr(cu_driver *d, int *v, int attr, cu_func *f) {
   case 1: *v = (int)wv_kernel_static_shared(f->k); break;
   case 2: case 3: *v = 0; break;        /* const and local bytes */
   case 4: *v = 32; break;               /* registers: the occupancy calculator assumes 32 */
-  case 5: case 6: *v = (int)f->mod->arch; break;
+  case 5: case 6: *v = f->mod ? (int)f->mod->arch : 90; break; /* warpvm's runtime's kernels: no module */
   case 7: *v = 0; break;
   case 8: *v = wvcu_dyn_shared_limit(f->k, f->max_dyn_shared); break;
   case 9: *v = f->carveout ? f->carveout : -1; break;
@@ -445,6 +446,7 @@ CUresult cu_launch(cu_driver *d, cu_func *f, wv_dim3 grid, wv_dim3 block, unsign
     return refuse(d, f, CUDA_ERROR_INVALID_VALUE, "no kernel parameters given");
   }
   cu_flush_printf(d); /* CUDA flushes the printf buffer at the start of a launch */
+  cu_hostreg_recheck(d);
   wv_status st = wv_launch_ex(d->vm, f->k, grid, block, shared, args, coop ? WV_LAUNCH_COOPERATIVE : 0);
   if (args != params && args != stack_args) free(args);
   switch (st) {
@@ -459,18 +461,50 @@ CUresult cu_launch(cu_driver *d, cu_func *f, wv_dim3 grid, wv_dim3 block, unsign
   }
 }
 
+/* warpvm's runtime's kernels as driver functions (for graph kernel nodes and captured launches): made on first
+ * use in *slot, kept in step with the runtime's binding (its kernel after a reset, its dynamic shared memory
+ * limit). Not part of any module. */
+CU_EXPORT void *wvcu_func(void **slot, const wv_kernel *k, int max_dyn_shared) {
+  cu_driver *d = cu_lock();
+  cu_func *f = *slot;
+  if (!f) {
+    if (!(f = calloc(1, sizeof *f)) || cu_obj_add(d, f, CU_K_FUNC)) {
+      free(f);
+      cu_ret(CUDA_SUCCESS);
+      return NULL;
+    }
+    *slot = f;
+  }
+  f->k = k, f->name = wv_kernel_name(k), f->max_dyn_shared = max_dyn_shared;
+  cu_ret(CUDA_SUCCESS);
+  return f;
+}
+
+/* A launch on a stream: now, or while the stream captures, a kernel node (its own copy of the arguments). */
+static CUresult launch_on(void *stream, cu_func *f, wv_dim3 grid, wv_dim3 block, unsigned shared, void **params,
+                          void **extra, int coop) {
+  cu_driver *d = cu_lock();
+  cu_stream *s;
+  CUresult e = cu_check(d);
+  if (!e) e = cu_stream_get(d, stream, "cuLaunchKernel", &s);
+  if (e || !s || !s->capture) return cu_ret(e ? e : cu_launch(d, f, grid, block, shared, params, extra, coop));
+  cu_kernel_params p = {f, grid.x, grid.y, grid.z, block.x, block.y, block.z, shared, params, extra, NULL, NULL};
+  cu_op op;
+  if ((e = cu_kernel_op(d, &p, &op))) return cu_ret(e);
+  op.u.k.coop = coop;
+  e = cu_capture_op(d, s, &op);
+  cu_op_free(d, &op);
+  return cu_ret(e);
+}
+
 CU_EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                                   unsigned shared, void *stream, void **params, void **extra) {
-  (void)stream;
-  cu_driver *d = cu_lock();
-  return cu_ret(cu_launch(d, f, (wv_dim3){gx, gy, gz}, (wv_dim3){bx, by, bz}, shared, params, extra, 0));
+  return launch_on(stream, f, (wv_dim3){gx, gy, gz}, (wv_dim3){bx, by, bz}, shared, params, extra, 0);
 }
 
 CU_EXPORT CUresult cuLaunchCooperativeKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by,
                                              unsigned bz, unsigned shared, void *stream, void **params) {
-  (void)stream;
-  cu_driver *d = cu_lock();
-  return cu_ret(cu_launch(d, f, (wv_dim3){gx, gy, gz}, (wv_dim3){bx, by, bz}, shared, params, NULL, 1));
+  return launch_on(stream, f, (wv_dim3){gx, gy, gz}, (wv_dim3){bx, by, bz}, shared, params, NULL, 1);
 }
 
 /* CUlaunchConfig / CUlaunchAttribute (cuda.h): an attribute is an id padded to 8 bytes and a 64-byte value. */
@@ -492,9 +526,8 @@ CU_EXPORT CUresult cuLaunchKernelEx(const cu_launch_config *c, void *f, void **p
     else if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION && a->v.u3[0] * a->v.u3[1] * a->v.u3[2] > 1)
       return CUDA_ERROR_NOT_SUPPORTED; /* clusters of more than one CTA: not modelled */
   }
-  cu_driver *d = cu_lock();
-  return cu_ret(cu_launch(d, f, (wv_dim3){c->gridDimX, c->gridDimY, c->gridDimZ},
-                          (wv_dim3){c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes, params, extra, coop));
+  return launch_on(c->hStream, f, (wv_dim3){c->gridDimX, c->gridDimY, c->gridDimZ},
+                   (wv_dim3){c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes, params, extra, coop);
 }
 
 /* ---- occupancy ---- */

@@ -9,6 +9,7 @@
  */
 #include <string.h>
 
+#define WV_CU_NO_PROTOTYPES
 #include "cudadrv/cu.h"
 
 #define EXPORT(sym) CUresult sym(void);

@@ -17,6 +17,7 @@ static cu_driver g_drv; /* the one driver of the process (see cu.h) */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static _Thread_local cu_ctx *tl_ctx;
 static _Thread_local int tl_ctx_set; /* the thread chose its context (else: the primary one, once retained) */
+static _Thread_local const char *tl_caller; /* wvcu_caller: the runtime function calling the driver */
 
 static void fatal(const char *fmt, ...) __attribute__((format(printf, 1, 2), noreturn));
 static void fatal(const char *fmt, ...) {
@@ -134,10 +135,36 @@ CUresult cu_check(cu_driver *d) {
   return d->sticky;
 }
 
+CUresult cu_synchronize(cu_driver *d) {
+  cu_sync_point(d);
+  cu_pools_sync(d);
+  fflush(stdout);
+  return cu_check(d);
+}
+
 void cu_sync_point(cu_driver *d) {
   cu_flush_printf(d);
   if (d->pending != CUDA_SUCCESS && d->sticky == CUDA_SUCCESS) d->sticky = d->pending;
   d->pending = CUDA_SUCCESS;
+}
+
+CU_EXPORT void wvcu_caller(const char *api) { tl_caller = api; }
+const char *cu_caller(void) { return tl_caller; }
+
+/* The one fault state of the process, for warpvm's runtime too (wvcu.h). */
+CU_EXPORT int wvcu_sticky(void) {
+  int e = cu_lock()->sticky;
+  cu_ret(CUDA_SUCCESS);
+  return e;
+}
+CU_EXPORT void wvcu_pending(int e) {
+  cu_driver *d = cu_lock();
+  if (d->pending == CUDA_SUCCESS) d->pending = e;
+  cu_ret(CUDA_SUCCESS);
+}
+CU_EXPORT void wvcu_sync_point(void) {
+  cu_sync_point(cu_lock());
+  cu_ret(CUDA_SUCCESS);
 }
 
 CUresult cu_from_status(wv_status st) {

@@ -1,181 +1,226 @@
 /*
- * stream.c — streams, events and host callbacks of the driver. Work runs when it is enqueued (the
- * vm is synchronous), so a stream is always idle: synchronising on it is a flush point (device
- * printf, a pending fault becoming sticky), a query answers CUDA_SUCCESS, an event records the time
- * its stream's earlier work ended, and a host function runs at once, after the earlier work. The
- * special handles CU_STREAM_LEGACY (1) and CU_STREAM_PER_THREAD (2) and NULL name the default stream.
- * Stream capture is not supported by the driver yet (graphs are warpvm's runtime's, for now).
+ * stream.c — streams, events and host callbacks of the driver, and so of the process (warpvm's runtime's
+ * cudaStream_t and cudaEvent_t are these handles). Work runs when it is issued, in issue order: a legal
+ * schedule of every CUDA program, since a stream's work is ordered and work on different streams may run in
+ * any order. Every piece of work is an op (graph.h) that cu_submit runs at once or, while its stream captures,
+ * hands to capture.c (events recorded and waited on in a capture become dependencies between graph nodes).
+ * So a stream is always idle: synchronising on it is a flush point (device printf, a pending fault becoming
+ * sticky), a query answers CUDA_SUCCESS, an event records the time its stream's earlier work ended, and a
+ * host function runs after the earlier work. The special handles CU_STREAM_LEGACY (1) and
+ * CU_STREAM_PER_THREAD (2) and NULL name the default stream. Stream and event handles are tokens
+ * (handles.c), so a destroyed or made-up one is an error, never a dereference.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
-#include "cudadrv/cuapi.h"
+#include "cudadrv/graph.h"
 
-/* A stream handle the program may pass: NULL, the two special ones, or a live stream. */
-static int stream_ok(const cu_driver *d, const void *s) {
-  return (uintptr_t)s <= 2 || cu_obj_check(d, s, CU_K_STREAM);
+enum { CU_EVENT_DISABLE_TIMING = 2, CU_EVENT_RECORD_EXTERNAL = 1, CU_EVENT_WAIT_EXTERNAL = 1 };
+
+CUresult cu_stream_get(cu_driver *d, void *h, const char *api, cu_stream **out) {
+  *out = NULL;
+  if ((uintptr_t)h <= 2) return CUDA_SUCCESS;
+  if ((*out = cu_handle_obj(d, CU_H_STREAM, h))) return CUDA_SUCCESS;
+  return cu_bad_handle(d, api, CU_H_STREAM, h, CUDA_ERROR_INVALID_HANDLE);
 }
 
+CUresult cu_event_get(cu_driver *d, void *h, const char *api, cu_event **out) {
+  if ((*out = cu_handle_obj(d, CU_H_EVENT, h))) return CUDA_SUCCESS;
+  return cu_bad_handle(d, api, CU_H_EVENT, h, CUDA_ERROR_INVALID_HANDLE);
+}
+
+CUresult cu_run_op(cu_driver *d, const cu_op *op) {
+  switch (op->kind) {
+  case OP_KERNEL: return cu_launch(d, op->u.k.f, op->u.k.grid, op->u.k.block, op->u.k.shared, op->u.k.args, NULL, op->u.k.coop);
+  case OP_MEMCPY: return cu_copy3d(d, &op->u.cp);
+  case OP_MEMSET:
+    return cu_set2d(d, op->u.set.dst, op->u.set.pitch, op->u.set.value, op->u.set.esize, op->u.set.width, op->u.set.height);
+  case OP_HOST:
+    cu_flush_printf(d); /* the callback runs after the stream's earlier work, output included */
+    op->u.host.fn(op->u.host.user);
+    return CUDA_SUCCESS;
+  case OP_EVENT_RECORD: {
+    cu_event *e; /* a graph's record of an event destroyed since */
+    CUresult err = cu_event_get(d, op->u.ev.ev, "cuGraphLaunch (an event record node)", &e);
+    if (err) return err;
+    clock_gettime(CLOCK_MONOTONIC, &e->t);
+    e->recorded = 1;
+    return CUDA_SUCCESS;
+  }
+  case OP_EVENT_WAIT: case OP_EMPTY: return CUDA_SUCCESS;
+  default: return CUDA_ERROR_INVALID_VALUE; /* the graph-only kinds run in graph_exec.c */
+  }
+}
+
+CUresult cu_submit(cu_driver *d, cu_stream *s, const cu_op *op) {
+  return s && s->capture ? cu_capture_op(d, s, op) : cu_run_op(d, op);
+}
+
+/* ---- streams ---- */
 static CUresult stream_create(void **ph, unsigned flags, int prio) {
   cu_driver *d = cu_lock();
   if (!ph || (flags & ~1u)) return cu_ret(CUDA_ERROR_INVALID_VALUE);
   CUresult e = cu_check(d);
   if (e) return cu_ret(e);
   cu_stream *s = calloc(1, sizeof *s);
-  if (!s || cu_obj_add(d, s, CU_K_STREAM)) {
+  if (!s || !(s->self = cu_handle_new(d, CU_H_STREAM, s))) {
     free(s);
     return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
   }
   s->flags = flags;
   s->prio = prio > 0 ? 0 : prio < -5 ? -5 : prio; /* the device's range: 0 (least) to -5 (greatest) */
   s->ctx = cu_current();
-  *ph = s;
+  *ph = s->self;
   return cu_ret(CUDA_SUCCESS);
 }
 
 CU_EXPORT CUresult cuStreamCreate(void **ph, unsigned flags) { return stream_create(ph, flags, 0); }
 CU_EXPORT CUresult cuStreamCreateWithPriority(void **ph, unsigned flags, int prio) { return stream_create(ph, flags, prio); }
 
+static void stream_free(cu_driver *d, cu_stream *s) {
+  cu_capture_leave(d, s);
+  cu_handle_drop(d, s->self);
+  free(s->deps);
+  free(s->dep_edges);
+  free(s);
+}
+
 CU_EXPORT CUresult cuStreamDestroy_v2(void *h) {
   cu_driver *d = cu_lock();
-  if (!cu_obj_check(d, h, CU_K_STREAM)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  cu_obj_del(d, h);
-  free(h);
+  cu_stream *s = cu_handle_obj(d, CU_H_STREAM, h);
+  if (!s) return cu_ret(cu_bad_handle(d, "cuStreamDestroy", CU_H_STREAM, h, CUDA_ERROR_INVALID_HANDLE));
+  stream_free(d, s);
   return cu_ret(CUDA_SUCCESS);
 }
+CU_EXPORT CUresult cuStreamDestroy(void *h) { return cuStreamDestroy_v2(h); }
 
 CU_EXPORT CUresult cuStreamSynchronize(void *h) {
   cu_driver *d = cu_lock();
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  cu_sync_point(d);
-  fflush(stdout);
-  return cu_ret(cu_check(d));
+  cu_stream *s;
+  CUresult e = cu_stream_get(d, h, "cuStreamSynchronize", &s);
+  if (e) return cu_ret(e);
+  if (s && s->capture) return cu_ret(CUDA_ERROR_STREAM_CAPTURE_UNSUPPORTED);
+  return cu_ret(cu_synchronize(d));
 }
 
 CU_EXPORT CUresult cuStreamQuery(void *h) {
   cu_driver *d = cu_lock();
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
+  cu_stream *s;
+  CUresult e = cu_stream_get(d, h, "cuStreamQuery", &s);
+  if (e) return cu_ret(e);
+  cu_sync_point(d);
   return cu_ret(cu_check(d));
 }
 
-CU_EXPORT CUresult cuStreamWaitEvent(void *h, void *ev, unsigned flags) {
+/* In a capture: an event recorded in the same capture makes the stream depend on what the event's stream had
+ * done (a stream not capturing joins the capture: a fork); CU_EVENT_WAIT_EXTERNAL makes a wait node instead. */
+CU_EXPORT CUresult cuStreamWaitEvent(void *hs, void *he, unsigned flags) {
   cu_driver *d = cu_lock();
-  if (!stream_ok(d, h) || !cu_obj_check(d, ev, CU_K_EVENT)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  return cu_ret(flags > 1 ? CUDA_ERROR_INVALID_VALUE : CUDA_SUCCESS);
+  cu_stream *s;
+  cu_event *e;
+  CUresult err = cu_stream_get(d, hs, "cuStreamWaitEvent", &s);
+  if (!err) err = cu_event_get(d, he, "cuStreamWaitEvent", &e);
+  if (err) return cu_ret(err);
+  if (flags > 1) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (s && s->capture && (flags & CU_EVENT_WAIT_EXTERNAL)) {
+    cu_op op = {.kind = OP_EVENT_WAIT, .u.ev = {he}};
+    return cu_ret(cu_capture_op(d, s, &op));
+  }
+  if (!e->cap_graph) return cu_ret(CUDA_SUCCESS);
+  cu_graph *g = cu_handle_obj(d, CU_H_GRAPH, e->cap_graph);
+  if (!g || !g->origin) return cu_ret(CUDA_ERROR_INVALID_VALUE); /* that capture has ended (as an H100 answers) */
+  if (!s) return cu_ret(CUDA_ERROR_STREAM_CAPTURE_IMPLICIT);
+  if (s->capture && s->capture != g) return cu_ret(CUDA_ERROR_STREAM_CAPTURE_ISOLATION);
+  if (!s->capture) { /* fork: s joins the capture */
+    s->capture = g;
+    s->ndeps = 0;
+  }
+  return cu_ret(cu_capture_wait(d, s, e));
 }
 
-CU_EXPORT CUresult cuStreamGetPriority(void *h, int *prio) {
-  cu_driver *d = cu_lock();
-  if (!prio) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  *prio = (uintptr_t)h <= 2 ? 0 : ((cu_stream *)h)->prio;
-  return cu_ret(CUDA_SUCCESS);
-}
+#define STREAM_FIELD(api, field, out, legacy)                \
+  cu_driver *d = cu_lock();                                  \
+  cu_stream *s;                                              \
+  CUresult e = cu_stream_get(d, h, api, &s);                 \
+  if (!e && !(out)) e = CUDA_ERROR_INVALID_VALUE;            \
+  if (!e) *(out) = s ? s->field : (legacy);                  \
+  return cu_ret(e)
 
-CU_EXPORT CUresult cuStreamGetFlags(void *h, unsigned *flags) {
+CU_EXPORT CUresult cuStreamGetPriority(void *h, int *prio) { STREAM_FIELD("cuStreamGetPriority", prio, prio, 0); }
+CU_EXPORT CUresult cuStreamGetFlags(void *h, unsigned *flags) { STREAM_FIELD("cuStreamGetFlags", flags, flags, 0); }
+CU_EXPORT CUresult cuStreamGetCtx(void *h, void **pctx) {
   cu_driver *d = cu_lock();
-  if (!flags) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  *flags = (uintptr_t)h <= 2 ? 0 : ((cu_stream *)h)->flags;
-  return cu_ret(CUDA_SUCCESS);
+  cu_stream *s;
+  CUresult e = cu_stream_get(d, h, "cuStreamGetCtx", &s);
+  if (!e && !pctx) e = CUDA_ERROR_INVALID_VALUE;
+  cu_ctx *c = s ? s->ctx : cu_current();
+  if (!e) *pctx = c ? c : &d->primary;
+  return cu_ret(e);
 }
 
 CU_EXPORT CUresult cuStreamGetId(void *h, unsigned long long *id) {
   cu_driver *d = cu_lock();
-  if (!id) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  *id = (uintptr_t)h <= 2 ? (unsigned long long)(uintptr_t)h : (unsigned long long)(uintptr_t)h >> 4;
-  return cu_ret(CUDA_SUCCESS);
-}
-
-CU_EXPORT CUresult cuStreamGetCtx(void *h, void **pctx) {
-  cu_driver *d = cu_lock();
-  if (!pctx) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  cu_ctx *c = (uintptr_t)h <= 2 ? cu_current() : ((cu_stream *)h)->ctx;
-  *pctx = c ? c : &d->primary;
-  return cu_ret(CUDA_SUCCESS);
+  cu_stream *s;
+  CUresult e = cu_stream_get(d, h, "cuStreamGetId", &s);
+  if (!e && !id) e = CUDA_ERROR_INVALID_VALUE;
+  if (!e) *id = (unsigned long long)(uintptr_t)h <= 2 ? (unsigned long long)(uintptr_t)h : ((uintptr_t)h >> 4) & 0xffffff;
+  return cu_ret(e);
 }
 
 CU_EXPORT CUresult cuStreamGetDevice(void *h, CUdevice *dev) {
   cu_driver *d = cu_lock();
-  if (!dev) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  *dev = 0;
-  return cu_ret(CUDA_SUCCESS);
+  cu_stream *s;
+  CUresult e = cu_stream_get(d, h, "cuStreamGetDevice", &s);
+  if (!e && !dev) e = CUDA_ERROR_INVALID_VALUE;
+  if (!e) *dev = 0;
+  return cu_ret(e);
 }
 
-/* Capture status: never capturing (CU_STREAM_CAPTURE_STATUS_NONE). */
-CU_EXPORT CUresult cuStreamIsCapturing(void *h, int *status) {
-  cu_driver *d = cu_lock();
-  if (!status) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  *status = 0;
-  return cu_ret(CUDA_SUCCESS);
-}
-
-CU_EXPORT CUresult cuStreamGetCaptureInfo_v3(void *h, int *status, unsigned long long *id, void **graph,
-                                            const void **deps, const void **edges, size_t *ndeps) {
-  (void)id, (void)edges;
-  CUresult e = cuStreamIsCapturing(h, status);
-  if (e == CUDA_SUCCESS) {
-    if (graph) *graph = NULL;
-    if (deps) *deps = NULL;
-    if (ndeps) *ndeps = 0;
-  }
-  return e;
-}
-
-CU_EXPORT CUresult cuStreamGetCaptureInfo_v2(void *h, int *status, unsigned long long *id, void **graph,
-                                            const void **deps, size_t *ndeps) {
-  return cuStreamGetCaptureInfo_v3(h, status, id, graph, deps, NULL, ndeps);
-}
-
-/* Host work runs now, after the stream's earlier work (whose printf output comes first). */
-typedef void (*host_fn)(void *user);
+/* Host work runs after the stream's earlier work (whose printf output comes first), or is captured. */
 typedef void (*stream_cb)(void *stream, CUresult status, void *user);
 
-CU_EXPORT CUresult cuLaunchHostFunc(void *h, host_fn fn, void *user) {
+CU_EXPORT CUresult cuLaunchHostFunc(void *h, cu_host_fn fn, void *user) {
   cu_driver *d = cu_lock();
-  if (!fn) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
+  cu_stream *s;
   CUresult e = cu_check(d);
+  if (!e) e = cu_stream_get(d, h, "cuLaunchHostFunc", &s);
+  if (!e && !fn) e = CUDA_ERROR_INVALID_VALUE;
   if (e) return cu_ret(e);
-  cu_flush_printf(d);
-  cu_ret(CUDA_SUCCESS);
-  fn(user); /* unlocked: the function may call the driver */
-  return CUDA_SUCCESS;
+  cu_op op = {.kind = OP_HOST, .u.host = {fn, user}};
+  return cu_ret(cu_submit(d, s, &op));
 }
 
 CU_EXPORT CUresult cuStreamAddCallback(void *h, stream_cb cb, void *user, unsigned flags) {
   cu_driver *d = cu_lock();
-  if (!cb || flags) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
+  cu_stream *s;
+  CUresult e = cu_stream_get(d, h, "cuStreamAddCallback", &s);
+  if (!e && (!cb || flags)) e = CUDA_ERROR_INVALID_VALUE;
+  if (e) return cu_ret(e);
   cu_sync_point(d);
-  CUresult st = d->sticky;
-  cu_ret(CUDA_SUCCESS);
-  cb(h, st, user);
-  return CUDA_SUCCESS;
+  cb(h, d->sticky, user);
+  return cu_ret(CUDA_SUCCESS);
 }
 
 /* Stream attributes (CUlaunchAttributeValue, 64 bytes: access policy windows, ...): kept and given back, as an
- * H200 does; the legacy and per-thread streams have none. */
+ * H200 does (a virtual device has no L2 to manage); the legacy and per-thread streams have none. */
 CU_EXPORT CUresult cuStreamSetAttribute(void *h, int attr, const void *value) {
   cu_driver *d = cu_lock();
-  if (!value || attr <= 0 || attr >= 16) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  if ((uintptr_t)h > 2) memcpy(((cu_stream *)h)->attrs[attr], value, 64);
-  return cu_ret(CUDA_SUCCESS);
+  cu_stream *s;
+  CUresult e = cu_stream_get(d, h, "cuStreamSetAttribute", &s);
+  if (!e && (!value || attr <= 0 || attr >= 16)) e = CUDA_ERROR_INVALID_VALUE;
+  if (!e && s) memcpy(s->attrs[attr], value, 64);
+  return cu_ret(e);
 }
 
 CU_EXPORT CUresult cuStreamGetAttribute(void *h, int attr, void *value) {
   cu_driver *d = cu_lock();
-  if (!value || attr <= 0 || attr >= 16) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (!stream_ok(d, h)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  if ((uintptr_t)h > 2) memcpy(value, ((cu_stream *)h)->attrs[attr], 64);
-  else memset(value, 0, 64);
-  return cu_ret(CUDA_SUCCESS);
+  cu_stream *s;
+  CUresult e = cu_stream_get(d, h, "cuStreamGetAttribute", &s);
+  if (!e && (!value || attr <= 0 || attr >= 16)) e = CUDA_ERROR_INVALID_VALUE;
+  if (!e && s) memcpy(value, s->attrs[attr], 64);
+  else if (!e) memset(value, 0, 64);
+  return cu_ret(e);
 }
 
 /* ---- events ---- */
@@ -183,60 +228,84 @@ CU_EXPORT CUresult cuEventCreate(void **ph, unsigned flags) {
   cu_driver *d = cu_lock();
   if (!ph || (flags & ~0xfu)) return cu_ret(CUDA_ERROR_INVALID_VALUE);
   cu_event *ev = calloc(1, sizeof *ev);
-  if (!ev || cu_obj_add(d, ev, CU_K_EVENT)) {
+  void *h = ev ? cu_handle_new(d, CU_H_EVENT, ev) : NULL;
+  if (!h) {
     free(ev);
     return cu_ret(CUDA_ERROR_OUT_OF_MEMORY);
   }
   ev->flags = flags;
-  *ph = ev;
+  *ph = h;
   return cu_ret(CUDA_SUCCESS);
+}
+
+static void event_free(cu_driver *d, void *h, cu_event *e) {
+  cu_handle_drop(d, h);
+  free(e->deps);
+  free(e);
 }
 
 CU_EXPORT CUresult cuEventDestroy_v2(void *h) {
   cu_driver *d = cu_lock();
-  if (!cu_obj_check(d, h, CU_K_EVENT)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  cu_obj_del(d, h);
-  free(h);
-  return cu_ret(CUDA_SUCCESS);
+  cu_event *e;
+  CUresult err = cu_event_get(d, h, "cuEventDestroy", &e);
+  if (!err) event_free(d, h, e);
+  return cu_ret(err);
 }
+CU_EXPORT CUresult cuEventDestroy(void *h) { return cuEventDestroy_v2(h); }
 
-CU_EXPORT CUresult cuEventRecord(void *h, void *stream) {
+/* In a capture the record only remembers the stream's dependencies (CU_EVENT_RECORD_EXTERNAL: a record node
+ * too); outside one it runs in stream order. */
+CU_EXPORT CUresult cuEventRecordWithFlags(void *he, void *hs, unsigned flags) {
   cu_driver *d = cu_lock();
-  if (!cu_obj_check(d, h, CU_K_EVENT) || !stream_ok(d, stream)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  cu_event *ev = h;
-  ev->recorded = 1;
-  clock_gettime(CLOCK_MONOTONIC, &ev->t);
+  cu_stream *s;
+  cu_event *e;
+  CUresult err = cu_event_get(d, he, "cuEventRecord", &e);
+  if (!err) err = cu_stream_get(d, hs, "cuEventRecord", &s);
+  if (!err && flags > 1) err = CUDA_ERROR_INVALID_VALUE;
+  if (err) return cu_ret(err);
+  cu_op op = {.kind = OP_EVENT_RECORD, .u.ev = {he}};
+  if (s && s->capture) {
+    if ((flags & CU_EVENT_RECORD_EXTERNAL) && (err = cu_capture_op(d, s, &op))) return cu_ret(err);
+    return cu_ret(cu_capture_record(d, s, e));
+  }
+  if ((err = cu_run_op(d, &op))) return cu_ret(err);
+  e->cap_graph = NULL;
   return cu_ret(CUDA_SUCCESS);
 }
-
-CU_EXPORT CUresult cuEventRecordWithFlags(void *h, void *stream, unsigned flags) {
-  if (flags > 1) return CUDA_ERROR_INVALID_VALUE;
-  return cuEventRecord(h, stream);
-}
+CU_EXPORT CUresult cuEventRecord(void *he, void *hs) { return cuEventRecordWithFlags(he, hs, 0); }
 
 CU_EXPORT CUresult cuEventQuery(void *h) {
   cu_driver *d = cu_lock();
-  if (!cu_obj_check(d, h, CU_K_EVENT)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  return cu_ret(cu_check(d));
+  cu_event *e;
+  CUresult err = cu_event_get(d, h, "cuEventQuery", &e);
+  return cu_ret(err ? err : cu_check(d));
 }
 
 CU_EXPORT CUresult cuEventSynchronize(void *h) {
   cu_driver *d = cu_lock();
-  if (!cu_obj_check(d, h, CU_K_EVENT)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  cu_sync_point(d);
-  fflush(stdout);
-  return cu_ret(cu_check(d));
+  cu_event *e;
+  CUresult err = cu_event_get(d, h, "cuEventSynchronize", &e);
+  return cu_ret(err ? err : cu_synchronize(d));
 }
 
-CU_EXPORT CUresult cuEventElapsedTime_v2(float *ms, void *start, void *end) {
+CU_EXPORT CUresult cuEventElapsedTime_v2(float *ms, void *ha, void *hb) {
   cu_driver *d = cu_lock();
+  cu_event *a, *b;
+  CUresult err = cu_event_get(d, ha, "cuEventElapsedTime", &a);
+  if (!err) err = cu_event_get(d, hb, "cuEventElapsedTime", &b);
+  if (err) return cu_ret(err);
   if (!ms) return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  if (!cu_obj_check(d, start, CU_K_EVENT) || !cu_obj_check(d, end, CU_K_EVENT)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
-  cu_event *a = start, *b = end;
-  if ((a->flags & 2) || (b->flags & 2)) return cu_ret(CUDA_ERROR_INVALID_HANDLE); /* CU_EVENT_DISABLE_TIMING */
-  if (!a->recorded || !b->recorded) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
+  if ((a->flags & CU_EVENT_DISABLE_TIMING) || (b->flags & CU_EVENT_DISABLE_TIMING) || !a->recorded || !b->recorded)
+    return cu_ret(CUDA_ERROR_INVALID_HANDLE);
   *ms = (float)((double)(b->t.tv_sec - a->t.tv_sec) * 1e3 + (double)(b->t.tv_nsec - a->t.tv_nsec) * 1e-6);
   return cu_ret(CUDA_SUCCESS);
 }
-
 CU_EXPORT CUresult cuEventElapsedTime(float *ms, void *start, void *end) { return cuEventElapsedTime_v2(ms, start, end); }
+
+void cu_streams_reset(cu_driver *d) {
+  uint32_t i = 0;
+  void *h;
+  for (cu_stream *s; (s = cu_handle_next(d, CU_H_STREAM, &i, NULL));) stream_free(d, s);
+  i = 0;
+  for (cu_event *e; (e = cu_handle_next(d, CU_H_EVENT, &i, &h));) event_free(d, h, e);
+}

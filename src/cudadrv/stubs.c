@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 
+#define WV_CU_NO_PROTOTYPES
 #include "cudadrv/cu.h"
 
 static CUresult unsupported(const char *name) {

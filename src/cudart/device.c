@@ -94,11 +94,8 @@ WV_EXPORT cudaError_t cudaThreadSynchronize(void) { return cudaDeviceSynchronize
 WV_EXPORT cudaError_t cudaDeviceReset(void) {
   cudart *r = wv_cr();
   wv_cr_sync_point(r);
-  wv_cr_streams_reset(r);
-  wv_cr_graphs_reset(r);
-  wv_cr_reset_memory(r);
+  cuDevicePrimaryCtxReset_v2(0); /* streams, events, graphs, memory and pools, faults: the driver's */
   wv_cr_reload_modules(r);
-  r->sticky = r->pending = cudaSuccess;
   *wv_cr_last_error() = cudaSuccess;
   wv_cr_printf_init(r); /* a new context: its limits are the defaults */
   r->device_flags = 0;

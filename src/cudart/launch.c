@@ -77,7 +77,7 @@ cudaError_t wv_cr_launch_check(cudart *r, cr_func *f, dim3 grid, dim3 block, siz
  * at the next synchronising call, as on a GPU. */
 cudaError_t wv_cr_launch_now(cudart *r, cr_func *f, dim3 grid, dim3 block, uint32_t shared, void **args, int coop) {
   wv_cr_flush_printf(r); /* CUDA flushes the printf buffer at the start of a launch */
-  wv_cr_hostreg_recheck(r);
+  wvcu_hostreg_recheck();
   wv_status st = wv_launch_ex(r->vm, f->k, (wv_dim3){grid.x, grid.y, grid.z}, (wv_dim3){block.x, block.y, block.z},
                               shared, args, coop ? WV_LAUNCH_COOPERATIVE : 0);
   switch (st) {
@@ -88,25 +88,29 @@ cudaError_t wv_cr_launch_now(cudart *r, cr_func *f, dim3 grid, dim3 block, uint3
     return refuse(r, f, cudaErrorLaunchOutOfResources, "%s", wv_last_error(r->vm));
   default:
     fprintf(stderr, "warpvm: %s\n", wv_last_error(r->vm));
-    if (r->pending == cudaSuccess) r->pending = wv_cr_from_status(st);
+    wvcu_pending(wv_cr_from_status(st)); /* the driver keeps the process's one fault state */
     return cudaSuccess;
   }
 }
 
+/* Checked with the runtime's error codes, then run now, or while the stream captures, handed to the driver,
+ * which makes it a kernel node. */
 static cudaError_t launch(const char *api, const void *func, dim3 grid, dim3 block, void **args, size_t shared,
                           cudaStream_t hs, int coop) {
-  cudart *r = wv_cr();
-  cr_stream *s;
+  cudart *r = wv_cr_enter(api);
+  int capturing = 0;
   cudaError_t e = wv_cr_device_check(r);
-  if (!e) e = wv_cr_stream_get(r, hs, api, &s);
+  if (!e) e = wv_cr_stream_capturing(r, hs, &capturing);
   if (e) return wv_cr_ret(e);
   cr_func *f = wv_cr_func_find(r, func);
   if (!f) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
   if ((e = wv_cr_launch_check(r, f, grid, block, shared, coop))) return wv_cr_ret(e);
-  /* args are the caller's: copied only if the op is kept (capture). */
-  cr_op op = {.kind = OP_KERNEL, .u.k = {.f = f, .grid = grid, .block = block, .shared = (uint32_t)shared,
-                                         .coop = coop, .args = args}};
-  return wv_cr_ret(wv_cr_submit(r, s, &op));
+  if (!capturing) return wv_cr_ret(wv_cr_launch_now(r, f, grid, block, (uint32_t)shared, args, coop));
+  void *cuf = wv_cr_func_cu(f);
+  if (!cuf) return wv_cr_ret(cudaErrorMemoryAllocation);
+  return wv_cr_ret(wv_cr_from_cu(
+      coop ? cuLaunchCooperativeKernel(cuf, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, hs, args)
+           : cuLaunchKernel(cuf, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, hs, args, NULL)));
 }
 
 WV_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,

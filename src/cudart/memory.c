@@ -3,10 +3,11 @@
  * host cannot dereference, reached only through cudaMemcpy), pinned host memory and managed
  * memory (identity-mapped into the vm: kernels and the host use the same pointer), copies and
  * sets in every direction (the vm knows which pointers are device memory, so cudaMemcpyDefault
- * works), 2D copies, the 3D copies and element-wise sets of graph nodes, symbols (cudaMemcpyToSymbol ...),
- * cudaMemGetInfo, cudaPointerGetAttributes, and stream-ordered allocation (cudaMallocAsync,
- * cudaMallocFromPoolAsync, cudaFreeAsync: at once from a memory pool, mempool.c, or in a capture as graph
- * nodes, capture.c). The allocation table records which pool or graph an allocation belongs to.
+ * works), 2D copies, symbols (cudaMemcpyToSymbol ...), cudaMemGetInfo, cudaPointerGetAttributes, and
+ * stream-ordered allocation (cudaMallocAsync, cudaMallocFromPoolAsync, cudaFreeAsync: the driver's, from a
+ * memory pool or, in a capture, as graph nodes). Allocations are entries of the driver's table (one per
+ * process, which records which pool or graph an allocation belongs to); work on a capturing stream is handed
+ * to the driver, which makes it graph nodes.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -16,82 +17,23 @@
 #include "cudart/cudart.h"
 #include "exec/mem.h"
 
-/* ---- the runtime's allocation table (sorted by base) ---- */
-static int alloc_index(cudart *r, uintptr_t p) { /* last entry with base <= p, or -1 */
-  int lo = 0, hi = (int)r->nallocs;
-  while (lo < hi) {
-    int mid = (lo + hi) / 2;
-    if (r->allocs[mid].base <= p) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo - 1;
-}
-
+/* ---- the allocation table: the driver's (one per process, shared by both APIs) ---- */
 cr_alloc *wv_cr_alloc_find(cudart *r, const void *ptr) {
-  uintptr_t p = (uintptr_t)ptr;
-  int i = alloc_index(r, p);
-  if (i < 0) return NULL;
-  cr_alloc *a = &r->allocs[i];
-  return p - a->base < (a->size ? a->size : 1) ? a : NULL;
+  (void)r;
+  return wvcu_alloc_find((uintptr_t)ptr);
 }
 
-int wv_cr_alloc_add(cudart *r, uintptr_t base, size_t size, int type, int owned) {
-  if (r->nallocs == r->capallocs) {
-    if (r->capallocs >= 1u << 30) return -1;
-    uint32_t nc = r->capallocs ? 2 * r->capallocs : 64;
-    cr_alloc *n = realloc(r->allocs, nc * sizeof *n);
-    if (!n) return -1;
-    r->allocs = n;
-    r->capallocs = nc;
-  }
-  int i = alloc_index(r, base) + 1;
-  memmove(&r->allocs[i + 1], &r->allocs[i], (r->nallocs - (uint32_t)i) * sizeof *r->allocs);
-  r->allocs[i] = (cr_alloc){.base = base, .size = size, .type = type, .owned = owned};
-  r->nallocs++;
-  return 0;
-}
-
-void wv_cr_alloc_remove(cudart *r, cr_alloc *a) {
-  uint32_t i = (uint32_t)(a - r->allocs);
-  memmove(a, a + 1, (r->nallocs - i - 1) * sizeof *a);
-  r->nallocs--;
-}
-
-/* Release one allocation's memory (not its table entry). A graph allocation's memory stays with its
- * graph (which keeps the address); a pool allocation is given back to its pool. */
-void wv_cr_alloc_release(cudart *r, cr_alloc *a) {
-  if (a->type == cudaMemoryTypeDevice) {
-    r->dev_live -= a->size;
-    if (a->pool) wv_cr_pool_freed(r, a->pool, a->size);
-    if (a->galloc) wv_cr_galloc_dead(r, a->galloc);
-    else wv_free(r->vm, (wv_devptr)a->base);
-  } else {
-    wv_unmap_host(r->vm, (void *)a->base);
-    if (a->owned) free((void *)a->base);
-  }
-}
-
-void wv_cr_reset_memory(cudart *r) {
-  for (uint32_t i = 0; i < r->nallocs; i++) wv_cr_alloc_release(r, &r->allocs[i]);
-  r->nallocs = 0;
-  r->nregistered = 0;
-  r->dev_live = 0;
-  wv_cr_pools_reset(r);
+void wv_cr_alloc_free(cudart *r, cr_alloc *a) {
+  (void)r;
+  wvcu_alloc_remove(a); /* the driver's: a pool's or a graph's accounting too */
 }
 
 /* ---- allocation API ---- */
+/* Device memory is the driver's (cuMemAlloc); 0 bytes allocate nothing. */
 cudaError_t wv_cr_device_alloc(cudart *r, void **p, size_t n) {
+  (void)r;
   *p = NULL;
-  if (n == 0) return cudaSuccess;
-  wv_devptr d;
-  if (n > r->prop.totalGlobalMem - r->dev_live || wv_malloc(r->vm, n, &d) != WV_OK) return cudaErrorMemoryAllocation;
-  if (wv_cr_alloc_add(r, (uintptr_t)d, n, cudaMemoryTypeDevice, 0)) {
-    wv_free(r->vm, d);
-    return cudaErrorMemoryAllocation;
-  }
-  r->dev_live += n;
-  *p = (void *)(uintptr_t)d;
-  return cudaSuccess;
+  return n ? wv_cr_from_cu(cuMemAlloc_v2((CUdeviceptr *)p, n)) : cudaSuccess;
 }
 
 WV_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
@@ -104,25 +46,25 @@ WV_EXPORT cudaError_t cudaMalloc(void **p, size_t n) {
 
 /* Stream-ordered allocation runs at once, from the device's current pool (mempool.c); in a capture it
  * is an alloc node, whose memory exists while the graph's launch runs it (graph_exec.c). */
-static cudaError_t malloc_async(cudart *r, void **p, size_t n, cr_pool *pool, cudaStream_t hs, const char *api) {
-  cr_stream *s;
+static cudaError_t malloc_async(cudart *r, void **p, size_t n, cudaMemPool_t pool, cudaStream_t hs) {
+  int capturing;
   cudaError_t e = wv_cr_device_check(r);
-  if (!e) e = wv_cr_stream_get(r, hs, api, &s);
+  if (!e) e = wv_cr_stream_capturing(r, hs, &capturing);
   if (!e && !p) e = cudaErrorInvalidValue;
   if (e) return wv_cr_ret(e);
-  if (s && s->capture) return wv_cr_ret(n ? wv_cr_capture_alloc(r, s, n, p) : cudaErrorInvalidValue);
-  return wv_cr_ret(wv_cr_pool_alloc(r, pool, n, p));
+  if (!n && !capturing) { /* nothing allocated, as cudaMalloc */
+    *p = NULL;
+    return wv_cr_ret(cudaSuccess);
+  }
+  return wv_cr_ret(wv_cr_from_cu(cuMemAllocFromPoolAsync((CUdeviceptr *)p, n, pool, hs)));
 }
 
-WV_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) {
-  return malloc_async(wv_cr(), p, n, NULL, s, "cudaMallocAsync");
-}
+WV_EXPORT cudaError_t cudaMallocAsync(void **p, size_t n, cudaStream_t s) { return malloc_async(wv_cr(), p, n, NULL, s); }
 
-WV_EXPORT cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t hp, cudaStream_t s) {
+WV_EXPORT cudaError_t cudaMallocFromPoolAsync(void **p, size_t n, cudaMemPool_t pool, cudaStream_t s) {
   cudart *r = wv_cr();
-  cr_pool *pool = wv_cr_handle_obj(r, WV_H_POOL, hp);
-  if (!pool) return wv_cr_ret(wv_cr_bad_handle(r, "cudaMallocFromPoolAsync", WV_H_POOL, hp, cudaErrorInvalidValue));
-  return malloc_async(r, p, n, pool, s, "cudaMallocFromPoolAsync");
+  if (!pool) return wv_cr_ret(cudaErrorInvalidValue);
+  return malloc_async(r, p, n, pool, s);
 }
 
 /* Rows of `width` bytes, each starting 512 bytes apart (the texture alignment). A width or height of 0
@@ -142,7 +84,8 @@ WV_EXPORT cudaError_t cudaMallocPitch(void **p, size_t *pitch, size_t width, siz
   return wv_cr_ret(wv_cr_device_alloc(r, p, row * height));
 }
 
-/* Host memory both sides use at the same address (pinned with cudaHostAllocMapped semantics, or managed). */
+/* Host memory both sides use at the same address (pinned with cudaHostAllocMapped semantics, or managed): the
+ * driver's (cuMemHostAlloc, cuMemAllocManaged). */
 static cudaError_t host_shared(void **p, size_t n, int type) {
   cudart *r = wv_cr();
   cudaError_t e = wv_cr_device_check(r);
@@ -150,23 +93,17 @@ static cudaError_t host_shared(void **p, size_t n, int type) {
   if (!p) return wv_cr_ret(cudaErrorInvalidValue);
   *p = NULL;
   if (n == 0) return wv_cr_ret(type == cudaMemoryTypeManaged ? cudaErrorInvalidValue : cudaSuccess);
-  if (n > SIZE_MAX - 4095) return wv_cr_ret(cudaErrorMemoryAllocation);
-  size_t sz = (n + 4095) & ~(size_t)4095;
-  void *h = aligned_alloc(4096, sz);
-  if (!h) return wv_cr_ret(cudaErrorMemoryAllocation);
-  memset(h, 0, sz);
-  if (wv_map_host(r->vm, h, n) != WV_OK) {
-    free(h);
-    return wv_cr_ret(cudaErrorMemoryAllocation);
-  }
-  if (wv_cr_alloc_add(r, (uintptr_t)h, n, type, 1)) {
-    wv_unmap_host(r->vm, h);
-    free(h);
-    return wv_cr_ret(cudaErrorMemoryAllocation);
-  }
-  *p = h;
-  return wv_cr_ret(cudaSuccess);
+  if (type == cudaMemoryTypeManaged) return wv_cr_ret(wv_cr_from_cu(cuMemAllocManaged((CUdeviceptr *)p, n, 1)));
+  return wv_cr_ret(wv_cr_from_cu(cuMemHostAlloc(p, n, 2))); /* CU_MEMHOSTALLOC_DEVICEMAP */
 }
+
+/* Registered host memory is the driver's (cudadrv/hostreg.c); so are its device pointer and flags. */
+WV_EXPORT cudaError_t cudaHostRegister(void *p, size_t n, unsigned int flags) { WV_CR_CU(cuMemHostRegister_v2(p, n, flags)); }
+WV_EXPORT cudaError_t cudaHostUnregister(void *p) { WV_CR_CU(cuMemHostUnregister(p)); }
+WV_EXPORT cudaError_t cudaHostGetDevicePointer(void **d, void *h, unsigned int flags) {
+  WV_CR_CU(cuMemHostGetDevicePointer_v2((CUdeviceptr *)d, h, flags));
+}
+WV_EXPORT cudaError_t cudaHostGetFlags(unsigned int *flags, void *h) { WV_CR_CU(cuMemHostGetFlags(flags, h)); }
 
 WV_EXPORT cudaError_t cudaMallocHost(void **p, size_t n) { return host_shared(p, n, cudaMemoryTypeHost); }
 WV_EXPORT cudaError_t cudaHostAlloc(void **p, size_t n, unsigned int flags) {
@@ -181,15 +118,14 @@ WV_EXPORT cudaError_t cudaMallocManaged(void **p, size_t n, unsigned int flags) 
 static cudaError_t free_of(const void *p, int want_host, int sync) {
   cudart *r = wv_cr();
   if (sync) wv_cr_sync_point(r); /* cudaFree synchronises (cudaFreeAsync does not) */
-  if (!p) return wv_cr_ret(r->sticky);
+  if (!p) return wv_cr_ret(wv_cr_from_cu(wvcu_sticky()));
   cudaError_t e = wv_cr_device_check(r);
   if (e) return wv_cr_ret(e);
   cr_alloc *a = wv_cr_alloc_find(r, p);
   if (!a || a->base != (uintptr_t)p) return wv_cr_ret(cudaErrorInvalidValue);
   if (want_host ? a->type != cudaMemoryTypeHost || !a->owned : a->type == cudaMemoryTypeHost)
     return wv_cr_ret(cudaErrorInvalidValue);
-  wv_cr_alloc_release(r, a);
-  wv_cr_alloc_remove(r, a);
+  wv_cr_alloc_free(r, a);
   return wv_cr_ret(cudaSuccess);
 }
 
@@ -197,10 +133,10 @@ static cudaError_t free_of(const void *p, int want_host, int sync) {
 WV_EXPORT cudaError_t cudaFree(void *p) { return free_of(p, 0, 1); }
 WV_EXPORT cudaError_t cudaFreeAsync(void *p, cudaStream_t hs) {
   cudart *r = wv_cr();
-  cr_stream *s;
-  cudaError_t e = wv_cr_stream_get(r, hs, "cudaFreeAsync", &s);
+  int capturing;
+  cudaError_t e = wv_cr_stream_capturing(r, hs, &capturing);
   if (e) return wv_cr_ret(e);
-  if (s && s->capture) return wv_cr_ret(wv_cr_capture_free(r, s, p));
+  if (capturing) return wv_cr_ret(wv_cr_from_cu(cuMemFreeAsync((CUdeviceptr)(uintptr_t)p, hs)));
   wv_cr_unlock(); /* the lock is recursive: free_of takes it again */
   return free_of(p, 0, 0);
 }
@@ -210,7 +146,7 @@ WV_EXPORT cudaError_t cudaMemGetInfo(size_t *free_b, size_t *total) {
   cudart *r = wv_cr();
   cudaError_t e = wv_cr_device_check(r);
   if (e) return wv_cr_ret(e);
-  if (free_b) *free_b = r->prop.totalGlobalMem - r->dev_live;
+  if (free_b) *free_b = r->prop.totalGlobalMem - wvcu_dev_live();
   if (total) *total = r->prop.totalGlobalMem;
   return wv_cr_ret(cudaSuccess);
 }
@@ -222,7 +158,7 @@ WV_EXPORT cudaError_t cudaPointerGetAttributes(struct cudaPointerAttributes *at,
   cr_alloc *a = wv_cr_alloc_find(r, p);
   wv_devptr base;
   size_t size;
-  if (a) at->type = (enum cudaMemoryType)a->type;
+  if (a) at->type = a->type == 4 ? cudaMemoryTypeManaged : (enum cudaMemoryType)a->type;
   else if (p && wv_pointer_query(r->vm, (wv_devptr)(uintptr_t)p, &base, &size) == WV_OK)
     at->type = cudaMemoryTypeDevice; /* a module variable (cudaGetSymbolAddress) */
   else at->type = cudaMemoryTypeUnregistered;
@@ -304,85 +240,37 @@ static int rows_fit(const void *p, size_t pitch, size_t w, size_t h) {
 
 static void *row(const void *p, size_t pitch, size_t y) { return (void *)((uintptr_t)p + y * pitch); }
 
-/* One row of n elements of esize bytes, each `value` (its low esize bytes). */
-static cudaError_t set_elems(cudart *r, void *dst, unsigned value, unsigned esize, size_t n) {
-  if (esize == 1) return wv_cr_set(r, dst, (int)(value & 0xff), n);
-  uint8_t pat[4096];
-  for (size_t i = 0; i < sizeof pat; i += esize) memcpy(pat + i, &value, esize);
-  if (n > SIZE_MAX / esize) return cudaErrorInvalidValue;
-  if (n && in_vm(r, dst, n * esize) != 1) return cudaErrorInvalidValue;
-  for (size_t done = 0, bytes = n * esize; done < bytes;) {
-    size_t k = bytes - done < sizeof pat ? bytes - done : sizeof pat;
-    if (wv_memcpy_htod(r->vm, (wv_devptr)((uintptr_t)dst + done), pat, k) != WV_OK) return cudaErrorInvalidValue;
-    done += k;
-  }
-  return cudaSuccess;
-}
-
-cudaError_t wv_cr_set2d(cudart *r, void *dst, size_t pitch, unsigned value, unsigned esize, size_t width,
-                        size_t height) {
-  if (height > 1 && (!rows_fit(dst, pitch, width * esize, height))) return cudaErrorInvalidValue;
-  for (size_t y = 0; y < height; y++) {
-    cudaError_t e = set_elems(r, row(dst, pitch, y), value, esize, width);
-    if (e) return e;
-  }
-  return cudaSuccess;
-}
-
-/* A 3D copy between linear memories: extent.depth slices of extent.height rows of extent.width bytes;
- * a slice is ysize rows of `pitch` bytes. Each row is one wv_cr_copy. */
-cudaError_t wv_cr_copy3d(cudart *r, const struct cudaMemcpy3DParms *p) {
-  const struct cudaExtent *x = &p->extent;
-  const struct cudaPitchedPtr *sp = &p->srcPtr, *dp = &p->dstPtr;
-  if (!x->width || !x->height || !x->depth) return cudaSuccess;
-  size_t sx, dx, srows, drows, sslice, dslice;
-  if (__builtin_add_overflow(p->srcPos.x, x->width, &sx) || __builtin_add_overflow(p->dstPos.x, x->width, &dx) ||
-      sx > sp->pitch || dx > dp->pitch)
-    return cudaErrorInvalidValue;
-  if (x->depth > 1 && (p->srcPos.y + x->height > sp->ysize || p->dstPos.y + x->height > dp->ysize))
-    return cudaErrorInvalidValue;
-  if (__builtin_mul_overflow(sp->pitch, sp->ysize, &sslice) || __builtin_mul_overflow(dp->pitch, dp->ysize, &dslice))
-    return cudaErrorInvalidValue;
-  for (size_t z = 0; z < x->depth; z++)
-    for (size_t y = 0; y < x->height; y++) {
-      if (__builtin_mul_overflow(p->srcPos.y + y, sp->pitch, &srows) ||
-          __builtin_mul_overflow(p->dstPos.y + y, dp->pitch, &drows))
-        return cudaErrorInvalidValue;
-      uintptr_t s = (uintptr_t)sp->ptr + (p->srcPos.z + z) * sslice + srows + p->srcPos.x;
-      uintptr_t d = (uintptr_t)dp->ptr + (p->dstPos.z + z) * dslice + drows + p->dstPos.x;
-      cudaError_t e = wv_cr_copy(r, (void *)d, (const void *)s, x->width, p->kind);
-      if (e) return e;
-    }
-  return cudaSuccess;
-}
-
 /* A blocking call on the legacy stream: synchronise, then run. */
 static cudaError_t blocking_copy(void *dst, const void *src, size_t n, int kind) {
-  cudart *r = wv_cr();
+  cudart *r = wv_cr_enter("cudaMemcpy");
   wv_cr_sync_point(r);
   cudaError_t e = wv_cr_device_check(r);
   if (!e) e = wv_cr_copy(r, dst, src, n, kind);
   return wv_cr_ret(e);
 }
 
+/* Stream work runs now, or while the stream captures, goes to the driver, which makes it a graph node (a copy's
+ * kind kept as the memory types of its two sides). */
 static cudaError_t async_copy(void *dst, const void *src, size_t n, int kind, cudaStream_t hs) {
-  cudart *r = wv_cr();
-  cr_stream *s;
+  cudart *r = wv_cr_enter("cudaMemcpyAsync");
+  int capturing;
   cudaError_t e = wv_cr_device_check(r);
-  if (!e) e = wv_cr_stream_get(r, hs, "cudaMemcpyAsync", &s);
-  if (e) return wv_cr_ret(e);
-  cr_op op = {.kind = OP_MEMCPY, .u.cp = {dst, src, n, kind}};
-  return wv_cr_ret(wv_cr_submit(r, s, &op));
+  if (!e) e = wv_cr_stream_capturing(r, hs, &capturing);
+  if (e || !capturing) return wv_cr_ret(e ? e : wv_cr_copy(r, dst, src, n, kind));
+  CUDA_MEMCPY3D c = {.srcHost = src, .srcDevice = (CUdeviceptr)(uintptr_t)src, .srcPitch = n, .srcHeight = 1,
+                     .dstHost = dst, .dstDevice = (CUdeviceptr)(uintptr_t)dst, .dstPitch = n, .dstHeight = 1,
+                     .WidthInBytes = n, .Height = 1, .Depth = 1};
+  wv_cr_kind_types(kind, &c.srcMemoryType, &c.dstMemoryType);
+  return wv_cr_ret(wv_cr_from_cu(cuMemcpy3DAsync_v2(&c, hs)));
 }
 
 static cudaError_t async_set(void *dst, int value, size_t n, cudaStream_t hs) {
-  cudart *r = wv_cr();
-  cr_stream *s;
+  cudart *r = wv_cr_enter("cudaMemsetAsync");
+  int capturing;
   cudaError_t e = wv_cr_device_check(r);
-  if (!e) e = wv_cr_stream_get(r, hs, "cudaMemsetAsync", &s);
-  if (e) return wv_cr_ret(e);
-  cr_op op = {.kind = OP_MEMSET, .u.set = {.dst = dst, .value = (unsigned)value, .esize = 1, .width = n, .height = 1}};
-  return wv_cr_ret(wv_cr_submit(r, s, &op));
+  if (!e) e = wv_cr_stream_capturing(r, hs, &capturing);
+  if (e || !capturing) return wv_cr_ret(e ? e : wv_cr_set(r, dst, value, n));
+  return wv_cr_ret(wv_cr_from_cu(cuMemsetD8Async((CUdeviceptr)(uintptr_t)dst, (unsigned char)value, n, hs)));
 }
 
 WV_EXPORT cudaError_t cudaMemcpy(void *dst, const void *src, size_t n, int kind) {

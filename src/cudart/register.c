@@ -200,6 +200,14 @@ cudaError_t wv_cr_func_kernel(cudart *r, cr_func *f) {
   return cudaErrorInvalidDeviceFunction;
 }
 
+void *wv_cr_func_cu(cr_func *f) { return wvcu_func(&f->cuf, f->k, f->max_dyn_shared); }
+
+cr_func *wv_cr_func_of_cu(cudart *r, const void *cuf) {
+  for (uint32_t i = 0; cuf && i < r->nfuncs; i++)
+    if (r->funcs[i]->cuf == cuf) return r->funcs[i];
+  return NULL;
+}
+
 WV_EXPORT cudaError_t __cudaGetKernel(cudaKernel_t *out, const void *host_fn) {
   cudart *r = wv_cr();
   cr_func *f = wv_cr_func_find(r, host_fn);

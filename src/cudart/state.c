@@ -14,6 +14,7 @@
 static cudart g_rt; /* the one runtime of the process (see cudart.h) */
 static pthread_once_t g_once = PTHREAD_ONCE_INIT;
 static _Thread_local cudaError_t tl_last = cudaSuccess;
+static _Thread_local int tl_depth; /* the runtime's lock, taken this many times by the thread */
 
 cudaError_t *wv_cr_last_error(void) { return &tl_last; }
 
@@ -42,6 +43,7 @@ static void rt_init(void) {
   pthread_mutex_init(&r->lock, &a);
   pthread_mutexattr_destroy(&a);
   r->vm = wvcu_shared_vm(); /* the process's one vm, made by the driver from the environment */
+  cuInit(0);                /* streams, events and graphs are the driver's */
   wvcu_set_runtime_version(WV_CUDART_VERSION); /* device code's cudaRuntimeGetVersion answers it too */
   r->verbose = wvcu_verbose();
   r->heap_limit = 8u << 20;
@@ -49,36 +51,41 @@ static void rt_init(void) {
   wv_cr_fill_props(r);
 }
 
-cudart *wv_cr(void) {
+/* The runtime's lock, then the driver's (whose allocation table the runtime uses): always in this order. */
+cudart *wv_cr_enter(const char *api) {
   pthread_once(&g_once, rt_init);
   pthread_mutex_lock(&g_rt.lock);
+  wvcu_lock();
+  if (!tl_depth++) wvcu_caller(api);
   return &g_rt;
 }
 
-void wv_cr_unlock(void) { pthread_mutex_unlock(&g_rt.lock); }
+void wv_cr_unlock(void) {
+  if (!--tl_depth) wvcu_caller(NULL);
+  wvcu_unlock();
+  pthread_mutex_unlock(&g_rt.lock);
+}
 
 cudaError_t wv_cr_ret(cudaError_t e) {
   if (e != cudaSuccess) tl_last = e;
-  pthread_mutex_unlock(&g_rt.lock);
+  wv_cr_unlock();
   return e;
 }
 
+/* The fault state is the driver's: a fault in a kernel a graph launched there counts too. */
 cudaError_t wv_cr_device_check(cudart *r) {
   if (r->unloading) return cudaErrorCudartUnloading;
-  return r->sticky;
+  return wv_cr_from_cu(wvcu_sticky());
 }
 
 void wv_cr_sync_point(cudart *r) {
-  wv_cr_flush_printf(r);
-  if (r->pending != cudaSuccess && r->sticky == cudaSuccess) r->sticky = r->pending;
-  r->pending = cudaSuccess;
+  (void)r;
+  wvcu_sync_point(); /* device printf flushed, a pending fault made sticky */
 }
 
 cudaError_t wv_cr_synchronize(cudart *r) {
-  wv_cr_sync_point(r);
-  wv_cr_pools_sync(r);
-  fflush(stdout);
-  return wv_cr_device_check(r);
+  cudaError_t e = wv_cr_from_cu(wvcu_synchronize()); /* printf flushed, faults sticky, pools trimmed, stdout */
+  return r->unloading ? cudaErrorCudartUnloading : e;
 }
 
 cudaError_t wv_cr_from_status(wv_status st) {

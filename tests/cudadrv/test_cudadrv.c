@@ -2,8 +2,9 @@
  * test_cudadrv.c — warpvm's libcuda.so.1 driven through the CUDA driver API as a program (or
  * NVIDIA's runtime, or Numba) drives it: cuGetProcAddress's versioned lookup, the export tables,
  * initialisation, the device, contexts, memory, modules from PTX text, launches with parameter
- * pointers and packed buffers, streams and events, misuse (stale and made-up handles, bad
- * arguments: errors, never a crash) and a kernel fault's sticky error. Expected values are CUDA's
+ * pointers and packed buffers, streams and events, graphs (built node by node, captured from streams,
+ * with graph memory; instantiated, updated and launched), misuse (stale and made-up handles, bad
+ * arguments, capture misuse: errors, never a crash) and a kernel fault's sticky error. Expected values are CUDA's
  * documented behaviour and the entry-point names of CUDA 13's cuda.h.
  */
 #include <dlfcn.h>
@@ -14,6 +15,8 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 
 #include <cmocka.h>
 
@@ -21,7 +24,8 @@ typedef int CUresult;
 typedef unsigned long long CUdeviceptr;
 typedef struct { char bytes[16]; } CUuuid;
 enum { OK = 0, INVALID_VALUE = 1, OUT_OF_MEMORY = 2, NOT_INITIALIZED = 3, INVALID_DEVICE = 101, INVALID_PTX = 218,
-       INVALID_HANDLE = 400, NOT_FOUND = 500, ILLEGAL_ADDRESS = 700, NOT_SUPPORTED = 801 };
+       INVALID_HANDLE = 400, NOT_FOUND = 500, ILLEGAL_ADDRESS = 700, NOT_SUPPORTED = 801,
+       CAPTURE_UNSUPPORTED = 900, CAPTURE_UNJOINED = 904, CAPTURE_IMPLICIT = 906 };
 
 CUresult cuInit(unsigned);
 CUresult cuDriverGetVersion(int *);
@@ -60,6 +64,38 @@ CUresult cuEventElapsedTime_v2(float *, void *, void *);
 CUresult cuEventDestroy_v2(void *);
 CUresult cuFuncGetAttribute(int *, int, void *);
 CUresult cuArray3DCreate_v2(void **, const void *);
+/* Graphs (cuda.h's layouts). */
+typedef struct {
+  void *func;
+  unsigned gx, gy, gz, bx, by, bz, shared;
+  void **params, **extra;
+  void *kern, *ctx;
+} KernelParams; /* CUDA_KERNEL_NODE_PARAMS_v2 */
+typedef struct { CUdeviceptr dst; size_t pitch; unsigned value, esize; size_t width, height; } MemsetParams;
+CUresult cuGraphCreate(void **, unsigned);
+CUresult cuGraphDestroy(void *);
+CUresult cuGraphAddKernelNode_v2(void **, void *, void *const *, size_t, const KernelParams *);
+CUresult cuGraphAddMemsetNode(void **, void *, void *const *, size_t, const MemsetParams *, void *);
+CUresult cuGraphAddEmptyNode(void **, void *, void *const *, size_t);
+CUresult cuGraphAddDependencies(void *, void *const *, void *const *, size_t);
+CUresult cuGraphGetNodes(void *, void **, size_t *);
+CUresult cuGraphGetRootNodes(void *, void **, size_t *);
+CUresult cuGraphInstantiateWithFlags(void **, void *, unsigned long long);
+CUresult cuGraphLaunch(void *, void *);
+CUresult cuGraphExecKernelNodeSetParams_v2(void *, void *, const KernelParams *);
+CUresult cuGraphExecDestroy(void *);
+CUresult cuStreamBeginCapture_v2(void *, int);
+CUresult cuStreamEndCapture(void *, void **);
+CUresult cuStreamIsCapturing(void *, int *);
+CUresult cuStreamWaitEvent(void *, void *, unsigned);
+CUresult cuMemcpyHtoDAsync_v2(CUdeviceptr, const void *, size_t, void *);
+CUresult cuMemcpyDtoHAsync_v2(void *, CUdeviceptr, size_t, void *);
+CUresult cuMemsetD32Async(CUdeviceptr, unsigned, size_t, void *);
+CUresult cuMemAllocAsync(CUdeviceptr *, size_t, void *);
+CUresult cuMemFreeAsync(CUdeviceptr, void *);
+CUresult cuDeviceGetGraphMemAttribute(int, int, void *);
+CUresult cuMemHostRegister_v2(void *, size_t, unsigned);
+CUresult cuMemHostUnregister(void *);
 
 static const char *PTX =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -264,6 +300,162 @@ static void test_streams_events(void **state) {
   cuEventDestroy_v2(b);
 }
 
+/* Nodes added out of order, then ordered by an edge: the launch honours the edge (set, then add), every time;
+ * an executable graph's kernel node takes new parameters; a destroyed graph is an error, never a crash. */
+static void test_graph_built(void **state) {
+  (void)state;
+  void *g, *set, *add, *empty, *x, *nodes[4];
+  CUdeviceptr d;
+  unsigned buf[32], v = 10;
+  size_t n = 4;
+  assert_int_equal(cuMemAlloc_v2(&d, sizeof buf), OK);
+  assert_int_equal(cuGraphCreate(&g, 0), OK);
+  void *params[] = {&d, &v};
+  KernelParams kp = {g_add, 1, 1, 1, 32, 1, 1, 0, params, NULL, NULL, NULL};
+  assert_int_equal(cuGraphAddKernelNode_v2(&add, g, NULL, 0, &kp), OK);
+  v = 99; /* the node keeps its own copy of the argument values */
+  MemsetParams mp = {d, sizeof buf, 1, 4, 32, 1};
+  assert_int_equal(cuGraphAddMemsetNode(&set, g, NULL, 0, &mp, NULL), OK);
+  assert_int_equal(cuGraphAddEmptyNode(&empty, g, &add, 1), OK);
+  assert_int_equal(cuGraphAddDependencies(g, &set, &add, 1), OK);
+  assert_int_equal(cuGraphAddDependencies(g, &set, &add, 1), INVALID_VALUE); /* an edge added twice */
+  assert_int_equal(cuGraphGetNodes(g, nodes, &n), OK);
+  assert_int_equal(n, 3);
+  n = 4;
+  assert_int_equal(cuGraphGetRootNodes(g, nodes, &n), OK);
+  assert_int_equal(n, 1);
+  assert_ptr_equal(nodes[0], set);
+  assert_int_equal(cuGraphInstantiateWithFlags(&x, g, 0), OK);
+  for (int k = 0; k < 2; k++) {
+    memset(buf, 0, sizeof buf);
+    assert_int_equal(cuGraphLaunch(x, NULL), OK);
+    assert_int_equal(cuMemcpyDtoH_v2(buf, d, sizeof buf), OK);
+    for (int i = 0; i < 32; i++) assert_int_equal(buf[i], 11u);
+  }
+  v = 20;
+  assert_int_equal(cuGraphExecKernelNodeSetParams_v2(x, add, &kp), OK);
+  assert_int_equal(cuGraphLaunch(x, NULL), OK);
+  assert_int_equal(cuMemcpyDtoH_v2(buf, d, sizeof buf), OK);
+  assert_int_equal(buf[31], 21u);
+  assert_int_equal(cuGraphExecDestroy(x), OK);
+  assert_int_equal(cuGraphDestroy(g), OK);
+  assert_int_equal(cuGraphDestroy(g), INVALID_VALUE);
+  assert_int_equal(cuGraphLaunch(x, NULL), INVALID_VALUE);
+  cuMemFree_v2(d);
+}
+
+/* Work issued on a capturing stream runs only when the graph is launched, in stream order; a graph allocation
+ * made and freed in the capture is memory while the launch runs. */
+static void test_graph_captured(void **state) {
+  (void)state;
+  void *s, *g, *x, *nodes[8];
+  CUdeviceptr d, tmp;
+  unsigned in[32], out[32] = {0}, v = 3;
+  int status = -1;
+  size_t n = 8;
+  for (int i = 0; i < 32; i++) in[i] = (unsigned)i;
+  assert_int_equal(cuMemAlloc_v2(&d, sizeof in), OK);
+  assert_int_equal(cuMemsetD32_v2(d, 0, 32), OK);
+  assert_int_equal(cuStreamCreate(&s, 0), OK);
+  assert_int_equal(cuStreamBeginCapture_v2(s, 0), OK);
+  assert_int_equal(cuStreamIsCapturing(s, &status), OK);
+  assert_int_equal(status, 1); /* CU_STREAM_CAPTURE_STATUS_ACTIVE */
+  assert_int_equal(cuStreamSynchronize(s), CAPTURE_UNSUPPORTED);
+  assert_int_equal(cuMemAllocAsync(&tmp, sizeof in, s), OK);
+  assert_int_equal(cuMemcpyHtoDAsync_v2(tmp, in, sizeof in, s), OK);
+  void *params[] = {&tmp, &v};
+  assert_int_equal(cuLaunchKernel(g_add, 1, 1, 1, 32, 1, 1, 0, s, params, NULL), OK);
+  assert_int_equal(cuMemcpyDtoHAsync_v2(out, tmp, sizeof out, s), OK);
+  assert_int_equal(cuMemFreeAsync(tmp, s), OK);
+  assert_int_equal(cuStreamEndCapture(s, &g), OK);
+  assert_int_equal(cuStreamIsCapturing(s, &status), OK);
+  assert_int_equal(status, 0);
+  assert_int_equal(cuGraphGetNodes(g, nodes, &n), OK);
+  assert_int_equal(n, 5);
+  for (int i = 0; i < 32; i++) assert_int_equal(out[i], 0u); /* capturing ran nothing */
+  assert_int_equal(cuGraphInstantiateWithFlags(&x, g, 0), OK);
+  for (int k = 0; k < 2; k++) {
+    in[0] = 100u * (unsigned)k; /* the graph copies from the program's memory when it runs */
+    assert_int_equal(cuGraphLaunch(x, s), OK);
+    assert_int_equal(cuStreamSynchronize(s), OK);
+    assert_int_equal(out[0], 100u * (unsigned)k + 3u);
+    for (int i = 1; i < 32; i++) assert_int_equal(out[i], (unsigned)i + 3u);
+  }
+  unsigned long long used = 1, reserved = 0, high = 0;
+  assert_int_equal(cuDeviceGetGraphMemAttribute(0, 0, &used), OK);     /* USED_MEM_CURRENT: freed by the graph */
+  assert_int_equal(cuDeviceGetGraphMemAttribute(0, 1, &high), OK);     /* USED_MEM_HIGH: it was in use */
+  assert_int_equal(cuDeviceGetGraphMemAttribute(0, 2, &reserved), OK); /* RESERVED_MEM_CURRENT: the graph keeps it */
+  assert_true(used == 0 && high >= sizeof in && reserved >= sizeof in);
+  assert_int_equal(cuGraphExecDestroy(x), OK);
+  assert_int_equal(cuGraphDestroy(g), OK);
+  /* The legacy stream cannot capture. */
+  assert_int_equal(cuStreamBeginCapture_v2(NULL, 0), CAPTURE_UNSUPPORTED);
+  cuStreamDestroy_v2(s);
+  cuMemFree_v2(d);
+}
+
+/* A stream forked into a capture (it waits on an event recorded there) must be joined back before the capture
+ * ends, else the capture fails and makes no graph; the legacy stream cannot join one. */
+static void test_capture_fork_join(void **state) {
+  (void)state;
+  void *s1, *s2, *e1, *e2, *g = (void *)1;
+  CUdeviceptr d;
+  unsigned v = 1;
+  void *params[] = {&d, &v};
+  assert_int_equal(cuMemAlloc_v2(&d, 128), OK);
+  assert_int_equal(cuStreamCreate(&s1, 0), OK);
+  assert_int_equal(cuStreamCreate(&s2, 0), OK);
+  assert_int_equal(cuEventCreate(&e1, 0), OK);
+  assert_int_equal(cuEventCreate(&e2, 0), OK);
+  for (int join = 0; join < 2; join++) {
+    assert_int_equal(cuStreamBeginCapture_v2(s1, 0), OK);
+    assert_int_equal(cuEventRecord(e1, s1), OK);
+    assert_int_equal(cuStreamWaitEvent(NULL, e1, 0), CAPTURE_IMPLICIT);
+    assert_int_equal(cuStreamWaitEvent(s2, e1, 0), OK); /* s2 joins the capture */
+    assert_int_equal(cuLaunchKernel(g_add, 1, 1, 1, 32, 1, 1, 0, s2, params, NULL), OK);
+    if (join) {
+      assert_int_equal(cuEventRecord(e2, s2), OK);
+      assert_int_equal(cuStreamWaitEvent(s1, e2, 0), OK);
+    }
+    assert_int_equal(cuStreamEndCapture(s1, &g), join ? OK : CAPTURE_UNJOINED);
+    if (join) assert_non_null(g);
+    else assert_null(g);
+  }
+  int status = -1;
+  assert_int_equal(cuStreamIsCapturing(s2, &status), OK); /* the capture's end took s2 out of it */
+  assert_int_equal(status, 0);
+  assert_int_equal(cuGraphDestroy(g), OK);
+  cuEventDestroy_v2(e1);
+  cuEventDestroy_v2(e2);
+  cuStreamDestroy_v2(s1);
+  cuStreamDestroy_v2(s2);
+  cuMemFree_v2(d);
+}
+
+/* Registered host memory: kernels use the program's own pages; a range that is not mapped is refused before the
+ * vm maps it, and one unmapped after registering is dropped before the next launch (a fault, not a crash). */
+static void test_host_register(void **state) {
+  (void)state;
+  long pg = sysconf(_SC_PAGESIZE);
+  unsigned *m = mmap(NULL, 2 * (size_t)pg, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  assert_true(m != MAP_FAILED);
+  assert_int_equal(munmap((char *)m + pg, (size_t)pg), 0);
+  assert_int_equal(cuMemHostRegister_v2((char *)m + pg, (size_t)pg, 0), INVALID_VALUE);
+  assert_int_equal(cuMemHostRegister_v2(m, 2 * (size_t)pg, 0), INVALID_VALUE); /* partly unmapped */
+  assert_int_equal(cuMemHostRegister_v2(m, (size_t)pg, 0), OK);
+  assert_int_equal(cuMemHostRegister_v2(m, (size_t)pg, 0), 712); /* HOST_MEMORY_ALREADY_REGISTERED */
+  m[0] = 40;
+  CUdeviceptr p = (CUdeviceptr)(uintptr_t)m;
+  unsigned v = 2;
+  void *params[] = {&p, &v};
+  assert_int_equal(cuLaunchKernel(g_add, 1, 1, 1, 1, 1, 1, 0, NULL, params, NULL), OK);
+  assert_int_equal(cuCtxSynchronize(), OK);
+  assert_int_equal(m[0], 42u);
+  assert_int_equal(cuMemHostUnregister(m), OK);
+  assert_int_equal(cuMemHostUnregister(m), 713); /* HOST_MEMORY_NOT_REGISTERED */
+  munmap(m, (size_t)pg);
+}
+
 /* Last: a fault is sticky for the rest of the context's life. */
 static void test_fault_is_sticky(void **state) {
   (void)state;
@@ -281,6 +473,8 @@ int main(void) {
     cmocka_unit_test(test_proc_address),   cmocka_unit_test(test_export_tables), cmocka_unit_test(test_device),
     cmocka_unit_test(test_memory),         cmocka_unit_test(test_module_and_launch),
     cmocka_unit_test(test_bad_input),      cmocka_unit_test(test_streams_events),
+    cmocka_unit_test(test_graph_built),    cmocka_unit_test(test_graph_captured),
+    cmocka_unit_test(test_capture_fork_join), cmocka_unit_test(test_host_register),
     cmocka_unit_test(test_fault_is_sticky),
   };
   return cmocka_run_group_tests(tests, setup, NULL);
