@@ -241,6 +241,11 @@ wv_status wv_launch(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block,
 
 /* wv_launch_ex flags. */
 #define WV_LAUNCH_COOPERATIVE 1u /* cudaLaunchCooperativeKernel: every CTA resident at once */
+#define WV_LAUNCH_NONPORTABLE_CLUSTER 2u /* clusters of up to 16 CTAs (else 8) */
+/* Thread-block clusters of x*y*z CTAs (each 1..16; all 0, the default: the kernel's .reqnctapercluster, else
+ * none). The grid must be a multiple of the cluster; a cluster's CTAs are resident together, share their
+ * shared memory (.shared::cluster) and the cluster barrier. */
+#define WV_LAUNCH_CLUSTER(x, y, z) (((uint32_t)(x) & 0xffu) << 8 | ((uint32_t)(y) & 0xffu) << 16 | ((uint32_t)(z) & 0xffu) << 24)
 
 /*
  * wv_launch with flags (wv_launch is flags 0). WV_LAUNCH_COOPERATIVE makes every CTA of the grid

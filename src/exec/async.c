@@ -56,13 +56,16 @@ static uint8_t *mb_ptr(wv_exec *x, int space, uint64_t addr, int lane) {
   return wv_mem_xlate(x, space, addr, 8, 8, lane, WV_MEM_STORE);
 }
 
-/* Wake every group of the CTA waiting in try_wait: they test their phase again. */
+/* Wake every group of the cluster waiting in try_wait (an arrival may come from another CTA of the cluster,
+ * .shared::cluster): they test their phase again. */
 static void mb_wake(wv_exec *x) {
-  for (uint32_t wi = 0; wi < x->cta->nwarps; wi++) {
-    wv_warp *w = &x->cta->warps[wi];
-    for (uint32_t i = 0; i < w->ngroups; i++)
-      if (w->groups[i].mask && w->groups[i].state == WV_G_MBAR) w->groups[i].state = WV_G_RUN;
-  }
+  const wv_cluster *cl = x->cta->cl;
+  for (uint32_t r = 0; r < cl->n; r++)
+    for (uint32_t wi = 0; wi < cl->ctas[r]->nwarps; wi++) {
+      wv_warp *w = &cl->ctas[r]->warps[wi];
+      for (uint32_t i = 0; i < w->ngroups; i++)
+        if (w->groups[i].mask && w->groups[i].state == WV_G_MBAR) w->groups[i].state = WV_G_RUN;
+    }
 }
 
 /* Apply `count` arrivals and a transaction change to the object; completes the phase if due.

@@ -392,7 +392,11 @@ static int dec_mov(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     if (p < 0) return -1;
     in->d[0] = (uint32_t)p;
     if (src->kind == PTX_OPND_INT) { in->a = WV_NOSLOT; in->imm = src->ival != 0; }
-    else if (src->kind == PTX_OPND_REG && !strcmp(src->name, "%is_explicit_cluster")) { in->a = WV_NOSLOT; in->imm = 0; }
+    else if (src->kind == PTX_OPND_REG && !strcmp(src->name, "%is_explicit_cluster")) { /* a warp special (cluster.c) */
+      in->a = WV_SLOT(WV_SLOT_SPECIAL, WV_SP_IS_EXPLICIT_CLUSTER);
+      in->fn = wv_h_mov(WV_MOV_PRED_FROM_REG, t);
+      return 0;
+    }
     else { int32_t a = wv_dpred(d, src, NULL); if (a < 0) return -1; in->a = (uint32_t)a; }
     in->fn = wv_h_mov(WV_MOV_PRED, t);
     return 0;
@@ -671,7 +675,8 @@ static int dec_atom(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   in->uni = (uint8_t)(has_mod(pi, "release", "acq_rel") || has_mod(pi, "sc", NULL));
   if (mem_common(d, pi, in, m)) return -1;
   wv_type t = (wv_type)in->type;
-  if (in->vec != 1 || (in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_SHARED && in->space != WV_SPACE_GENERIC))
+  if (in->vec != 1 || (in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_SHARED && in->space != WV_SPACE_GENERIC &&
+                       in->space != WV_SPACE_CLUSTER))
     return unsupported(d, pi);
   if ((wv_type_size(t) < 4 && !(wv_type_size(t) == 2 && k == 9)) || ((t == WV_T_F32 || t == WV_T_F64) && k != 0) || t == WV_T_F16 || t == WV_T_BF16)
     return unsupported(d, pi);
@@ -723,6 +728,23 @@ static int dec_hint(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     if (pi->ops[0].kind != PTX_OPND_INT) return wv_derr(d, pi->ops[0].loc, "pmevent needs an immediate");
     return 0;
   }
+}
+
+/* mapa{.shared::cluster}.{u32,u64} d, a, b; getctarank{.shared::cluster}.{u32,u64} d, a (PTX ISA: the
+ * generic forms without a space; exec/cluster.c). */
+static int dec_mapa(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  int rank = in->op == WV_OP_GETCTARANK;
+  if (need_type(d, pi, m, 1) || nops(d, pi, rank ? 2 : 3, rank ? 2 : 3)) return -1;
+  if (m->t[0] != WV_T_U32 && m->t[0] != WV_T_U64) return unsupported(d, pi);
+  if (m->space >= 0 && m->space != WV_SPACE_CLUSTER) return unsupported(d, pi);
+  in->space = (uint8_t)(m->space < 0 ? WV_SPACE_GENERIC : WV_SPACE_CLUSTER);
+  in->type = (uint8_t)m->t[0];
+  in->d[0] = wv_ddst(d, &pi->ops[0]);
+  in->a = wv_dsrc(d, &pi->ops[1], m->t[0]);
+  if (!rank) in->b = wv_dsrc(d, &pi->ops[2], WV_T_U32);
+  if (d->failed) return -1;
+  in->fn = wv_h_cluster(rank);
+  return 0;
 }
 
 /* ---------------- asynchronous copies and mbarriers ---------------- */
@@ -823,10 +845,9 @@ static int dec_mbarrier(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) 
   if ((k == WV_MB_ARRIVE || k == WV_MB_ARRIVE_DROP) && wv_mods_take(m, "noComplete")) in->boolop |= WV_MBF_NOCOMPLETE;
   if ((k == WV_MB_TEST_WAIT || k == WV_MB_TRY_WAIT) && wv_mods_take(m, "parity")) in->boolop |= WV_MBF_PARITY;
   take_hints(m);
-  int cluster = wv_mods_take(m, "shared::cluster"); /* one CTA per cluster: the CTA's own shared memory */
   if (m->nt != 1 || m->t[0] != WV_T_B64) return need_type(d, pi, m, 1) ? -1 : unsupported(d, pi);
   in->mode = (uint8_t)k;
-  in->space = (uint8_t)(cluster ? WV_SPACE_SHARED : m->space < 0 ? WV_SPACE_GENERIC : m->space);
+  in->space = (uint8_t)(m->space < 0 ? WV_SPACE_GENERIC : m->space); /* .shared::cluster: a remote CTA's too */
   in->fn = wv_h_async(1);
   uint32_t i = 0;
   switch (k) {
@@ -1011,20 +1032,16 @@ static int dec_bar(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   wv_mods_take(m, "cta");
   wv_mods_take(m, "aligned");
   if (in->op == WV_OP_BARRIER && wv_mods_take(m, "cluster")) {
-    /* barrier.cluster.arrive{.release,.relaxed} / .wait{.acquire}: a launch is one CTA per cluster, so the
-     * cluster barrier is a CTA barrier of its own (the cluster slot), passed at the wait; the arrive
-     * does nothing (each thread's wait follows its arrive) */
+    /* barrier.cluster.arrive{.release,.relaxed}{.aligned} / .wait{.acquire}{.aligned}: the cluster barrier
+     * (exec/cluster.c) */
     wv_mods_take(m, "release");
     wv_mods_take(m, "relaxed");
     wv_mods_take(m, "acquire");
     if (nops(d, pi, 0, 0)) return -1;
-    if (wv_mods_take(m, "arrive")) {
-      in->fn = wv_h_nop;
-      return 0;
-    }
-    if (!wv_mods_take(m, "wait")) return unsupported(d, pi);
     in->ctl = WV_CTL_BAR;
-    in->mode = WV_BAR_CLUSTER_WAIT;
+    if (wv_mods_take(m, "arrive")) in->mode = WV_BAR_CLUSTER_ARRIVE;
+    else if (wv_mods_take(m, "wait")) in->mode = WV_BAR_CLUSTER_WAIT;
+    else return unsupported(d, pi);
     return 0;
   }
   if (wv_mods_take(m, "warp")) { /* bar.warp.sync membermask */
@@ -1178,6 +1195,7 @@ static const family_fn families[WV_OP_COUNT] = {
 static int space_of(const char *w) {
   if (!strcmp(w, "global")) return WV_SPACE_GLOBAL;
   if (!strcmp(w, "shared") || !strcmp(w, "shared::cta")) return WV_SPACE_SHARED;
+  if (!strcmp(w, "shared::cluster")) return WV_SPACE_CLUSTER;
   if (!strcmp(w, "local")) return WV_SPACE_LOCAL;
   if (!strcmp(w, "const")) return WV_SPACE_CONST;
   if (!strcmp(w, "param")) return WV_SPACE_FPARAM; /* refined by the address operand */
@@ -1191,7 +1209,7 @@ static int space_of(const char *w) {
 static const char *const known_unimplemented[] = {
   "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "movmatrix", "tex", "tld4", "txq",
   "suld", "sust", "sured", "suq", "istypep", "multimem", "tensormap",
-  "getctarank", "mapa", "alloca", "stacksave", "stackrestore", "brx",
+  "alloca", "stacksave", "stackrestore", "brx",
   "applypriority", "discard", "createpolicy", "clusterlaunchcontrol", "tcgen05", "vadd", "vsub", "vmad",
   "vmin", "vmax", "vshl", "vshr", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
   "vadd4", "vsub4", "vavrg4", "vmin4", "vmax4", "vset4", "vabsdiff", "ldu", NULL};

@@ -377,7 +377,7 @@ uint32_t wv_max_coop_blocks(const wv_kernel *k, wv_dim3 block, uint32_t shared_b
 wv_status wv_launch_ex(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block, uint32_t shared_bytes, void **args,
                        uint32_t flags) {
   if (!vm || !k) return WV_ERR_INVALID;
-  if (flags & ~WV_LAUNCH_COOPERATIVE) return wv_seterr(vm, WV_ERR_INVALID, "wv_launch_ex: unknown flags 0x%x", flags);
+  if (flags & ~(WV_LAUNCH_COOPERATIVE | WV_LAUNCH_NONPORTABLE_CLUSTER | WV_LAUNCH_CLUSTER(0xff, 0xff, 0xff))) return wv_seterr(vm, WV_ERR_INVALID, "wv_launch_ex: unknown flags 0x%x", flags);
   if (k->mod->vm != vm) return wv_seterr(vm, WV_ERR_INVALID, "kernel '%s' belongs to another vm", k->fn->name);
   const wv_func *fn = k->fn;
   const char *unsup = wv_exec_unsupported(&k->mod->ir, fn);
