@@ -41,6 +41,9 @@ struct wv_cr_func {
   const wv_kernel *k;      /* NULL if the module lacks it */
   int max_dyn_shared;      /* cudaFuncAttributeMaxDynamicSharedMemorySize */
   int carveout;
+  uint32_t cluster[3];     /* cudaFuncAttributeRequiredClusterWidth/Height/Depth (0: not set) */
+  int nonportable_cluster; /* cudaFuncAttributeNonPortableClusterSizeAllowed */
+  int cluster_policy;      /* cudaFuncAttributeClusterSchedulingPolicyPreference */
 };
 typedef struct wv_cr_func cr_func;
 

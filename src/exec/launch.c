@@ -277,19 +277,19 @@ static wv_status cluster_shape(wv_vm *vm, const wv_func *kfn, const uint32_t gri
   *explicit_cluster = given || kfn->explicit_cluster;
   for (int k = 0; k < 3; k++) c[k] = given ? fc[k] : kfn->reqcluster[0] ? kfn->reqcluster[k] : 1;
   if (given && kfn->reqcluster[0] && (c[0] != kfn->reqcluster[0] || c[1] != kfn->reqcluster[1] || c[2] != kfn->reqcluster[2]))
-    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid cluster: kernel '%s' is compiled for clusters of %ux%ux%u, launched with %ux%ux%u",
+    return wv_seterr(vm, WV_ERR_CLUSTER, "invalid cluster: kernel '%s' is compiled for clusters of %ux%ux%u, launched with %ux%ux%u",
                      kfn->name, kfn->reqcluster[0], kfn->reqcluster[1], kfn->reqcluster[2], c[0], c[1], c[2]);
   if (kfn->explicit_cluster && !given && !kfn->reqcluster[0])
-    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid cluster: kernel '%s' (.explicitcluster) needs a cluster shape at launch", kfn->name);
+    return wv_seterr(vm, WV_ERR_CLUSTER, "invalid cluster: kernel '%s' (.explicitcluster) needs a cluster shape at launch", kfn->name);
   if (!c[0] || !c[1] || !c[2])
-    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid cluster: a cluster dimension is 0 (%ux%ux%u)", c[0], c[1], c[2]);
+    return wv_seterr(vm, WV_ERR_CLUSTER, "invalid cluster: a cluster dimension is 0 (%ux%ux%u)", c[0], c[1], c[2]);
   uint32_t n = c[0] * c[1] * c[2], lim = (flags & WV_LAUNCH_NONPORTABLE_CLUSTER) ? WV_MAX_CLUSTER : 8;
   if (kfn->maxclusterrank && kfn->maxclusterrank < lim) lim = kfn->maxclusterrank;
   if (c[0] > WV_MAX_CLUSTER || c[1] > WV_MAX_CLUSTER || c[2] > WV_MAX_CLUSTER || n > lim)
-    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid cluster: %ux%ux%u is %u blocks, more than the %u allowed%s", c[0], c[1], c[2],
+    return wv_seterr(vm, WV_ERR_CLUSTER, "invalid cluster: %ux%ux%u is %u blocks, more than the %u allowed%s", c[0], c[1], c[2],
                      n, lim, lim == 8 ? " (16 with cudaFuncAttributeNonPortableClusterSizeAllowed)" : "");
   if (grid[0] % c[0] || grid[1] % c[1] || grid[2] % c[2])
-    return wv_seterr(vm, WV_ERR_LAUNCH, "invalid cluster: grid (%u,%u,%u) is not a multiple of the cluster %ux%ux%u", grid[0],
+    return wv_seterr(vm, WV_ERR_CLUSTER, "invalid cluster: grid (%u,%u,%u) is not a multiple of the cluster %ux%ux%u", grid[0],
                      grid[1], grid[2], c[0], c[1], c[2]);
   return WV_OK;
 }

@@ -31,7 +31,7 @@ const char *wv_status_name(wv_status s) {
   static const char *const names[] = {"ok", "invalid argument", "parse error", "unsupported", "not found",
                                       "out of memory", "I/O error", "device fault", "trap", "deadlock",
                                       "watchdog", "bad launch configuration", "device-side assert triggered",
-                                      "misaligned address", "illegal instruction"};
+                                      "misaligned address", "illegal instruction", "invalid cluster"};
   return (unsigned)s < sizeof names / sizeof *names ? names[s] : "unknown status";
 }
 
@@ -226,6 +226,12 @@ wv_status wv_kernel_get(const wv_module *m, const char *name, const wv_kernel **
 const char *wv_kernel_name(const wv_kernel *k) { return k->fn->name; }
 uint32_t wv_kernel_param_count(const wv_kernel *k) { return k->fn->nparams; }
 uint32_t wv_kernel_static_shared(const wv_kernel *k) { return k->fn->shared_static; }
+
+int wv_kernel_cluster(const wv_kernel *k, uint32_t dims[3], int *must_set) {
+  for (int i = 0; i < 3; i++) dims[i] = k ? k->fn->reqcluster[i] : 0;
+  if (must_set) *must_set = k && k->fn->explicit_cluster && !k->fn->reqcluster[0];
+  return dims[0] != 0;
+}
 
 uint32_t wv_kernel_max_threads(const wv_kernel *k) {
   const uint32_t *t = k->fn->reqntid[0] ? k->fn->reqntid : k->fn->maxntid;
