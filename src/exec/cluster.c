@@ -161,7 +161,7 @@ int wv_cluster_bar(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
 void wv_cluster_form(wv_cluster *cl, wv_cta *const *ctas, const uint32_t dim[3]) {
   cl->n = dim[0] * dim[1] * dim[2];
   memcpy(cl->dim, dim, sizeof cl->dim);
-  cl->arrived = cl->phase = 0;
+  cl->arrived = cl->phase = cl->async_pending = 0;
   for (uint32_t r = 0; r < cl->n; r++) {
     cl->ctas[r] = ctas[r];
     ctas[r]->cl = cl;

@@ -125,6 +125,7 @@ typedef struct wv_cluster {
   struct wv_cta *ctas[WV_MAX_CLUSTER]; /* by rank */
   uint32_t arrived;         /* barrier.cluster: threads arrived in the current phase */
   uint32_t phase;           /* phases completed */
+  uint32_t async_pending;   /* undelivered asynchronous operations its threads issued (async.c) */
 } wv_cluster;
 
 typedef struct wv_cta {
@@ -235,6 +236,8 @@ void wv_async_check_read(wv_exec *x, uint64_t shared_off, uint32_t size);
 /* May an undelivered cp.async of the CTA write a byte of shared memory [lo, hi)? 0 only when none does. */
 int wv_async_pending_in(const wv_exec *x, uint64_t lo, uint64_t hi);
 void wv_async_cta_free(wv_cta *cta);
+/* Lanes m of w exit: their bulk copies to global memory complete now; 1 on a fault. */
+int wv_async_lanes_exit(wv_exec *x, wv_warp *w, uint32_t m);
 void wv_async_warp_reset(wv_warp *w);
 void wv_async_warp_free(wv_warp *w);
 

@@ -167,6 +167,7 @@ static void check_cbars(sched *s, wv_warp *w);
 static void check_ctabar(sched *s, wv_cta *cta, uint32_t id);
 
 static void threads_exit(sched *s, wv_warp *w, wv_group *g, uint32_t m) {
+  if (w->aq) wv_async_lanes_exit(&s->x, w, m); /* (a fault is the running group's: run_warp sees it) */
   w->exited |= m;
   g->mask &= ~m;
   s->x.cta->live_threads -= (uint32_t)__builtin_popcount(m);

@@ -749,40 +749,139 @@ static int dec_mapa(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 
 /* ---------------- asynchronous copies and mbarriers ---------------- */
 
-/* cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}{, cache-policy};
- * cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all;
- * cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar]   (PTX ISA §9.7.9.25) */
-static int dec_cp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
-  if (!wv_mods_take(m, "async")) return unsupported(d, pi);
-  if (wv_mods_take(m, "bulk")) {
-    /* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
-     * (sm_90; a launch is one CTA per cluster, so the cluster's shared memory is the CTA's) */
-    if (!has_mod(pi, "shared::cluster", "shared::cta") || !has_mod(pi, "global", NULL) ||
-        !wv_mods_take(m, "mbarrier::complete_tx::bytes") || wv_mods_take(m, "multicast::cluster"))
-      return unsupported(d, pi);
-    take_hints(m);
-    for (int i = 0; i < m->nw; i++) if (!strcmp(m->w[i], "shared::cluster")) m->used |= 1u << i;
-    if (nops(d, pi, 4, 5)) return -1;
-    in->fn = wv_h_async(0);
-    in->mode = WV_CP_BULK;
-    wv_insn src = *in, bar = *in;
-    src.space = WV_SPACE_GLOBAL;
-    src.addrf = 0;
-    if (wv_daddr(d, &pi->ops[1], &src)) return -1;
-    in->b = src.a;
-    in->imm2 = src.imm;
-    in->type2 = src.addrf;
-    bar.space = WV_SPACE_SHARED;
-    bar.addrf = 0;
-    if (wv_daddr(d, &pi->ops[3], &bar)) return -1;
-    in->e = bar.a;                   /* the mbarrier's address: slot e, offset target (shared: < 2^32) */
-    in->target = (uint32_t)bar.imm;
-    in->uni = bar.addrf;
-    in->space = WV_SPACE_SHARED;
+/* An address operand decoded into slot/offset/flags of its own (in->space on entry: its state space). */
+static int addr_into(wv_dec *d, const ptx_operand *o, wv_insn *in, int space, uint32_t *slot, int64_t *imm, uint8_t *flags) {
+  wv_insn t = *in;
+  t.space = (uint8_t)space;
+  t.addrf = 0;
+  t.a = WV_NOSLOT;
+  ptx_operand base = *o;
+  base.elems = NULL;
+  base.nelems = 0;
+  if (wv_daddr(d, &base, &t)) return -1;
+  *slot = t.a;
+  *imm = t.imm + (t.space == WV_SPACE_KPARAM ? (int64_t)WV_PARAM_WINDOW : 0); /* [param, {..}]: its generic address */
+  *flags = t.addrf & (uint8_t)~(t.space == WV_SPACE_KPARAM ? WV_AF_WRAP32 : 0);
+  return 0;
+}
+
+/* [tensorMap, {c0, ...}]: the map's generic address into b/imm2/type2, the coordinates into d[0..3], c. */
+static int tensor_operand(wv_dec *d, const ptx_operand *o, wv_insn *in, unsigned dims) {
+  const ptx_operand *v = o->nelems == 1 && o->elems[0].kind == PTX_OPND_VEC ? o->elems : NULL;
+  if (o->kind != PTX_OPND_ADDR || !v || v->nelems != dims)
+    return wv_derr(d, o->loc, "expected [tensorMap, {%u coordinates}]", dims);
+  if (addr_into(d, o, in, WV_SPACE_GENERIC, &in->b, &in->imm2, &in->type2)) return -1;
+  uint32_t *slots[5] = {&in->d[0], &in->d[1], &in->d[2], &in->d[3], &in->c};
+  for (unsigned i = 0; i < dims; i++) *slots[i] = wv_dsrc(d, &v->elems[i], WV_T_S32);
+  in->vec = (uint8_t)dims;
+  return d->failed ? -1 : 0;
+}
+
+/* The state spaces of a copy in the order written: the destination's, then the source's. */
+static int copy_spaces(const ptx_insn *pi, int *dst, int *src) {
+  int n = 0, sp[2] = {-1, -1};
+  for (uint32_t i = 0; i < pi->nmods && n < 2; i++) {
+    const char *w = pi->mods[i];
+    int s = !strcmp(w, "global") ? WV_SPACE_GLOBAL : !strcmp(w, "shared::cluster") ? WV_SPACE_CLUSTER
+            : (!strcmp(w, "shared::cta") || !strcmp(w, "shared")) ? WV_SPACE_SHARED : -1;
+    if (s >= 0) sp[n++] = s;
+  }
+  *dst = sp[0], *src = sp[1];
+  return n;
+}
+
+/* The sm_90 bulk copies (PTX ISA "cp.async.bulk", "cp.reduce.async.bulk", "cp.async.bulk.tensor",
+ * "cp.reduce.async.bulk.tensor", "cp.async.bulk.prefetch{.tensor}", commit_group/wait_group; exec/async.c,
+ * exec/bulk.c). Tile mode only (.im2col: the launch is refused). */
+static int dec_bulk(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m, int reduce) {
+  static const char *const redops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", NULL};
+  static const char *const dimw[] = {"1d", "2d", "3d", "4d", "5d", NULL};
+  in->fn = wv_h_async(0);
+  take_hints(m); /* .L2::cache_hint and the like */
+  wv_mods_take(m, "noftz");
+  if (!reduce && wv_mods_take(m, "commit_group")) {
+    in->mode = WV_CP_BULK_COMMIT;
+    return nops(d, pi, 0, 0);
+  }
+  if (!reduce && wv_mods_take(m, "wait_group")) {
+    wv_mods_take(m, "read");
+    if (nops(d, pi, 1, 1)) return -1;
+    if (pi->ops[0].kind != PTX_OPND_INT) return wv_derr(d, pi->ops[0].loc, "cp.async.bulk.wait_group needs an immediate");
+    in->mode = WV_CP_BULK_WAIT;
+    in->imm = (int64_t)pi->ops[0].ival;
+    return 0;
+  }
+  int tensor = wv_mods_take(m, "tensor"), dims = tensor ? take_one(m, dimw) + 1 : 0;
+  if (tensor && dims <= 0) return unsupported(d, pi);
+  if (tensor && wv_mods_take(m, "im2col")) return unsupported(d, pi);
+  if (tensor) wv_mods_take(m, "tile");
+  if (!reduce && wv_mods_take(m, "prefetch")) { /* into L2: no effect (the operands are still checked) */
+    wv_mods_take(m, "L2");
+    in->fn = wv_h_nop;
+    return tensor ? (nops(d, pi, 1, 2) ? -1 : 0) : nops(d, pi, 2, 3);
+  }
+  int op = reduce ? take_one(m, redops) + 1 : 0;
+  if (reduce && op <= 0) return unsupported(d, pi);
+  in->sat = (uint8_t)op;
+  if (reduce && !tensor) {
+    if (m->nt != 1) return need_type(d, pi, m, 1);
+    in->type = (uint8_t)m->t[0];
+  } else if (m->nt) {
+    return unsupported(d, pi);
+  }
+  int dsp, ssp;
+  if (copy_spaces(pi, &dsp, &ssp) != 2) return unsupported(d, pi);
+  int mcast = wv_mods_take(m, "multicast::cluster");
+  if (dsp == WV_SPACE_CLUSTER) { /* into shared memory, completing on an mbarrier */
+    if (reduce || !wv_mods_take(m, "mbarrier::complete_tx::bytes")) return unsupported(d, pi);
+    if (ssp != WV_SPACE_GLOBAL && (ssp != WV_SPACE_SHARED || tensor || mcast)) return unsupported(d, pi);
+    in->boolop = (uint8_t)((mcast ? WV_BK_MCAST : 0) | (ssp == WV_SPACE_SHARED ? WV_BK_SRC_SHARED : 0));
+    int hint = has_mod(pi, "L2::cache_hint", NULL);
+    uint32_t need = (tensor ? 3u : 4u) + (mcast ? 1u : 0u) + (hint ? 1u : 0u);
+    if (nops(d, pi, need, need)) return -1;
+    uint32_t k = 1;
+    if (tensor) {
+      if (tensor_operand(d, &pi->ops[k++], in, (unsigned)dims)) return -1;
+    } else {
+      if (addr_into(d, &pi->ops[k++], in, ssp, &in->b, &in->imm2, &in->type2)) return -1;
+      in->c = wv_dsrc(d, &pi->ops[k++], WV_T_U32);
+    }
+    int64_t bimm;
+    if (addr_into(d, &pi->ops[k++], in, WV_SPACE_CLUSTER, &in->e, &bimm, &in->uni)) return -1;
+    in->target = (uint32_t)bimm; /* the mbarrier: slot e, offset target (a shared address: < 2^32), flags uni */
+    in->rpc = mcast ? wv_dsrc(d, &pi->ops[k++], WV_T_U16) : WV_NOSLOT;
+    in->mode = tensor ? WV_CP_TENSOR_LOAD : WV_CP_BULK;
+    in->space = WV_SPACE_CLUSTER;
     if (wv_daddr(d, &pi->ops[0], in)) return -1;
-    in->c = wv_dsrc(d, &pi->ops[2], WV_T_U32);
     return d->failed ? -1 : 0;
   }
+  /* into global memory: a bulk async-group */
+  if (dsp != WV_SPACE_GLOBAL || ssp != WV_SPACE_SHARED || mcast || !wv_mods_take(m, "bulk_group")) return unsupported(d, pi);
+  if (has_mod(pi, "cp_mask", NULL)) return unsupported(d, pi);
+  int hint = has_mod(pi, "L2::cache_hint", NULL);
+  if (tensor) {
+    if (nops(d, pi, 2u + (hint ? 1u : 0u), 2u + (hint ? 1u : 0u)) || tensor_operand(d, &pi->ops[0], in, (unsigned)dims)) return -1;
+    in->mode = WV_CP_TENSOR_STORE;
+    in->space = WV_SPACE_SHARED;
+    return wv_daddr(d, &pi->ops[1], in);
+  }
+  if (nops(d, pi, 3u + (hint ? 1u : 0u), 3u + (hint ? 1u : 0u))) return -1;
+  if (addr_into(d, &pi->ops[1], in, WV_SPACE_SHARED, &in->b, &in->imm2, &in->type2)) return -1;
+  in->c = wv_dsrc(d, &pi->ops[2], WV_T_U32);
+  in->mode = WV_CP_BULK_STORE;
+  in->space = WV_SPACE_GLOBAL;
+  if (wv_daddr(d, &pi->ops[0], in)) return -1;
+  return d->failed ? -1 : 0;
+}
+
+/* cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}{, cache-policy};
+ * cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all;
+ * cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar]   (PTX ISA §9.7.9.25); the bulk forms (dec_bulk) */
+static int dec_cp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  int reduce = wv_mods_take(m, "reduce");
+  if (!wv_mods_take(m, "async")) return unsupported(d, pi);
+  if (wv_mods_take(m, "bulk")) return dec_bulk(d, pi, in, m, reduce);
+  if (reduce) return unsupported(d, pi);
   int cg = wv_mods_take(m, "cg"), ca = !cg && wv_mods_take(m, "ca"); /* before take_hints eats them */
   take_hints(m);
   in->fn = wv_h_async(0);
