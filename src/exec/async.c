@@ -73,6 +73,8 @@ typedef struct wv_aq {
 #define MB_PENDING(w) ((uint32_t)((w) & 0xfffffu))
 #define MB_EXPECTED(w) ((uint32_t)(((w) >> 20) & 0xfffffu))
 #define MB_TX(w) ((uint32_t)(((w) >> 40) & 0x1fffffu))
+/* the transaction count is signed (PTX ISA: -(2^20-1) .. 2^20-1): a complete_tx may come before its expect_tx */
+#define MB_TX_SIGNED(w) ((int32_t)(MB_TX(w) << 11) >> 11)
 #define MB_PHASE(w) ((uint32_t)((w) >> 63))
 static uint64_t mb_make(uint32_t pending, uint32_t expected, uint32_t tx, uint32_t phase) {
   return (uint64_t)(pending & 0xfffffu) | (uint64_t)(expected & 0xfffffu) << 20 | (uint64_t)(tx & 0x1fffffu) << 40 |
@@ -103,8 +105,7 @@ static uint64_t mb_update(wv_exec *x, uint8_t *p, uint32_t arrivals, int64_t tx_
   uint64_t w;
   memcpy(&w, p, 8);
   uint32_t pending = MB_PENDING(w), expected = MB_EXPECTED(w), phase = MB_PHASE(w);
-  int64_t tx = (int64_t)MB_TX(w) + tx_delta;
-  if (tx < 0) tx = 0;
+  int64_t tx = (int64_t)MB_TX_SIGNED(w) + tx_delta;
   uint64_t state = (uint64_t)phase << 63 | pending;
   pending = arrivals > pending ? 0 : pending - arrivals;
   if (drop && expected) expected--;
@@ -365,6 +366,8 @@ static int enqueue(wv_exec *x, int lane, wv_aent e) {
   if (e.dcta) t->async_pending++;
   x->cta->cl->async_pending++;
   if (a) aidx_count(a, e.dst, e.size, 1);
+  /* a thread already waiting on the mbarrier (try_wait blocks) tests again, and so has it delivered */
+  if (e.marker == A_TX || e.marker == A_ARRIVE) mb_wake(x);
   if (x->async_mode == WV_ASYNC_EAGER) return deliver_n(x, x->warp, lane, UINT32_MAX);
   if (x->async_mode == WV_ASYNC_RANDOM) { /* a random prefix of the lane's queue lands now */
     x->rng ^= x->rng << 13;
