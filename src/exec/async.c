@@ -248,8 +248,9 @@ static int deliver_one(wv_exec *x, wv_warp *w, int lane, wv_aq *q) {
     x->cta = saved;
     return 0;
   }
-  case A_STAGED:
-    memcpy(t->shared + e->dst, e->data, e->size);
+  case A_STAGED: /* (st.async / red.async: op, rtype) */
+    if (e->op) wv_bulk_reduce(t->shared + e->dst, e->data, e->size, e->op, e->rtype);
+    else memcpy(t->shared + e->dst, e->data, e->size);
     entry_free(e);
     return 0;
   case A_STORE: {
@@ -554,6 +555,27 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
       memcpy(ts->box, s, bytes);
       x->n_async++;
       if (enqueue(x, l, (wv_aent){.marker = A_TSTORE, .bulk = 1, .op = in->sat, .size = (uint32_t)bytes, .data = ts})) return 1;
+    });
+    return 0;
+  }
+  case WV_CP_ST_ASYNC: { /* st.async / red.async into a cluster CTA's shared memory, complete_tx on its mbarrier */
+    unsigned es = wv_type_size((wv_type)in->type), n = es * in->vec;
+    WV_FOR_LANES(m, l, {
+      uint64_t a = addr_of(x, in->a, in->imm, in->addrf, l), bar = addr_of(x, in->e, (int64_t)in->target, in->uni, l), off, boff;
+      wv_cta *t = wv_cluster_cta(x, a, a, l, &off), *bt;
+      if (!t || mb_where(x, WV_SPACE_CLUSTER, bar, l, &bt, &boff)) return 1;
+      wv_cta *own = x->cta;
+      x->cta = t;
+      int bad = !wv_mem_xlate(x, WV_SPACE_SHARED, off, n, n, l, WV_MEM_STORE);
+      x->cta = bt;
+      bad = bad || !wv_mem_xlate(x, WV_SPACE_SHARED, boff, 8, 8, l, WV_MEM_STORE);
+      x->cta = own;
+      if (bad) return 1;
+      wv_aent e = {.marker = A_STAGED, .op = in->sat, .rtype = in->type, .size = n, .dst = off, .dcta = t};
+      if (!(e.data = malloc(n))) return wv_fault_set(x, WV_ERR_NOMEM, l, 0, 0, "out of host memory");
+      for (unsigned i = 0; i < in->vec; i++) memcpy((uint8_t *)e.data + i * es, &WV_R(x, in->d[i])[l], es);
+      if (enqueue(x, l, e)) return 1;
+      if (enqueue(x, l, (wv_aent){.marker = A_TX, .size = n, .dst = boff, .dcta = bt})) return 1;
     });
     return 0;
   }

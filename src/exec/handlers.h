@@ -101,7 +101,8 @@ enum { WV_CP_COPY = 0, WV_CP_COMMIT, WV_CP_WAIT_GROUP, WV_CP_WAIT_ALL, WV_CP_MBA
        WV_CP_BULK_COMMIT,  /* cp.async.bulk.commit_group */
        WV_CP_BULK_WAIT,    /* cp.async.bulk.wait_group{.read} N */
        WV_CP_TENSOR_LOAD,  /* cp.async.bulk.tensor.Nd.shared::cluster.global...mbarrier::complete_tx::bytes */
-       WV_CP_TENSOR_STORE  /* cp{.reduce}.async.bulk.tensor.Nd.global.shared::cta...bulk_group */ };
+       WV_CP_TENSOR_STORE, /* cp{.reduce}.async.bulk.tensor.Nd.global.shared::cta...bulk_group */
+       WV_CP_ST_ASYNC      /* st.async / red.async (in->sat: WV_BR_* op) .shared::cluster.mbarrier::complete_tx::bytes */ };
 /* cp.async.bulk flags (in->boolop): .multicast::cluster (the CTA mask's slot in in->rpc); the source is the
  * CTA's shared memory (.shared::cluster.shared::cta) */
 enum { WV_BK_MCAST = 1, WV_BK_SRC_SHARED = 2 };

@@ -656,8 +656,40 @@ static int dec_ld(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   return 0;
 }
 
+static int addr_into(wv_dec *d, const ptx_operand *o, wv_insn *in, int space, uint32_t *slot, int64_t *imm, uint8_t *flags);
+
+/* st.async{.weak}.shared::cluster.mbarrier::complete_tx::bytes{.v2,.v4}.type [a], b, [mbar] and
+ * red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type [a], b, [mbar] (sm_90): a store
+ * or reduction into a cluster CTA's shared memory that completes the bytes on that CTA's mbarrier (exec/async.c). */
+static int dec_async_store(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m, int red) {
+  wv_mods_take(m, "async");
+  wv_mods_take(m, "weak");
+  take_hints(m);
+  if (!wv_mods_take(m, "mbarrier::complete_tx::bytes") || need_type(d, pi, m, 1)) return need_type(d, pi, m, 1) ? -1 : unsupported(d, pi);
+  if (m->space != WV_SPACE_CLUSTER && m->space != -1) return unsupported(d, pi);
+  in->type = (uint8_t)m->t[0];
+  in->vec = (uint8_t)(m->vec ? m->vec : 1);
+  unsigned size = wv_type_size(m->t[0]);
+  if ((size != 4 && size != 8) || in->vec > 4 || (in->vec == 4 && size != 4) || (red && in->vec != 1)) return unsupported(d, pi);
+  if (red) {
+    static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", NULL};
+    int k = take_one(m, ops);
+    if (k < 0) return unsupported(d, pi);
+    in->sat = (uint8_t)(k + 1);
+  }
+  if (nops(d, pi, 3, 3)) return -1;
+  in->space = WV_SPACE_CLUSTER;
+  int64_t bimm;
+  if (addr_into(d, &pi->ops[2], in, WV_SPACE_CLUSTER, &in->e, &bimm, &in->uni)) return -1;
+  in->target = (uint32_t)bimm;
+  if (wv_daddr(d, &pi->ops[0], in) || vec_regs(d, &pi->ops[1], in, 0)) return -1;
+  in->mode = WV_CP_ST_ASYNC;
+  in->fn = wv_h_async(0);
+  return 0;
+}
+
 static int dec_st(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
-  if (has_mod(pi, "async", NULL)) return unsupported(d, pi); /* st.async (remote shared memory of a cluster) */
+  if (has_mod(pi, "async", NULL)) return dec_async_store(d, pi, in, m, 0);
   in->uni = (uint8_t)has_mod(pi, "release", NULL); /* ordering for the weak memory model */
   if (mem_common(d, pi, in, m) || nops(d, pi, 2, 2)) return -1;
   if (wv_daddr(d, &pi->ops[0], in) || vec_regs(d, &pi->ops[1], in, 0)) return -1;
@@ -667,7 +699,7 @@ static int dec_st(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 }
 
 static int dec_atom(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
-  if (has_mod(pi, "async", NULL)) return unsupported(d, pi); /* red.async (a cluster's remote shared memory) */
+  if (has_mod(pi, "async", NULL)) return in->op == WV_OP_RED ? dec_async_store(d, pi, in, m, 1) : unsupported(d, pi);
   static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas", NULL};
   int k = take_one(m, ops);
   if (k < 0) return unsupported(d, pi);

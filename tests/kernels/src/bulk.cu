@@ -143,3 +143,36 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) bulk_remote(unsigned *out) 
   for (unsigned i = threadIdx.x; i < 64; i += blockDim.x) out[blockIdx.x * 64 + i] = got[i];
   asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
+
+// st_async(out): clusters of 2 blocks of 64 threads; thread i stores 1000 * rank + i into the other block's
+// got[i] with st.async (and a .v2.u32 pair into pair[i]) and adds i + 1 to its counter with red.async.add.u32,
+// all completing on the other block's mbarrier (which expects 64 * (4 + 8 + 4) bytes); out: got, pair, counter.
+extern "C" __global__ void __cluster_dims__(2, 1, 1) st_async(unsigned *out) {
+  __shared__ alignas(16) unsigned got[64], pair[128];
+  __shared__ unsigned counter;
+  __shared__ unsigned long long bar;
+  unsigned r, i = threadIdx.x;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  if (i == 0) {
+    counter = 0;
+    mbar_init(&bar, 1);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(saddr(&bar)), "r"(64u * 16u) : "memory");
+  }
+  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  unsigned dst, dpair, dcnt, rbar;
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(dst) : "r"(saddr(&got[i])), "r"(r ^ 1));
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(dpair) : "r"(saddr(&pair[2 * i])), "r"(r ^ 1));
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(dcnt) : "r"(saddr(&counter)), "r"(r ^ 1));
+  asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rbar) : "r"(saddr(&bar)), "r"(r ^ 1));
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.u32 [%0], %1, [%2];" ::"r"(dst), "r"(1000 * r + i), "r"(rbar) : "memory");
+  asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v2.u32 [%0], {%1, %2}, [%3];"
+               ::"r"(dpair), "r"(i), "r"(r), "r"(rbar) : "memory");
+  asm volatile("red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.add.u32 [%0], %1, [%2];"
+               ::"r"(dcnt), "r"(i + 1), "r"(rbar) : "memory");
+  mbar_wait(&bar, 0);
+  out[blockIdx.x * 193 + i] = got[i];
+  out[blockIdx.x * 193 + 64 + 2 * i] = pair[2 * i];
+  out[blockIdx.x * 193 + 65 + 2 * i] = pair[2 * i + 1];
+  if (i == 0) out[blockIdx.x * 193 + 192] = counter;
+  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
