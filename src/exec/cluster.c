@@ -66,7 +66,19 @@ static int h_getctarank(wv_exec *x, const wv_insn *in, uint32_t m) {
   return 0;
 }
 
-wv_handler wv_h_cluster(int which) { return which ? h_getctarank : h_mapa; }
+/* setmaxnreg.{inc,dec}.sync.aligned.u32 N (sm_90a): registers are not modelled, so the count has no effect; what
+ * the PTX ISA requires of the executing threads is checked — .sync.aligned: every thread of the warp executes it
+ * together (the decoder checks N: 24..256, a multiple of 8). */
+static int h_setmaxnreg(wv_exec *x, const wv_insn *in, uint32_t m) {
+  (void)in;
+  uint32_t live = x->warp->exists & ~x->warp->exited;
+  if (m != live || x->cur_mask != live)
+    return wv_fault_set(x, WV_ERR_FAULT, __builtin_ctz(m), 0, 0,
+                        "setmaxnreg.sync.aligned executed by lanes 0x%08x of a warp whose live lanes are 0x%08x", m, live);
+  return 0;
+}
+
+wv_handler wv_h_cluster(int which) { return which == 2 ? h_setmaxnreg : which ? h_getctarank : h_mapa; }
 
 /* ---------------- the cluster's special registers ---------------- */
 

@@ -753,6 +753,7 @@ static int dec_hint(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     if (nops(d, pi, 1, 1)) return -1;
     if (pi->ops[0].kind != PTX_OPND_INT || pi->ops[0].ival < 24 || pi->ops[0].ival > 256 || pi->ops[0].ival % 8)
       return wv_derr(d, pi->ops[0].loc, "setmaxnreg needs an immediate register count, a multiple of 8 in 24..256");
+    in->fn = wv_h_cluster(2); /* the threads' convergence is checked (exec/cluster.c) */
     return 0;
   default: /* pmevent a; pmevent.mask a */
     wv_mods_take(m, "mask");
