@@ -186,4 +186,47 @@ int wv_tma_scatter(wv_exec *x, const wv_tmap *t, const int32_t *c, uint32_t sbas
   return for_rows(x, t, c, scatter_row, &a);
 }
 
-/* tensormap.replace / prefetch.tensormap / cp.async.bulk.prefetch: prefetches have no effect. */
+/* ---------------- tensormap.replace, tensormap.cp_fenceproxy ---------------- */
+
+/* tensormap.replace sets one field of a map in memory, in warpvm's encoding, with the values the PTX ISA gives
+ * (as CUTLASS and Triton pass them): .rank is the rank - 1; .box_dim, .global_dim, .element_stride are the values
+ * themselves, .global_stride ord i is dimension i + 1's stride in bytes; .elemtype, .interleave_layout,
+ * .swizzle_mode and .fill_mode are the driver's enum values; .swizzle_atomicity (sm_100) changes nothing here.
+ * Bytes no encoder wrote (Triton fills a map from zeros) start as an empty map. cp_fenceproxy copies the 128
+ * bytes from shared to global memory (the fence has nothing to order here). */
+static int h_tensormap(wv_exec *x, const wv_insn *in, uint32_t m) {
+  const uint64_t *A = in->a != WV_NOSLOT ? WV_R(x, in->a) : NULL, *B = WV_R(x, in->b);
+  WV_FOR_LANES(m, l, {
+    uint64_t a = wv_lane_addr(x, A, in->imm, in->addrf, l);
+    uint8_t *p = wv_mem_xlate(x, in->space, a, WV_TMAP_BYTES, in->mode == WV_TMF_COPY ? 16 : 128, l, WV_MEM_STORE);
+    if (!p) return 1;
+    if (in->mode == WV_TMF_COPY) {
+      uint64_t s = wv_lane_addr(x, in->b != WV_NOSLOT ? WV_R(x, in->b) : NULL, in->imm2, in->type2, l);
+      const uint8_t *src = wv_mem_xlate(x, WV_SPACE_SHARED, s, WV_TMAP_BYTES, 16, l, WV_MEM_LOAD);
+      if (!src) return 1;
+      memmove(p, src, WV_TMAP_BYTES);
+      continue;
+    }
+    wv_tmap t;
+    if (wv_tmap_unpack(p, &t)) wv_tmap_empty(&t);
+    uint64_t v = in->type == WV_T_B32 ? (uint32_t)B[l] : B[l];
+    uint32_t o = in->target;
+    switch (in->mode) {
+    case WV_TMF_GLOBAL_ADDRESS: t.addr = v; break;
+    case WV_TMF_RANK: t.rank = (uint8_t)(v < 5 ? v + 1 : 5); break;
+    case WV_TMF_BOX_DIM: t.box[o] = (uint32_t)(v ? (v > 256 ? 256 : v) : 1); break;
+    case WV_TMF_GLOBAL_DIM: t.dim[o] = v ? v : 1; break;
+    case WV_TMF_GLOBAL_STRIDE: if (o < 4) t.stride[o + 1] = v; break;
+    case WV_TMF_ELEMENT_STRIDE: t.estr[o] = (uint32_t)(v ? (v > 8 ? 8 : v) : 1); break;
+    case WV_TMF_ELEMTYPE: t.dtype = (uint8_t)v; break;
+    case WV_TMF_INTERLEAVE: t.interleave = (uint8_t)v; break;
+    case WV_TMF_SWIZZLE: t.swizzle = (uint8_t)v; break;
+    case WV_TMF_FILL: t.oob = (uint8_t)v; break;
+    default: break;
+    }
+    wv_tmap_pack(&t, p);
+  });
+  return 0;
+}
+
+wv_handler wv_h_tensormap(void) { return h_tensormap; }

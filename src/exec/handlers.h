@@ -114,6 +114,11 @@ struct wv_tmap;
 int wv_tma_gather(wv_exec *x, const struct wv_tmap *t, const int32_t *c, uint32_t sbase, uint8_t *stage, int lane);
 int wv_tma_scatter(wv_exec *x, const struct wv_tmap *t, const int32_t *c, uint32_t sbase, const uint8_t *stage, int op,
                    int lane);
+/* tensormap.replace's fields (in->mode), and tensormap.cp_fenceproxy (bulk.c). */
+enum { WV_TMF_GLOBAL_ADDRESS = 0, WV_TMF_RANK, WV_TMF_BOX_DIM, WV_TMF_GLOBAL_DIM, WV_TMF_GLOBAL_STRIDE,
+       WV_TMF_ELEMENT_STRIDE, WV_TMF_ELEMTYPE, WV_TMF_INTERLEAVE, WV_TMF_SWIZZLE, WV_TMF_SWIZZLE_ATOMICITY,
+       WV_TMF_FILL, WV_TMF_COPY };
+wv_handler wv_h_tensormap(void);
 /* n bytes of src reduced into dst element by element (PTX type), atomically per element. */
 void wv_bulk_reduce(uint8_t *dst, const uint8_t *src, uint64_t n, int op, int type);
 enum { WV_MB_INIT = 0, WV_MB_INVAL, WV_MB_ARRIVE, WV_MB_ARRIVE_DROP, WV_MB_EXPECT_TX, WV_MB_COMPLETE_TX,

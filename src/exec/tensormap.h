@@ -48,11 +48,11 @@ static inline void wv_tmap_pack(const wv_tmap *t, uint8_t raw[WV_TMAP_BYTES]) {
   memcpy(raw, &magic, 4);
   raw[4] = 1, raw[5] = t->kind, raw[6] = t->dtype, raw[7] = t->rank;
   memcpy(raw + 8, &t->addr, 8);
-  for (int i = 0; i < 5; i++) {
-    uint32_t d = i < t->rank ? (uint32_t)(t->dim[i] - 1) : 0;
+  for (int i = 0; i < 5; i++) { /* all five (tensormap.replace may raise the rank after setting them) */
+    uint32_t d = t->dim[i] ? (uint32_t)(t->dim[i] - 1) : 0;
     memcpy(raw + 16 + 4 * i, &d, 4);
-    raw[68 + i] = (uint8_t)(i < t->rank ? t->box[i] - 1 : 0);
-    raw[73 + i] = (uint8_t)(i < t->rank ? t->estr[i] - 1 : 0);
+    raw[68 + i] = (uint8_t)(t->box[i] ? t->box[i] - 1 : 0);
+    raw[73 + i] = (uint8_t)(t->estr[i] ? t->estr[i] - 1 : 0);
   }
   for (int i = 1; i < 5; i++) memcpy(raw + 36 + 8 * (i - 1), &t->stride[i], 8);
   raw[78] = t->interleave, raw[79] = t->swizzle, raw[80] = t->l2, raw[81] = t->oob;
@@ -74,9 +74,9 @@ static inline int wv_tmap_unpack(const uint8_t raw[WV_TMAP_BYTES], wv_tmap *t) {
   for (int i = 0; i < 5; i++) {
     uint32_t d;
     memcpy(&d, raw + 16 + 4 * i, 4);
-    t->dim[i] = i < t->rank ? (uint64_t)d + 1 : 1;
-    t->box[i] = i < t->rank ? (uint32_t)raw[68 + i] + 1 : 1;
-    t->estr[i] = i < t->rank ? (uint32_t)raw[73 + i] + 1 : 1;
+    t->dim[i] = (uint64_t)d + 1;
+    t->box[i] = (uint32_t)raw[68 + i] + 1;
+    t->estr[i] = (uint32_t)raw[73 + i] + 1;
   }
   t->stride[0] = t->esize;
   for (int i = 1; i < 5; i++) memcpy(&t->stride[i], raw + 36 + 8 * (i - 1), 8);
@@ -86,6 +86,15 @@ static inline int wv_tmap_unpack(const uint8_t raw[WV_TMAP_BYTES], wv_tmap *t) {
   memcpy(&t->channels, raw + 94, 2);
   memcpy(&t->pixels, raw + 96, 2);
   return 0;
+}
+
+/* A map with nothing set (tensormap.replace on bytes no encoder wrote: Triton builds maps from zeros). */
+static inline void wv_tmap_empty(wv_tmap *t) {
+  memset(t, 0, sizeof *t);
+  t->rank = 1;
+  for (int i = 0; i < 5; i++) t->dim[i] = t->box[i] = t->estr[i] = 1;
+  t->esize = wv_tmap_esize(0);
+  t->stride[0] = t->esize;
 }
 
 /* Elements the box holds along dimension i (the traversal stride skips elements), and the box's bytes. */

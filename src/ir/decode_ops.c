@@ -780,6 +780,47 @@ static int dec_mapa(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   return 0;
 }
 
+/* tensormap.replace.tile.FIELD{.global,.shared::cta}.b1024.{b32,b64} [map], {ord,} new_val;
+ * tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [dst], [src], 128
+ * (sm_90a; exec/bulk.c). in->mode: the field (WV_TMF_*), in->target: ord, in->b: the new value. */
+static int copy_spaces(const ptx_insn *pi, int *dst, int *src);
+
+static int dec_tensormap(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  static const char *const fields[] = {"global_address", "rank", "box_dim", "global_dim", "global_stride",
+                                       "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
+                                       "swizzle_atomicity", "fill_mode", NULL};
+  in->fn = wv_h_tensormap();
+  take_hints(m);
+  wv_mods_take(m, "sync");
+  if (wv_mods_take(m, "cp_fenceproxy")) {
+    int dsp, ssp;
+    if (!wv_mods_take(m, "tensormap::generic") || copy_spaces(pi, &dsp, &ssp) != 2 || dsp != WV_SPACE_GLOBAL ||
+        ssp != WV_SPACE_SHARED || nops(d, pi, 3, 3))
+      return d->failed ? -1 : unsupported(d, pi);
+    if (pi->ops[2].kind != PTX_OPND_INT || pi->ops[2].ival != 128)
+      return wv_derr(d, pi->ops[2].loc, "tensormap.cp_fenceproxy copies 128 bytes");
+    if (addr_into(d, &pi->ops[1], in, WV_SPACE_SHARED, &in->b, &in->imm2, &in->type2)) return -1;
+    in->mode = WV_TMF_COPY;
+    in->space = WV_SPACE_GLOBAL;
+    return wv_daddr(d, &pi->ops[0], in);
+  }
+  if (!wv_mods_take(m, "replace") || !wv_mods_take(m, "tile") || !wv_mods_take(m, "b1024")) return unsupported(d, pi);
+  int f = take_one(m, fields);
+  if (f < 0 || m->nt != 1 || (m->t[0] != WV_T_B32 && m->t[0] != WV_T_B64)) return unsupported(d, pi);
+  int ord = f >= WV_TMF_BOX_DIM && f <= WV_TMF_ELEMENT_STRIDE;
+  if (nops(d, pi, ord ? 3 : 2, ord ? 3 : 2)) return -1;
+  if (ord) {
+    if (pi->ops[1].kind != PTX_OPND_INT || pi->ops[1].ival > 4) return wv_derr(d, pi->ops[1].loc, "tensormap.replace needs an immediate ordinal 0..4");
+    in->target = (uint32_t)pi->ops[1].ival;
+  }
+  in->mode = (uint8_t)f;
+  in->type = (uint8_t)m->t[0];
+  in->space = (uint8_t)(m->space < 0 ? WV_SPACE_GENERIC : m->space);
+  if (wv_daddr(d, &pi->ops[0], in)) return -1;
+  in->b = wv_dsrc(d, &pi->ops[ord ? 2 : 1], m->t[0]);
+  return d->failed ? -1 : 0;
+}
+
 /* ---------------- asynchronous copies and mbarriers ---------------- */
 
 /* An address operand decoded into slot/offset/flags of its own (in->space on entry: its state space). */
@@ -1340,7 +1381,7 @@ static int space_of(const char *w) {
  * is refused at launch; any other mnemonic is a load error. */
 static const char *const known_unimplemented[] = {
   "wmma", "mma", "wgmma", "ldmatrix", "stmatrix", "movmatrix", "tex", "tld4", "txq",
-  "suld", "sust", "sured", "suq", "istypep", "multimem", "tensormap",
+  "suld", "sust", "sured", "suq", "istypep", "multimem",
   "alloca", "stacksave", "stackrestore", "brx",
   "applypriority", "discard", "createpolicy", "clusterlaunchcontrol", "tcgen05", "vadd", "vsub", "vmad",
   "vmin", "vmax", "vshl", "vshr", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",

@@ -54,7 +54,7 @@ nv fpapprox sm_80 fpapprox_fast -use_fast_math
 # sm_90 (nvcc)
 for n in ref_shfl shfl_battery vote block atomics control fp32 fpconv sm90 its async_pipeline async_prim async_barrier async_cg async_namedbar async_memmodel async_mbarrier tiles isa10 half indirect sregs cg_large_tile vecatom cluster; do nv "$n" sm_90; done
 # sm_90a (nvcc): .multicast::cluster is meant for sm_90a
-for n in bulk; do nv "$n" sm_90a; done
+for n in bulk tmap; do nv "$n" sm_90a; done
 
 if [ "${1:-}" = "--check" ]; then
   for f in ptx/*.ptx; do
