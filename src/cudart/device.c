@@ -198,6 +198,7 @@ int cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, unsigne
 /* The driver function `symbol` for CUDA version `version` (cuGetProcAddress's table); a name the driver lacks is
  * success with status cudaDriverEntryPointSymbolNotFound (1) and NULL, as CUDA answers. */
 static cudaError_t entry_point(const char *symbol, void **fn, int version, unsigned long long flags, int *status) {
+  (void)wv_cr(); /* (wv_cr_ret unlocks it) */
   if (!symbol || !fn || flags > 3) return wv_cr_ret(cudaErrorInvalidValue);
   int st = 1;
   cuGetProcAddress_v2(symbol, fn, version, flags, &st);

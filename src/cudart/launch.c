@@ -138,6 +138,7 @@ static int launch_flags(const void *func, const cudaLaunchAttribute *attrs, unsi
       flags |= wvcu_cluster_flags(attrs[i].val.clusterDim.x, attrs[i].val.clusterDim.y, attrs[i].val.clusterDim.z,
                                   f && f->nonportable_cluster);
   }
+  wv_cr_unlock(); /* (wv_cr locked the runtime) */
   return (int)flags;
 }
 
