@@ -410,7 +410,7 @@ static uint32_t bulk_targets(wv_exec *x, const wv_insn *in, uint64_t dst, int la
 /* Enqueue a bulk copy of `size` staged bytes (or, stage NULL, a copy from global src) into each target's shared
  * memory at off, each followed by complete_tx of size on the target's mbarrier at the same offset as bar's. */
 static int bulk_land(wv_exec *x, int lane, wv_cta **to, uint32_t nto, int mcast, uint64_t off, uint64_t bar,
-                     const uint8_t *stage, uint64_t src, uint32_t size) {
+                     const uint8_t *stage, uint64_t src, uint32_t size, const wv_insn *in) {
   uint64_t baroff;
   wv_cta *bcta;
   if (mb_where(x, WV_SPACE_CLUSTER, bar, lane, &bcta, &baroff)) return 1;
@@ -424,7 +424,8 @@ static int bulk_land(wv_exec *x, int lane, wv_cta **to, uint32_t nto, int mcast,
     if (bad) return 1;
     /* (a multicast's complete_tx goes to each destination's mbarrier at the offset of the one named) */
     wv_cta *mb = mcast ? to[k] : bcta;
-    wv_aent c = {.marker = stage ? A_STAGED : A_COPY, .size = size, .srcsize = size, .dst = off, .src = src, .dcta = to[k]};
+    wv_aent c = {.marker = stage ? A_STAGED : A_COPY, .size = size, .srcsize = size, .dst = off, .src = src, .dcta = to[k],
+                 .op = in->sat, .rtype = in->type}; /* (cp.reduce.async.bulk.shared::cluster: a reduction) */
     if (stage && !(c.data = malloc(size ? size : 1))) return wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory");
     if (stage) memcpy(c.data, stage, size);
     x->n_async++;
@@ -492,7 +493,7 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
         if (!g) return 1;
         if (nto > 1) stage = g; /* a multicast reads the source once */
       }
-      if (bulk_land(x, l, to, nto, (in->boolop & WV_BK_MCAST) != 0, off, bar, stage, src, size)) return 1;
+      if (bulk_land(x, l, to, nto, (in->boolop & WV_BK_MCAST) != 0, off, bar, stage, src, size, in)) return 1;
     });
     return 0;
   }
@@ -530,7 +531,7 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
       uint8_t *stage = malloc(bytes ? bytes : 1);
       if (!stage) return wv_fault_set(x, WV_ERR_NOMEM, l, 0, 0, "out of host memory");
       int bad = wv_tma_gather(x, &t, c, (uint32_t)off, stage, l);
-      if (!bad) bad = bulk_land(x, l, to, nto, (in->boolop & WV_BK_MCAST) != 0, off, bar, stage, 0, (uint32_t)bytes);
+      if (!bad) bad = bulk_land(x, l, to, nto, (in->boolop & WV_BK_MCAST) != 0, off, bar, stage, 0, (uint32_t)bytes, in);
       free(stage);
       if (bad) return 1;
     });

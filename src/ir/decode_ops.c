@@ -907,8 +907,9 @@ static int dec_bulk(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m, int 
   if (copy_spaces(pi, &dsp, &ssp) != 2) return unsupported(d, pi);
   int mcast = wv_mods_take(m, "multicast::cluster");
   if (dsp == WV_SPACE_CLUSTER) { /* into shared memory, completing on an mbarrier */
-    if (reduce || !wv_mods_take(m, "mbarrier::complete_tx::bytes")) return unsupported(d, pi);
+    if (!wv_mods_take(m, "mbarrier::complete_tx::bytes")) return unsupported(d, pi);
     if (ssp != WV_SPACE_GLOBAL && (ssp != WV_SPACE_SHARED || tensor || mcast)) return unsupported(d, pi);
+    if (reduce && (tensor || ssp != WV_SPACE_SHARED)) return unsupported(d, pi); /* (only shared::cta → ::cluster) */
     in->boolop = (uint8_t)((mcast ? WV_BK_MCAST : 0) | (ssp == WV_SPACE_SHARED ? WV_BK_SRC_SHARED : 0));
     int hint = has_mod(pi, "L2::cache_hint", NULL);
     uint32_t need = (tensor ? 3u : 4u) + (mcast ? 1u : 0u) + (hint ? 1u : 0u);

@@ -176,3 +176,34 @@ extern "C" __global__ void __cluster_dims__(2, 1, 1) st_async(unsigned *out) {
   if (i == 0) out[blockIdx.x * 193 + 192] = counter;
   asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
 }
+
+// reduce_dsmem(out): clusters of 2 blocks of 64 threads; each block adds its 64 words (1000 * rank + i) into the
+// other block's acc (initially 7 * i) with cp.reduce.async.bulk.shared::cluster.shared::cta...add.u32, and takes
+// the max of them into its mx (initially 1500) with .max.u32, completing on the other block's mbarrier; out: acc, mx.
+extern "C" __global__ void __cluster_dims__(2, 1, 1) reduce_dsmem(unsigned *out) {
+  __shared__ alignas(128) unsigned mine[64], acc[64], mx[64];
+  __shared__ unsigned long long bar;
+  unsigned r, i = threadIdx.x;
+  asm volatile("mov.u32 %0, %%cluster_ctarank;" : "=r"(r));
+  mine[i] = 1000 * r + i, acc[i] = 7 * i, mx[i] = 1500;
+  if (i == 0) {
+    mbar_init(&bar, 1);
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], 512;" ::"r"(saddr(&bar)) : "memory");
+  }
+  asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+  if (i == 0) {
+    unsigned dacc, dmx, rbar;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(dacc) : "r"(saddr(acc)), "r"(r ^ 1));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(dmx) : "r"(saddr(mx)), "r"(r ^ 1));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rbar) : "r"(saddr(&bar)), "r"(r ^ 1));
+    asm volatile("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.add.u32 [%0], [%1], 256, [%2];"
+                 ::"r"(dacc), "r"(saddr(mine)), "r"(rbar) : "memory");
+    asm volatile("cp.reduce.async.bulk.shared::cluster.shared::cta.mbarrier::complete_tx::bytes.max.u32 [%0], [%1], 256, [%2];"
+                 ::"r"(dmx), "r"(saddr(mine)), "r"(rbar) : "memory");
+  }
+  mbar_wait(&bar, 0);
+  out[blockIdx.x * 128 + i] = acc[i];
+  out[blockIdx.x * 128 + 64 + i] = mx[i];
+  asm volatile("barrier.cluster.arrive.release.aligned; barrier.cluster.wait.acquire.aligned;" ::: "memory");
+}
