@@ -181,6 +181,27 @@ void wv_cluster_form(wv_cluster *cl, wv_cta *const *ctas, const uint32_t dim[3])
   }
 }
 
+int wv_cluster_run(sched *s, wv_cta *ctas, uint32_t n) {
+  int stuck_round = 0, live = (int)n;
+  uint8_t done[WV_MAX_CLUSTER] = {0};
+  while (live > 0) {
+    s->strict = stuck_round; /* the last round moved nothing: a CTA with nothing to run is deadlocked */
+    stuck_round = 1;
+    for (uint32_t r = 0; r < n; r++) {
+      if (done[r]) continue;
+      wv_cta *cta = &ctas[r];
+      s->x.cta = cta;
+      cta->clk_bias += s->warp_insns - cta->clk_out; /* other CTAs' turns do not age its waits */
+      int rc = wv_cta_turn(s);
+      cta->clk_out = s->warp_insns;
+      if (rc < 0) return -1;
+      if (rc != 2) stuck_round = 0;
+      if (rc == 0) done[r] = 1, live--;
+    }
+  }
+  return 0;
+}
+
 uint64_t wv_cluster_seq_ci(const uint32_t grid[3], const uint32_t dim[3], uint64_t seq) {
   uint64_t csize = (uint64_t)dim[0] * dim[1] * dim[2], q = seq / csize, r = seq % csize;
   uint64_t ncx = grid[0] / dim[0], ncy = grid[1] / dim[1];

@@ -8,8 +8,9 @@
  *     table every worker reads). Those run on one worker, which is the same code.
  *   - A kernel that reaches CUDA's device runtime gets its grid's device-runtime state (cdp.h); the
  *     grids its threads launch run once it has finished (cdp.c), before the host's launch returns.
- *   - A cooperative launch, --schedule interleave|random, and a launch of clusters of several CTAs keep
- *     CTAs resident and give them turns (run_resident) on the calling thread.
+ *   - A cooperative launch and --schedule interleave|random keep CTAs resident and give them turns
+ *     (run_resident) on the calling thread, in whole clusters when the launch has clusters of several CTAs.
+ *     Under the serial schedule the workers claim whole clusters (workers.c, cluster.c wv_cluster_run).
  */
 #include <stdlib.h>
 
@@ -218,8 +219,9 @@ const char *wv_exec_unsupported(const wv_irmod *m, const wv_func *f) {
  * global order (the file's comment; reach: the builtins' flags the kernel reaches). */
 static uint32_t grid_workers(wv_vm *vm, const wv_launch_desc *L, uint32_t reach) {
   uint32_t n = vm->nthreads;
-  if (n <= 1 || L->nctas <= 1 || vm->weak || vm->async_mode == WV_ASYNC_RANDOM || (reach & WV_BF_HEAP)) return 1;
-  return L->nctas < n ? (uint32_t)L->nctas : n;
+  uint64_t units = L->csize > 1 ? L->nctas / L->csize : L->nctas; /* clusters run whole on one worker */
+  if (n <= 1 || units <= 1 || vm->weak || vm->async_mode == WV_ASYNC_RANDOM || (reach & WV_BF_HEAP)) return 1;
+  return units < n ? (uint32_t)units : n;
 }
 
 static wv_status check_config(wv_vm *vm, const wv_func *kfn, const uint32_t grid[3], const uint32_t block[3],
@@ -332,7 +334,7 @@ wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, con
   }
   double t0 = wv_now();
   L.deadline = vm->devrt.deadline; /* the host launch's, for every grid it leads to */
-  if (coop || vm->sched_mode != WV_SCHED_SERIAL || L.csize > 1) st = run_turns(&L, coop);
+  if (coop || vm->sched_mode != WV_SCHED_SERIAL) st = run_turns(&L, coop);
   else st = wv_run_grid(&L, grid_workers(vm, &L, reach));
   vm->stats.kernel_seconds += wv_now() - t0;
   vm->stats.launches++;

@@ -78,6 +78,9 @@ void wv_sched_merge(sched *s, wv_warp *w);
 
 /* cluster.c: the clusters of a launch (exec.h's wv_cluster). */
 void wv_cluster_form(wv_cluster *cl, wv_cta *const *ctas, const uint32_t dim[3]);
+/* Run the n CTAs of one cluster (started, formed) in turns, round robin, until all have finished: 0, or -1 on a
+ * fault (its report in s->msg, as wv_cta_turn gives it). */
+int wv_cluster_run(sched *s, wv_cta *ctas, uint32_t n);
 /* The linear index of the CTA that runs seq-th when clusters of shape dim run one after another, rank order. */
 uint64_t wv_cluster_seq_ci(const uint32_t grid[3], const uint32_t dim[3], uint64_t seq);
 void wv_cluster_specials(const wv_cta *cta, const uint32_t grid[3], int explicit_cluster, uint64_t *sp);
