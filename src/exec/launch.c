@@ -46,7 +46,7 @@ static uint32_t resident_ctas(uint32_t nthreads, uint32_t shared_size) {
 
 /* Launches with resident CTAs (a cooperative launch: all of them; --schedule interleave|random: as
  * many as the modelled GPU holds, the next CTA in grid order taking a finished one's place; a cluster
- * launch: whole clusters, one at a time under the serial schedule). The
+ * launch: whole clusters). The
  * resident CTAs take turns — round robin, or in a random order with random slices — one turn being a
  * time slice of each live warp, so a CTA that spins on memory another CTA writes (grid.sync(), a
  * flag) lets that CTA run, and a warp found polling gives up its turn early (sched.c). A CTA's memory is
@@ -260,9 +260,7 @@ static wv_status run_turns(const wv_launch_desc *L, int coop) {
   wv_vm *vm = L->vm;
   sched *s = wv_sched_new(L);
   if (!s) return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
-  uint32_t window = coop ? (uint32_t)L->nctas
-                    : vm->sched_mode == WV_SCHED_SERIAL ? L->csize /* one cluster after another */
-                    : resident_ctas(L->nthreads, L->shared_size);
+  uint32_t window = coop ? (uint32_t)L->nctas : resident_ctas(L->nthreads, L->shared_size);
   wv_status st = run_resident(s, window, vm->sched_mode == WV_SCHED_RANDOM);
   wv_mm_commit_all(&s->x); /* the end of the launch makes every store visible */
   wv_sched_fold_stats(s, vm);

@@ -48,6 +48,54 @@ static const char RING[] = HDR
     "mul.wide.u32 %rd2, %r1, 4; add.s64 %rd3, %rd1, %rd2; st.global.u32 [%rd3], %r2;\n"
     "ret;\n}\n";
 
+/* Each CTA's thread 0 prints its block and rank; block `bad` then reads rank 7 of its cluster of 2 (a fault). */
+static const char PRINTS[] = HDR
+    ".extern .func (.param .b32 r) vprintf (.param .b64 f, .param .b64 a);\n"
+    ".global .align 1 .b8 fmt[18] = {98,108,111,99,107,32,37,117,32,114,97,110,107,32,37,117,10,0};\n"
+    ".visible .entry k(.param .u32 bad)\n{\n"
+    ".reg .b32 %r<10>; .reg .b64 %rd<6>; .reg .pred %p<3>; .local .align 8 .b8 buf[8]; .shared .align 4 .b32 s[4];\n"
+    "mov.u32 %r1, %tid.x; setp.ne.u32 %p1, %r1, 0; @%p1 bra SKIP;\n"
+    "mov.u32 %r2, %ctaid.x; mov.u32 %r3, %cluster_ctarank;\n"
+    "mov.u64 %rd1, buf; cvta.local.u64 %rd2, %rd1; st.local.u32 [%rd1], %r2; st.local.u32 [%rd1+4], %r3;\n"
+    "mov.u64 %rd3, fmt; cvta.global.u64 %rd4, %rd3;\n"
+    "{ .param .b64 p0; st.param.b64 [p0], %rd4; .param .b64 p1; st.param.b64 [p1], %rd2; .param .b32 rv;\n"
+    "  call (rv), vprintf, (p0, p1); }\n"
+    "ld.param.u32 %r4, [bad]; setp.ne.u32 %p2, %r2, %r4; @%p2 bra SKIP;\n"
+    "mov.u32 %r5, s; mapa.shared::cluster.u32 %r6, %r5, 7; ld.shared::cluster.u32 %r7, [%r6];\n"
+    "SKIP: barrier.cluster.arrive; barrier.cluster.wait;\n"
+    "ret;\n}\n";
+
+typedef struct { char buf[8192]; size_t n; } sink;
+static void collect(void *user, const char *text, size_t len) {
+  sink *s = user;
+  if (s->n + len < sizeof s->buf) memcpy(s->buf + s->n, text, len), s->n += len;
+}
+
+/* Clusters claimed by several workers print and fail as one thread running them in order does. */
+static void test_threads_same_output(void **state) {
+  (void)state;
+  char out[2][8192], err[2][1024];
+  for (int t = 0; t < 2; t++) {
+    sink s = {.n = 0};
+    wv_config cfg = {.threads = t ? 4 : 1, .printf_out = collect, .printf_user = &s};
+    wv_vm *vm = wv_create(&cfg);
+    assert_non_null(vm);
+    const wv_kernel *k = wvt_kernel(vm, PRINTS, "k");
+    uint32_t bad = 45;
+    void *args[] = {&bad};
+    assert_int_equal(wv_launch_ex(vm, k, wvt_dim(64, 1, 1), wvt_dim(64, 1, 1), 0, args, WV_LAUNCH_CLUSTER(2, 1, 1)), WV_ERR_FAULT);
+    snprintf(err[t], sizeof err[t], "%s", wv_last_error(vm));
+    s.buf[s.n] = 0;
+    memcpy(out[t], s.buf, s.n + 1);
+    wv_destroy(vm);
+  }
+  assert_string_equal(out[0], out[1]);
+  assert_string_equal(err[0], err[1]);
+  wvt_assert_contains(err[0], "block (45,0,0)");
+  wvt_assert_contains(out[0], "block 44 rank 0\nblock 45 rank 1\n");
+  assert_null(strstr(out[0], "block 46 "));
+}
+
 static wv_status launch(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, uint32_t flags, uint32_t *out, size_t bytes) {
   wv_devptr d;
   assert_int_equal(wv_malloc(vm, bytes, &d), WV_OK);
@@ -183,6 +231,7 @@ static void test_tmap_roundtrip(void **state) {
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_ring_every_schedule),
+      cmocka_unit_test(test_threads_same_output),
       cmocka_unit_test_setup_teardown(test_launch_rules, wvt_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_bad_rank_fault, wvt_setup, wvt_teardown),
       cmocka_unit_test(test_swizzle_formula),
