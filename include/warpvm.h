@@ -42,6 +42,7 @@ typedef enum wv_status {
   WV_ERR_ASSERT = 12,     /* device-side assert() failed (CUDA's line is printed on stderr) */
   WV_ERR_MISALIGNED = 13, /* device fault: misaligned address (WV_ERR_FAULT: any other bad access) */
   WV_ERR_ILLEGAL_INSN = 14, /* device fault a GPU reports as an illegal instruction (a .shared address past its window) */
+  WV_ERR_CLUSTER = 15,    /* a launch's cluster shape is invalid (cudaErrorInvalidClusterSize) */
 } wv_status;
 
 typedef struct wv_dim3 {
@@ -198,6 +199,9 @@ wv_param_info wv_kernel_param(const wv_kernel *k, uint32_t i);
 uint32_t wv_kernel_static_shared(const wv_kernel *k); /* bytes of static .shared it uses */
 /* The most threads a block of k may have: .maxntid / .reqntid (CUDA's __launch_bounds__), else 1024. */
 uint32_t wv_kernel_max_threads(const wv_kernel *k);
+/* The cluster shape compiled into k (.reqnctapercluster: nvcc's __cluster_dims__) in dims, 1 if it has one (else
+ * dims are 0); *must_set (if not NULL): the kernel is .explicitcluster without a shape (cudaFuncAttributeClusterDimMustBeSet). */
+int wv_kernel_cluster(const wv_kernel *k, uint32_t dims[3], int *must_set);
 
 /* device memory. wv_free frees what wv_malloc returned (0 is a no-op); WV_ERR_INVALID for any other
  * address, module variables, device-malloc'd memory and wv_map_host mappings included. */
@@ -267,6 +271,11 @@ wv_status wv_launch(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block,
 
 /* wv_launch_ex flags. */
 #define WV_LAUNCH_COOPERATIVE 1u /* cudaLaunchCooperativeKernel: every CTA resident at once */
+#define WV_LAUNCH_NONPORTABLE_CLUSTER 2u /* clusters of up to 16 CTAs (else 8) */
+/* Thread-block clusters of x*y*z CTAs (each 1..16; all 0, the default: the kernel's .reqnctapercluster, else
+ * none). The grid must be a multiple of the cluster; a cluster's CTAs are resident together, share their
+ * shared memory (.shared::cluster) and the cluster barrier. */
+#define WV_LAUNCH_CLUSTER(x, y, z) (((uint32_t)(x) & 0xffu) << 8 | ((uint32_t)(y) & 0xffu) << 16 | ((uint32_t)(z) & 0xffu) << 24)
 
 /*
  * wv_launch with flags (wv_launch is flags 0). WV_LAUNCH_COOPERATIVE makes every CTA of the grid

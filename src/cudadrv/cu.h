@@ -46,7 +46,8 @@ enum {
   CUDA_ERROR_OPERATING_SYSTEM = 304, CUDA_ERROR_ILLEGAL_STATE = 401, CUDA_ERROR_LOSSY_QUERY = 402,
   CUDA_ERROR_STREAM_CAPTURE_UNMATCHED = 903, CUDA_ERROR_STREAM_CAPTURE_UNJOINED = 904,
   CUDA_ERROR_STREAM_CAPTURE_ISOLATION = 905, CUDA_ERROR_STREAM_CAPTURE_IMPLICIT = 906,
-  CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910
+  CUDA_ERROR_GRAPH_EXEC_UPDATE_FAILURE = 910,
+  CUDA_ERROR_INVALID_CLUSTER_SIZE = 912
 };
 
 /* The CUDA version this driver reports (cuDriverGetVersion) and was generated from (procs.def). */
@@ -84,7 +85,11 @@ struct cu_func {
   int max_dyn_shared;      /* CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES */
   int carveout;
   int cache_config;
+  uint32_t cluster[3];     /* CU_FUNC_ATTRIBUTE_REQUIRED_CLUSTER_WIDTH/HEIGHT/DEPTH (0: not set) */
+  int nonportable_cluster; /* CU_FUNC_ATTRIBUTE_NON_PORTABLE_CLUSTER_SIZE_ALLOWED */
+  int cluster_policy;      /* CU_FUNC_ATTRIBUTE_CLUSTER_SCHEDULING_POLICY_PREFERENCE */
 };
+
 
 typedef struct cu_stream {
   unsigned flags;

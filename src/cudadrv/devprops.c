@@ -185,7 +185,7 @@ wvcu_launch_problem wvcu_launch_check(const wv_prop_all *p, const wv_kernel *k, 
              shared, lim, wv_kernel_static_shared(k));
     return WVCU_TOO_MUCH_SHARED;
   }
-  if (coop) {
+  if (coop & WV_LAUNCH_COOPERATIVE) { /* (coop: the launch's WV_LAUNCH_* flags) */
     uint64_t blocks = (uint64_t)grid.x * grid.y * grid.z;
     uint64_t cap = (uint64_t)wvcu_occupancy(p, k, (int)threads, shared) * (uint64_t)p->multiProcessorCount;
     if (blocks > cap) {
@@ -195,6 +195,21 @@ wvcu_launch_problem wvcu_launch_check(const wv_prop_all *p, const wv_kernel *k, 
     }
   }
   return WVCU_LAUNCH_OK;
+}
+
+/* (devprops.h) A dimension past 255 cannot be a cluster's and becomes 255, which the vm refuses (exec/launch.c). */
+uint32_t wvcu_cluster_flags(unsigned x, unsigned y, unsigned z, int nonportable) {
+  if (!x && !y && !z) return 0;
+  return WV_LAUNCH_CLUSTER(x > 255 ? 255 : x, y > 255 ? 255 : y, z > 255 ? 255 : z) |
+         (nonportable ? WV_LAUNCH_NONPORTABLE_CLUSTER : 0);
+}
+
+/* (devprops.h) The modelled GPU places a cluster's blocks on SMs of one GPC; warpvm counts every SM's resident blocks
+ * as one pool (no GPC boundaries), so a GPU may answer less for large clusters. */
+int wvcu_max_active_clusters(const wv_prop_all *p, const wv_kernel *k, int block, size_t dyn_shared, uint32_t csize) {
+  if (!csize || csize > 16) return 0;
+  int per_sm = wvcu_occupancy(p, k, block, dyn_shared);
+  return (int)((uint64_t)per_sm * (uint64_t)p->multiProcessorCount / csize);
 }
 
 /* cudaLimitPersistingL2CacheSize: an H200 starts at 3/16 of its L2 and rounds a request up to a sixteenth of

@@ -88,6 +88,10 @@ size_t wvcu_persisting_l2(const wv_prop_all *p, size_t request, int is_default);
 /* cudaOccupancyAvailableDynamicSMemPerBlock: dynamic shared memory a block may have so that nblocks blocks of
  * `block` threads fit on one SM (nblocks > 0). */
 size_t wvcu_avail_dyn_shared(const wv_prop_all *p, const wv_kernel *k, int max_dyn, int nblocks, int block);
+/* A launch's cluster shape (a launch attribute or cudaFuncSetAttribute's) as wv_launch_ex flags; 0 for 0,0,0. */
+uint32_t wvcu_cluster_flags(unsigned x, unsigned y, unsigned z, int nonportable);
+/* cudaOccupancyMaxActiveClusters: clusters of csize blocks of k that can be resident at once (0: none fits). */
+int wvcu_max_active_clusters(const wv_prop_all *p, const wv_kernel *k, int block, size_t dyn_shared, uint32_t csize);
 typedef enum { WVCU_LAUNCH_OK, WVCU_BAD_CONFIG, WVCU_TOO_MUCH_SHARED, WVCU_COOP_TOO_LARGE } wvcu_launch_problem;
 /* Whether a launch configuration is within the device's and the kernel's limits; why says what not. */
 wvcu_launch_problem wvcu_launch_check(const wv_prop_all *p, const wv_kernel *k, int max_dyn, wv_dim3 grid,

@@ -316,7 +316,15 @@ static CUresult func_attr(cu_driver *d, int *v, int attr, cu_func *f) {
   case 7: *v = 0; break;
   case 8: *v = wvcu_dyn_shared_limit(f->k, f->max_dyn_shared); break;
   case 9: *v = f->carveout ? f->carveout : -1; break;
-  case 10: case 11: case 12: case 13: case 14: case 15: *v = 0; break;
+  case 10: case 11: case 12: case 13: { /* cluster: must be set; the required width, height, depth */
+    uint32_t c[3];
+    int must;
+    int fixed = wv_kernel_cluster(f->k, c, &must);
+    *v = attr == 10 ? must : (int)(fixed ? c[attr - 11] : f->cluster[attr - 11]);
+    break;
+  }
+  case 14: *v = f->nonportable_cluster; break;
+  case 15: *v = f->cluster_policy; break;
   default: return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;
@@ -330,7 +338,17 @@ static CUresult func_set_attr(cu_driver *d, cu_func *f, int attr, int v) {
   } else if (attr == 9) {
     if (v < -1 || v > 100) return CUDA_ERROR_INVALID_VALUE;
     f->carveout = v;
-  } else if (attr < 10 || attr > 15) {
+  } else if (attr >= 11 && attr <= 13) { /* the cluster shape of launches that give none (a compiled-in one is fixed) */
+    uint32_t c[3];
+    if (wv_kernel_cluster(f->k, c, NULL)) return CUDA_ERROR_NOT_PERMITTED;
+    if (v < 0) return CUDA_ERROR_INVALID_VALUE;
+    f->cluster[attr - 11] = (uint32_t)v;
+  } else if (attr == 14) {
+    f->nonportable_cluster = v != 0;
+  } else if (attr == 15) {
+    if (v < 0 || v > 2) return CUDA_ERROR_INVALID_VALUE;
+    f->cluster_policy = v;
+  } else if (attr != 10) {
     return CUDA_ERROR_INVALID_VALUE;
   }
   return CUDA_SUCCESS;
@@ -445,13 +463,15 @@ CUresult cu_launch(cu_driver *d, cu_func *f, wv_dim3 grid, wv_dim3 block, unsign
   } else if (n && !params) {
     return refuse(d, f, CUDA_ERROR_INVALID_VALUE, "no kernel parameters given");
   }
+  if (!(coop & WV_LAUNCH_CLUSTER(0xff, 0xff, 0xff)) && f->cluster[0]) /* the shape cuFuncSetAttribute set */
+    coop |= (int)wvcu_cluster_flags(f->cluster[0], f->cluster[1], f->cluster[2], f->nonportable_cluster);
   cu_flush_printf(d); /* CUDA flushes the printf buffer at the start of a launch */
   cu_hostreg_recheck(d);
-  wv_status st = wv_launch_ex(d->vm, f->k, grid, block, shared, args, coop ? WV_LAUNCH_COOPERATIVE : 0);
+  wv_status st = wv_launch_ex(d->vm, f->k, grid, block, shared, args, (uint32_t)coop); /* WV_LAUNCH_* */
   if (args != params && args != stack_args) free(args);
   switch (st) {
   case WV_OK: return CUDA_SUCCESS;
-  case WV_ERR_LAUNCH: case WV_ERR_INVALID: case WV_ERR_UNSUPPORTED:
+  case WV_ERR_LAUNCH: case WV_ERR_INVALID: case WV_ERR_UNSUPPORTED: case WV_ERR_CLUSTER:
     return refuse(d, f, cu_from_status(st), wv_last_error(d->vm));
   case WV_ERR_NOMEM: return refuse(d, f, CUDA_ERROR_LAUNCH_OUT_OF_RESOURCES, wv_last_error(d->vm));
   default:
@@ -519,18 +539,49 @@ enum { CU_LAUNCH_ATTRIBUTE_COOPERATIVE = 2, CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSIO
 
 CU_EXPORT CUresult cuLaunchKernelEx(const cu_launch_config *c, void *f, void **params, void **extra) {
   if (!c) return CUDA_ERROR_INVALID_VALUE;
-  int coop = 0;
+  uint32_t flags = 0;
+  cu_driver *d = cu_lock();
+  cu_func *fn = cu_obj_check(d, f, CU_K_FUNC) ? f : NULL;
   for (unsigned i = 0; c->attrs && i < c->numAttrs; i++) {
     const cu_launch_attr *a = &c->attrs[i];
-    if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE) coop = a->v.i != 0;
-    else if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION && a->v.u3[0] * a->v.u3[1] * a->v.u3[2] > 1)
-      return CUDA_ERROR_NOT_SUPPORTED; /* clusters of more than one CTA: not modelled */
+    if (a->id == CU_LAUNCH_ATTRIBUTE_COOPERATIVE && a->v.i) flags |= WV_LAUNCH_COOPERATIVE;
+    else if (a->id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION)
+      flags |= wvcu_cluster_flags(a->v.u3[0], a->v.u3[1], a->v.u3[2], fn && fn->nonportable_cluster);
   }
-  return launch_on(c->hStream, f, (wv_dim3){c->gridDimX, c->gridDimY, c->gridDimZ},
-                   (wv_dim3){c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes, params, extra, coop);
+  return cu_ret(launch_on(c->hStream, f, (wv_dim3){c->gridDimX, c->gridDimY, c->gridDimZ},
+                          (wv_dim3){c->blockDimX, c->blockDimY, c->blockDimZ}, c->sharedMemBytes, params, extra,
+                          (int)flags)); /* launch_on locks again: the lock is recursive */
 }
 
 /* ---- occupancy ---- */
+/* cuOccupancyMaxActiveClusters: the cluster shape is the config's attribute, else the kernel's (compiled in or
+ * set with cuFuncSetAttribute); a kernel with neither needs the attribute. */
+CU_EXPORT CUresult cuOccupancyMaxActiveClusters(int *n, void *f, const cu_launch_config *c) {
+  cu_driver *d = cu_lock();
+  if (!n || !c) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (!cu_obj_check(d, f, CU_K_FUNC)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
+  cu_func *fn = f;
+  uint32_t cl[3] = {fn->cluster[0], fn->cluster[1], fn->cluster[2]}, fixed[3];
+  if (wv_kernel_cluster(fn->k, fixed, NULL)) memcpy(cl, fixed, sizeof cl);
+  for (unsigned i = 0; c->attrs && i < c->numAttrs; i++)
+    if (c->attrs[i].id == CU_LAUNCH_ATTRIBUTE_CLUSTER_DIMENSION) memcpy(cl, c->attrs[i].v.u3, sizeof cl);
+  uint64_t size = (uint64_t)cl[0] * cl[1] * cl[2];
+  if (!size || size > (fn->nonportable_cluster ? 16u : 8u)) return cu_ret(CUDA_ERROR_INVALID_CLUSTER_SIZE);
+  int threads = (int)(c->blockDimX * c->blockDimY * c->blockDimZ);
+  *n = wvcu_max_active_clusters(&d->prop, fn->k, threads, c->sharedMemBytes, (uint32_t)size);
+  return cu_ret(CUDA_SUCCESS);
+}
+
+CU_EXPORT CUresult cuOccupancyMaxPotentialClusterSize(int *n, void *f, const cu_launch_config *c) {
+  cu_driver *d = cu_lock();
+  if (!n || !c) return cu_ret(CUDA_ERROR_INVALID_VALUE);
+  if (!cu_obj_check(d, f, CU_K_FUNC)) return cu_ret(CUDA_ERROR_INVALID_HANDLE);
+  cu_func *fn = f;
+  int threads = (int)(c->blockDimX * c->blockDimY * c->blockDimZ);
+  *n = wvcu_occupancy(&d->prop, fn->k, threads, c->sharedMemBytes) > 0 ? (fn->nonportable_cluster ? 16 : 8) : 0;
+  return cu_ret(CUDA_SUCCESS);
+}
+
 CU_EXPORT CUresult cuOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int *n, void *f, int block, size_t dyn,
                                                                         unsigned flags) {
   (void)flags;

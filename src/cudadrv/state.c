@@ -180,6 +180,7 @@ CUresult cu_from_status(wv_status st) {
   case WV_ERR_ASSERT: return CUDA_ERROR_ASSERT;
   case WV_ERR_MISALIGNED: return CUDA_ERROR_MISALIGNED_ADDRESS;
   case WV_ERR_ILLEGAL_INSN: return CUDA_ERROR_ILLEGAL_INSTRUCTION;
+  case WV_ERR_CLUSTER: return CUDA_ERROR_INVALID_CLUSTER_SIZE;
   default: return CUDA_ERROR_LAUNCH_FAILED; /* trap, deadlock */
   }
 }

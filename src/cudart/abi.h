@@ -41,7 +41,7 @@ enum cudaMemcpyKind {
 enum cudaMemoryType { cudaMemoryTypeUnregistered = 0, cudaMemoryTypeHost = 1, cudaMemoryTypeDevice = 2,
                       cudaMemoryTypeManaged = 3 };
 enum { cudaFuncAttributeMaxDynamicSharedMemorySize = 8, cudaFuncAttributePreferredSharedMemoryCarveout = 9 };
-enum { cudaLaunchAttributeCooperative = 2 };
+enum { cudaLaunchAttributeCooperative = 2, cudaLaunchAttributeClusterDimension = 4 };
 enum { cudaLimitStackSize = 0, cudaLimitPrintfFifoSize = 1, cudaLimitMallocHeapSize = 2, cudaLimitDevRuntimeSyncDepth = 3,
        cudaLimitDevRuntimePendingLaunchCount = 4, cudaLimitMaxL2FetchGranularity = 5, cudaLimitPersistingL2CacheSize = 6 };
 enum { cudaStreamCaptureStatusNone = 0, cudaStreamCaptureStatusActive = 1 };
@@ -82,6 +82,7 @@ typedef struct cudaLaunchAttribute {
   union {
     char pad[64];
     int cooperative;
+    struct { unsigned x, y, z; } clusterDim;
   } val;
 } cudaLaunchAttribute;
 

@@ -44,6 +44,9 @@ struct wv_cr_func {
   int max_dyn_shared;      /* cudaFuncAttributeMaxDynamicSharedMemorySize */
   int carveout;
   void *cuf;               /* the driver's CUfunction for it (wvcu_func), made when a graph or capture needs it */
+  uint32_t cluster[3];     /* cudaFuncAttributeRequiredClusterWidth/Height/Depth (0: not set) */
+  int nonportable_cluster; /* cudaFuncAttributeNonPortableClusterSizeAllowed */
+  int cluster_policy;      /* cudaFuncAttributeClusterSchedulingPolicyPreference */
 };
 typedef struct wv_cr_func cr_func;
 

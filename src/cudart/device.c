@@ -188,3 +188,27 @@ WV_EXPORT cudaError_t cudaDeviceGetPCIBusId(char *id, int len, int dev) {
   snprintf(id, (size_t)len, "0000:00:00.0");
   return cudaSuccess;
 }
+
+/* ---- the driver's entry points (how runtime programs reach driver-only functions: cuTensorMapEncodeTiled) ---- */
+int cuGetProcAddress_v2(const char *symbol, void **pfn, int cudaVersion, unsigned long long flags, int *status);
+
+/* The driver function `symbol` for CUDA version `version` (cuGetProcAddress's table); a name the driver lacks is
+ * success with status cudaDriverEntryPointSymbolNotFound (1) and NULL, as CUDA answers. */
+static cudaError_t entry_point(const char *symbol, void **fn, int version, unsigned long long flags, int *status) {
+  (void)wv_cr(); /* (wv_cr_ret unlocks it) */
+  if (!symbol || !fn || flags > 3) return wv_cr_ret(cudaErrorInvalidValue);
+  int st = 1;
+  cuGetProcAddress_v2(symbol, fn, version, flags, &st);
+  if (st) *fn = NULL;
+  if (status) *status = st;
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaGetDriverEntryPoint(const char *symbol, void **fn, unsigned long long flags, int *status) {
+  return entry_point(symbol, fn, WV_CUDART_VERSION, flags, status);
+}
+
+WV_EXPORT cudaError_t cudaGetDriverEntryPointByVersion(const char *symbol, void **fn, unsigned int version,
+                                                       unsigned long long flags, int *status) {
+  return entry_point(symbol, fn, (int)version, flags, status);
+}

@@ -78,11 +78,14 @@ cudaError_t wv_cr_launch_check(cudart *r, cr_func *f, dim3 grid, dim3 block, siz
 cudaError_t wv_cr_launch_now(cudart *r, cr_func *f, dim3 grid, dim3 block, uint32_t shared, void **args, int coop) {
   wv_cr_flush_printf(r); /* CUDA flushes the printf buffer at the start of a launch */
   wvcu_hostreg_recheck();
+  uint32_t flags = (uint32_t)coop; /* WV_LAUNCH_*: cooperative, the cluster shape */
+  if (!(flags & WV_LAUNCH_CLUSTER(0xff, 0xff, 0xff)) && f->cluster[0]) /* the shape cudaFuncSetAttribute set */
+    flags |= wvcu_cluster_flags(f->cluster[0], f->cluster[1], f->cluster[2], f->nonportable_cluster);
   wv_status st = wv_launch_ex(r->vm, f->k, (wv_dim3){grid.x, grid.y, grid.z}, (wv_dim3){block.x, block.y, block.z},
-                              shared, args, coop ? WV_LAUNCH_COOPERATIVE : 0);
+                              shared, args, flags);
   switch (st) {
   case WV_OK: return cudaSuccess;
-  case WV_ERR_LAUNCH: case WV_ERR_INVALID: case WV_ERR_UNSUPPORTED:
+  case WV_ERR_LAUNCH: case WV_ERR_INVALID: case WV_ERR_UNSUPPORTED: case WV_ERR_CLUSTER:
     return refuse(r, f, wv_cr_from_status(st), "%s", wv_last_error(r->vm));
   case WV_ERR_NOMEM:
     return refuse(r, f, cudaErrorLaunchOutOfResources, "%s", wv_last_error(r->vm));
@@ -128,11 +131,24 @@ WV_EXPORT cudaError_t cudaLaunchCooperativeKernel(const void *func, dim3 grid, d
   return launch("cudaLaunchCooperativeKernel", func, grid, block, args, shared, s, 1);
 }
 
+/* The launch attributes warpvm acts on: cooperative, the cluster shape (flags for wv_launch_ex, which checks the
+ * shape: a bad one is cudaErrorInvalidClusterSize). */
+static int launch_flags(const void *func, const cudaLaunchAttribute *attrs, unsigned n) {
+  uint32_t flags = 0;
+  cr_func *f = wv_cr_func_find(wv_cr(), func);
+  for (unsigned i = 0; attrs && i < n; i++) {
+    if (attrs[i].id == cudaLaunchAttributeCooperative && attrs[i].val.cooperative) flags |= WV_LAUNCH_COOPERATIVE;
+    if (attrs[i].id == cudaLaunchAttributeClusterDimension)
+      flags |= wvcu_cluster_flags(attrs[i].val.clusterDim.x, attrs[i].val.clusterDim.y, attrs[i].val.clusterDim.z,
+                                  f && f->nonportable_cluster);
+  }
+  wv_cr_unlock(); /* (wv_cr locked the runtime) */
+  return (int)flags;
+}
+
 WV_EXPORT cudaError_t cudaLaunchKernelExC(const cudaLaunchConfig_t *cfg, const void *func, void **args) {
   if (!cfg) return cudaErrorInvalidValue;
-  int coop = 0;
-  for (unsigned i = 0; i < cfg->numAttrs && cfg->attrs; i++)
-    if (cfg->attrs[i].id == cudaLaunchAttributeCooperative) coop = cfg->attrs[i].val.cooperative != 0;
+  int coop = launch_flags(func, cfg->attrs, cfg->numAttrs);
   return launch("cudaLaunchKernelEx", func, cfg->gridDim, cfg->blockDim, args, cfg->dynamicSmemBytes, cfg->stream, coop);
 }
 
@@ -150,6 +166,13 @@ WV_EXPORT cudaError_t cudaFuncGetAttributes(struct cudaFuncAttributes *a, const 
   a->binaryVersion = (int)f->fb->arch;
   a->maxDynamicSharedSizeBytes = dyn_limit(f);
   a->preferredShmemCarveout = f->carveout ? f->carveout : -1;
+  uint32_t c[3];
+  int fixed = wv_kernel_cluster(f->k, c, &a->clusterDimMustBeSet);
+  a->requiredClusterWidth = (int)(fixed ? c[0] : f->cluster[0]);
+  a->requiredClusterHeight = (int)(fixed ? c[1] : f->cluster[1]);
+  a->requiredClusterDepth = (int)(fixed ? c[2] : f->cluster[2]);
+  a->clusterSchedulingPolicyPreference = f->cluster_policy;
+  a->nonPortableClusterSizeAllowed = f->nonportable_cluster;
   return wv_cr_ret(cudaSuccess);
 }
 
@@ -164,7 +187,17 @@ WV_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value
   } else if (attr == cudaFuncAttributePreferredSharedMemoryCarveout) {
     if (value < -1 || value > 100) return wv_cr_ret(cudaErrorInvalidValue);
     f->carveout = value;
-  } else if (attr < 8 || attr > 15) {
+  } else if (attr >= 11 && attr <= 13) { /* the cluster shape of launches that give none (a compiled-in one is fixed) */
+    uint32_t c[3];
+    if (wv_kernel_cluster(f->k, c, NULL)) return wv_cr_ret(cudaErrorNotPermitted);
+    if (value < 0) return wv_cr_ret(cudaErrorInvalidValue);
+    f->cluster[attr - 11] = (uint32_t)value;
+  } else if (attr == 14) {
+    f->nonportable_cluster = value != 0;
+  } else if (attr == 15) {
+    if (value < 0 || value > 2) return wv_cr_ret(cudaErrorInvalidValue);
+    f->cluster_policy = value;
+  } else if (attr != 10) {
     return wv_cr_ret(cudaErrorInvalidValue);
   }
   return wv_cr_ret(cudaSuccess);
@@ -197,6 +230,36 @@ WV_EXPORT cudaError_t cudaOccupancyMaxActiveBlocksPerMultiprocessorWithFlags(int
   if (!n) return wv_cr_ret(cudaErrorInvalidValue);
   if (!f || !f->k) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
   *n = wv_cr_occupancy(r, f, block, dyn);
+  return wv_cr_ret(cudaSuccess);
+}
+
+/* The cluster shape is the config's attribute, else the kernel's (compiled in or set with cudaFuncSetAttribute);
+ * a kernel with neither needs the attribute (cudaErrorInvalidClusterSize). */
+WV_EXPORT cudaError_t cudaOccupancyMaxActiveClusters(int *n, const void *func, const cudaLaunchConfig_t *cfg) {
+  cudart *r = wv_cr();
+  cr_func *f = wv_cr_func_find(r, func);
+  if (!n || !cfg) return wv_cr_ret(cudaErrorInvalidValue);
+  if (!f || !f->k) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
+  uint32_t cl[3] = {f->cluster[0], f->cluster[1], f->cluster[2]}, fixed[3];
+  if (wv_kernel_cluster(f->k, fixed, NULL)) memcpy(cl, fixed, sizeof cl);
+  for (unsigned i = 0; cfg->attrs && i < cfg->numAttrs; i++)
+    if (cfg->attrs[i].id == cudaLaunchAttributeClusterDimension) {
+      cl[0] = cfg->attrs[i].val.clusterDim.x, cl[1] = cfg->attrs[i].val.clusterDim.y, cl[2] = cfg->attrs[i].val.clusterDim.z;
+    }
+  uint64_t size = (uint64_t)cl[0] * cl[1] * cl[2];
+  if (!size || size > (f->nonportable_cluster ? 16u : 8u)) return wv_cr_ret(cudaErrorInvalidClusterSize);
+  int threads = (int)(cfg->blockDim.x * cfg->blockDim.y * cfg->blockDim.z);
+  *n = wvcu_max_active_clusters(&r->prop, f->k, threads, cfg->dynamicSmemBytes, (uint32_t)size);
+  return wv_cr_ret(cudaSuccess);
+}
+
+WV_EXPORT cudaError_t cudaOccupancyMaxPotentialClusterSize(int *n, const void *func, const cudaLaunchConfig_t *cfg) {
+  cudart *r = wv_cr();
+  cr_func *f = wv_cr_func_find(r, func);
+  if (!n || !cfg) return wv_cr_ret(cudaErrorInvalidValue);
+  if (!f || !f->k) return wv_cr_ret(cudaErrorInvalidDeviceFunction);
+  int threads = (int)(cfg->blockDim.x * cfg->blockDim.y * cfg->blockDim.z);
+  *n = wvcu_occupancy(&r->prop, f->k, threads, cfg->dynamicSmemBytes) > 0 ? (f->nonportable_cluster ? 16 : 8) : 0;
   return wv_cr_ret(cudaSuccess);
 }
 

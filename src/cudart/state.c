@@ -101,6 +101,7 @@ cudaError_t wv_cr_from_status(wv_status st) {
   case WV_ERR_ASSERT: return cudaErrorAssert;
   case WV_ERR_MISALIGNED: return cudaErrorMisalignedAddress;
   case WV_ERR_ILLEGAL_INSN: return cudaErrorIllegalInstruction;
+  case WV_ERR_CLUSTER: return cudaErrorInvalidClusterSize;
   default: return cudaErrorLaunchFailure; /* trap, deadlock */
   }
 }

@@ -17,33 +17,64 @@
  * returns is the phase parity (bit 63) and the pending count before the arrival (19:0), which is
  * what mbarrier.pending_count reads back on an H200 (tests/kernels async.mbar_basic).
  *
- * cp.async.bulk (sm_90): a copy of any size followed by a complete_tx of its bytes on an mbarrier,
- * delivered like the others (at-wait: when that mbarrier is waited on).
+ * The bulk copies (sm_90, bulk.c has the copy engine): cp.async.bulk / .tensor into shared memory are a copy
+ * (or, for a tensor box or a multicast, a staged copy: the bytes read from global memory at issue, landing at
+ * delivery) followed by a complete_tx of its bytes on an mbarrier, delivered like the others (at-wait: when
+ * that mbarrier is waited on) — in the destination CTA, which may be another CTA of the cluster
+ * (.shared::cluster; .multicast::cluster: each CTA of the mask). Copies to global memory (bulk_group: a plain
+ * copy, a reduction, a tensor box) read shared memory at issue and write global memory at delivery: at the
+ * lane's cp.async.bulk.wait_group (.read too), or when the thread exits. They count in the lane's bulk
+ * async-groups (cp.async.bulk.commit_group), which are separate from cp.async's groups.
  */
 #include <stdlib.h>
 
 #include "exec/handlers.h"
+#include "exec/tensormap.h"
+
+enum {
+  A_COPY = 0,   /* global → shared (dcta) at delivery */
+  A_ARRIVE,     /* cp.async.mbarrier.arrive */
+  A_TX,         /* complete_tx of `size` bytes */
+  A_STORE,      /* staged bytes → global (bulk_group), reduced by `op` of PTX type `rtype` */
+  A_STAGED,     /* staged bytes → shared (dcta) */
+  A_TSTORE,     /* a staged tensor box → global through its map (tstore) */
+};
+
+/* A tensor store's box and map. */
+typedef struct tstore {
+  wv_tmap t;
+  int32_t c[5];
+  uint32_t sbase;
+  uint8_t box[];
+} tstore;
 
 typedef struct wv_aent {
-  uint8_t marker;      /* 0: a copy; 1: cp.async.mbarrier.arrive; 2: complete_tx of `size` bytes (bulk) */
+  uint8_t marker;      /* A_* */
+  uint8_t bulk;        /* counted in the lane's bulk async-groups */
+  uint8_t op, rtype;   /* A_STORE / A_TSTORE: WV_BR_* reduction and the PTX type */
   const wv_func *fn;   /* the instruction that issued it, for a fault at delivery */
   uint32_t pc;
   uint32_t size, srcsize;
-  uint32_t group;      /* the lane's open group when issued */
-  uint64_t dst;        /* copy: shared offset; marker: the mbarrier's address */
-  int space;           /* marker: address space of the mbarrier */
+  uint32_t group;      /* the lane's open group (bulk: bulk async-group) when issued */
+  uint64_t dst;        /* copy: shared offset; marker: the mbarrier's shared offset (address if dcta is NULL); store: global */
+  int space;           /* marker without dcta: address space of the mbarrier */
   uint64_t src;        /* copy: global address */
+  wv_cta *dcta;        /* the CTA whose shared memory it writes (copies, markers); NULL: a marker's generic address */
+  void *data;          /* A_STORE, A_STAGED: the bytes; A_TSTORE: a tstore (freed at delivery) */
 } wv_aent;
 
 typedef struct wv_aq {
   wv_aent *v;
   uint32_t head, n, cap;
   uint32_t group;      /* id of the open (uncommitted) group */
+  uint32_t bgroup;     /* id of the open bulk async-group */
 } wv_aq;
 
 #define MB_PENDING(w) ((uint32_t)((w) & 0xfffffu))
 #define MB_EXPECTED(w) ((uint32_t)(((w) >> 20) & 0xfffffu))
 #define MB_TX(w) ((uint32_t)(((w) >> 40) & 0x1fffffu))
+/* the transaction count is signed (PTX ISA: -(2^20-1) .. 2^20-1): a complete_tx may come before its expect_tx */
+#define MB_TX_SIGNED(w) ((int32_t)(MB_TX(w) << 11) >> 11)
 #define MB_PHASE(w) ((uint32_t)((w) >> 63))
 static uint64_t mb_make(uint32_t pending, uint32_t expected, uint32_t tx, uint32_t phase) {
   return (uint64_t)(pending & 0xfffffu) | (uint64_t)(expected & 0xfffffu) << 20 | (uint64_t)(tx & 0x1fffffu) << 40 |
@@ -56,13 +87,16 @@ static uint8_t *mb_ptr(wv_exec *x, int space, uint64_t addr, int lane) {
   return wv_mem_xlate(x, space, addr, 8, 8, lane, WV_MEM_STORE);
 }
 
-/* Wake every group of the CTA waiting in try_wait: they test their phase again. */
+/* Wake every group of the cluster waiting in try_wait (an arrival may come from another CTA of the cluster,
+ * .shared::cluster): they test their phase again. */
 static void mb_wake(wv_exec *x) {
-  for (uint32_t wi = 0; wi < x->cta->nwarps; wi++) {
-    wv_warp *w = &x->cta->warps[wi];
-    for (uint32_t i = 0; i < w->ngroups; i++)
-      if (w->groups[i].mask && w->groups[i].state == WV_G_MBAR) w->groups[i].state = WV_G_RUN;
-  }
+  const wv_cluster *cl = x->cta->cl;
+  for (uint32_t r = 0; r < cl->n; r++)
+    for (uint32_t wi = 0; wi < cl->ctas[r]->nwarps; wi++) {
+      wv_warp *w = &cl->ctas[r]->warps[wi];
+      for (uint32_t i = 0; i < w->ngroups; i++)
+        if (w->groups[i].mask && w->groups[i].state == WV_G_MBAR) w->groups[i].state = WV_G_RUN;
+    }
 }
 
 /* Apply `count` arrivals and a transaction change to the object; completes the phase if due.
@@ -71,8 +105,7 @@ static uint64_t mb_update(wv_exec *x, uint8_t *p, uint32_t arrivals, int64_t tx_
   uint64_t w;
   memcpy(&w, p, 8);
   uint32_t pending = MB_PENDING(w), expected = MB_EXPECTED(w), phase = MB_PHASE(w);
-  int64_t tx = (int64_t)MB_TX(w) + tx_delta;
-  if (tx < 0) tx = 0;
+  int64_t tx = (int64_t)MB_TX_SIGNED(w) + tx_delta;
   uint64_t state = (uint64_t)phase << 63 | pending;
   pending = arrivals > pending ? 0 : pending - arrivals;
   if (drop && expected) expected--;
@@ -115,8 +148,7 @@ static void aidx_count(wv_aidx *a, uint64_t dst, uint32_t size, int up) {
 }
 
 /* The CTA's index, clean when nothing is pending, covering its shared memory; NULL: out of host memory. */
-static wv_aidx *aidx_get(wv_exec *x) {
-  wv_cta *cta = x->cta;
+static wv_aidx *aidx_get(wv_cta *cta) {
   uint32_t ngran = (cta->shared_size >> GRAN_SHIFT) + 1;
   wv_aidx *a = cta->aidx;
   if (a && a->ngran < ngran) wv_async_cta_free(cta), a = NULL;
@@ -181,64 +213,130 @@ static int delivery_fault(wv_exec *x, wv_warp *w, const wv_aent *e, int first) {
   return 1;
 }
 
+static int writes_shared(const wv_aent *e) { return e->marker == A_COPY || e->marker == A_STAGED; }
+
+static void entry_free(wv_aent *e) {
+  free(e->data);
+  e->data = NULL;
+}
+
 /* Perform the oldest entry of a lane's queue. */
 static int deliver_one(wv_exec *x, wv_warp *w, int lane, wv_aq *q) {
   wv_aent *e = &q->v[q->head];
-  int first = x->fault.status == WV_OK;
+  int first = x->fault.status == WV_OK, rc = 0;
   q->head++;
-  x->cta->async_pending--;
-  if (!e->marker) aidx_count(x->cta->aidx, e->dst, e->size, 0);
-  if (e->marker) {
-    wv_warp *saved = x->warp;
-    x->warp = w;
-    uint8_t *p = mb_ptr(x, e->space, e->dst, lane);
-    x->warp = saved;
-    if (!p) return delivery_fault(x, w, e, first);
-    mb_update(x, p, e->marker == 2 ? 0 : 1, e->marker == 2 ? -(int64_t)e->size : 0, 0, 0);
+  wv_cta *t = e->dcta ? e->dcta : x->cta;
+  if (e->dcta) t->async_pending--;
+  x->cta->cl->async_pending--;
+  if (writes_shared(e)) aidx_count(t->aidx, e->dst, e->size, 0);
+  switch (e->marker) {
+  case A_ARRIVE:
+  case A_TX: {
+    uint8_t *p;
+    if (e->dcta) {
+      p = e->dcta->shared + e->dst;
+    } else {
+      wv_warp *saved = x->warp;
+      x->warp = w;
+      p = mb_ptr(x, e->space, e->dst, lane);
+      x->warp = saved;
+      if (!p) return delivery_fault(x, w, e, first);
+    }
+    wv_cta *saved = x->cta;
+    x->cta = t; /* (its cluster's waiters wake) */
+    mb_update(x, p, e->marker == A_TX ? 0 : 1, e->marker == A_TX ? -(int64_t)e->size : 0, 0, 0);
+    x->cta = saved;
     return 0;
+  }
+  case A_STAGED: /* (st.async / red.async: op, rtype) */
+    if (e->op) wv_bulk_reduce(t->shared + e->dst, e->data, e->size, e->op, e->rtype);
+    else memcpy(t->shared + e->dst, e->data, e->size);
+    entry_free(e);
+    return 0;
+  case A_STORE: {
+    uint8_t *dst = wv_mem_xlate(x, WV_SPACE_GLOBAL, e->dst, e->size, 1, lane, WV_MEM_STORE);
+    if (!dst) rc = delivery_fault(x, w, e, first);
+    else if (e->op) wv_bulk_reduce(dst, e->data, e->size, e->op, e->rtype);
+    else memcpy(dst, e->data, e->size);
+    entry_free(e);
+    return rc;
+  }
+  case A_TSTORE: {
+    const tstore *ts = e->data;
+    if (wv_tma_scatter(x, &ts->t, ts->c, ts->sbase, ts->box, e->op, lane)) rc = delivery_fault(x, w, e, first);
+    entry_free(e);
+    return rc;
+  }
+  default:
+    break;
   }
   /* checked (and an over-read counted) at issue; a src-size of 0 reads nothing (zero fill) */
   uint8_t *src = e->srcsize ? wv_mem_xlate(x, WV_SPACE_GLOBAL, e->src, e->srcsize, 1, lane, WV_MEM_LOAD_QUIET) : NULL;
   if (e->srcsize && !src) return delivery_fault(x, w, e, first);
-  uint8_t *dst = x->cta->shared + e->dst;
+  uint8_t *dst = t->shared + e->dst;
   if (e->srcsize) memcpy(dst, src, e->srcsize);
   memset(dst + e->srcsize, 0, (size_t)(e->size - e->srcsize)); /* zero fill */
   return 0;
 }
 
-/* Deliver a lane's entries from the front while `keep` says so. */
-static int deliver_while(wv_exec *x, wv_warp *w, int lane, int (*keep)(const wv_aent *e, const void *arg),
-                         const void *arg) {
+/* Deliver a lane's first n entries. */
+static int deliver_n(wv_exec *x, wv_warp *w, int lane, uint32_t n) {
   if (!w->aq) return 0;
   wv_aq *q = &w->aq[lane];
-  while (q->head < q->n && keep(&q->v[q->head], arg))
+  while (n-- && q->head < q->n)
     if (deliver_one(x, w, lane, q)) return 1;
   if (q->head == q->n) q->head = q->n = 0;
   return 0;
 }
 
-static int keep_all(const wv_aent *e, const void *arg) { (void)e; (void)arg; return 1; }
-static int keep_older(const wv_aent *e, const void *arg) { return e->marker || e->group < *(const uint32_t *)arg; }
-static int keep_count(const wv_aent *e, const void *arg) {
-  (void)e;
-  uint32_t *n = (uint32_t *)(uintptr_t)arg;
-  return (*n)-- > 0;
+/* Deliver a lane's entries up to the last one `need` says must be done (earlier ones with it: delivering
+ * early is always allowed). */
+static int deliver_through(wv_exec *x, wv_warp *w, int lane, int (*need)(const wv_aent *e, const void *arg),
+                           const void *arg) {
+  if (!w->aq) return 0;
+  wv_aq *q = &w->aq[lane];
+  uint32_t last = q->head;
+  for (uint32_t i = q->head; i < q->n; i++)
+    if (need(&q->v[i], arg)) last = i + 1;
+  return deliver_n(x, w, lane, last - q->head);
 }
 
-/* Deliver, in every lane of the CTA, everything up to the last arrive-marker for mbarrier `addr`. */
-static int deliver_for_mbar(wv_exec *x, int space, uint64_t addr) {
-  if (!x->cta->async_pending) return 0;
-  for (uint32_t wi = 0; wi < x->cta->nwarps; wi++) {
-    wv_warp *w = &x->cta->warps[wi];
-    if (!w->aq) continue;
-    for (int l = 0; l < WV_WARP; l++) {
-      wv_aq *q = &w->aq[l];
-      uint32_t last = q->head;
-      int found = 0;
-      for (uint32_t i = q->head; i < q->n; i++)
-        if (q->v[i].marker && q->v[i].dst == addr && q->v[i].space == space) last = i + 1, found = 1;
-      uint32_t n = last - q->head;
-      if (found && deliver_while(x, w, l, keep_count, &n)) return 1;
+static int need_older(const wv_aent *e, const void *arg) { return !e->bulk && e->group < *(const uint32_t *)arg; }
+static int need_older_bulk(const wv_aent *e, const void *arg) { return e->bulk && e->group < *(const uint32_t *)arg; }
+static int need_bulk(const wv_aent *e, const void *arg) { (void)arg; return e->bulk; }
+
+/* Where an mbarrier is: the CTA and shared offset of (space, addr) when it lies in shared memory (*cta NULL
+ * otherwise, the address kept as it is); 1 on a fault (a .shared::cluster rank outside the cluster). */
+static int mb_where(wv_exec *x, int space, uint64_t addr, int lane, wv_cta **cta, uint64_t *off) {
+  uint64_t sa = addr;
+  int sp = space == WV_SPACE_GENERIC ? wv_mem_classify(addr, &sa) : space;
+  *cta = NULL;
+  *off = addr;
+  if (sp == WV_SPACE_SHARED && sa < WV_GPU_SHARED_WINDOW) *cta = x->cta, *off = sa;
+  else if (sp == WV_SPACE_CLUSTER || sp == WV_SPACE_SHARED) return !(*cta = wv_cluster_cta(x, sa, addr, lane, off));
+  return 0;
+}
+
+typedef struct { wv_cta *cta; uint64_t off; int space; } mb_key;
+static int need_marker(const wv_aent *e, const void *arg) {
+  const mb_key *k = arg;
+  if (e->marker != A_ARRIVE && e->marker != A_TX) return 0;
+  return k->cta ? e->dcta == k->cta && e->dst == k->off : !e->dcta && e->dst == k->off && e->space == k->space;
+}
+
+/* Deliver, in every lane of the cluster, everything up to the last arrive or complete_tx for mbarrier `addr`. */
+static int deliver_for_mbar(wv_exec *x, int space, uint64_t addr, int lane) {
+  wv_cluster *cl = x->cta->cl;
+  if (!cl->async_pending) return 0;
+  mb_key k = {.space = space};
+  if (mb_where(x, space, addr, lane, &k.cta, &k.off)) return 1;
+  for (uint32_t r = 0; r < cl->n; r++) {
+    wv_cta *c = cl->ctas[r];
+    for (uint32_t wi = 0; wi < c->nwarps; wi++) {
+      wv_warp *w = &c->warps[wi];
+      if (!w->aq) continue;
+      for (int l = 0; l < WV_WARP; l++)
+        if (deliver_through(x, w, l, need_marker, &k)) return 1;
     }
   }
   return 0;
@@ -246,30 +344,38 @@ static int deliver_for_mbar(wv_exec *x, int space, uint64_t addr) {
 
 static int enqueue(wv_exec *x, int lane, wv_aent e) {
   wv_aq *q = lane_q(x, x->warp, lane);
-  if (!q) return 1;
+  if (!q) { free(e.data); return 1; }
   if (q->n == q->cap) {
     uint32_t nc = q->cap ? q->cap * 2 : 8;
-    if (nc > (1u << 20)) return wv_fault_set(x, WV_ERR_FAULT, lane, 0, 0, "more than a million cp.async operations never waited for");
+    if (nc > (1u << 20)) {
+      free(e.data);
+      return wv_fault_set(x, WV_ERR_FAULT, lane, 0, 0, "more than a million cp.async operations never waited for");
+    }
     wv_aent *nv = realloc(q->v, nc * sizeof *nv);
-    if (!nv) return wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory for cp.async");
+    if (!nv) { free(e.data); return wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory for cp.async"); }
     q->v = nv;
     q->cap = nc;
   }
-  wv_aidx *a = e.marker ? NULL : aidx_get(x);
-  if (!e.marker && !a) return wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory for cp.async");
-  e.group = q->group;
+  if (!e.dcta && (e.marker == A_COPY || e.marker == A_STAGED || e.marker == A_STORE || e.marker == A_TSTORE)) e.dcta = x->cta;
+  wv_cta *t = e.dcta ? e.dcta : x->cta;
+  wv_aidx *a = writes_shared(&e) ? aidx_get(t) : NULL;
+  if (writes_shared(&e) && !a) { free(e.data); return wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory for cp.async"); }
+  e.group = e.bulk ? q->bgroup : q->group;
   e.fn = x->fn;
   e.pc = x->cur_pc;
   q->v[q->n++] = e;
-  x->cta->async_pending++;
+  if (e.dcta) t->async_pending++;
+  x->cta->cl->async_pending++;
   if (a) aidx_count(a, e.dst, e.size, 1);
-  if (x->async_mode == WV_ASYNC_EAGER) return deliver_while(x, x->warp, lane, keep_all, NULL);
+  /* a thread already waiting on the mbarrier (try_wait blocks) tests again, and so has it delivered */
+  if (e.marker == A_TX || e.marker == A_ARRIVE) mb_wake(x);
+  if (x->async_mode == WV_ASYNC_EAGER) return deliver_n(x, x->warp, lane, UINT32_MAX);
   if (x->async_mode == WV_ASYNC_RANDOM) { /* a random prefix of the lane's queue lands now */
     x->rng ^= x->rng << 13;
     x->rng ^= x->rng >> 17;
     x->rng ^= x->rng << 5;
     uint32_t n = x->rng % (q->n - q->head + 1);
-    return deliver_while(x, x->warp, lane, keep_count, &n);
+    return deliver_n(x, x->warp, lane, n);
   }
   return 0;
 }
@@ -278,6 +384,71 @@ static int enqueue(wv_exec *x, int lane, wv_aent e) {
 
 static inline uint64_t addr_of(wv_exec *x, uint32_t slot, int64_t off, uint8_t flags, int l) {
   return wv_lane_addr(x, slot != WV_NOSLOT ? WV_R(x, slot) : NULL, off, flags, l);
+}
+
+/* The CTAs a bulk copy into shared memory lands in: the one its .shared::cluster address names, or with
+ * .multicast::cluster each CTA of the mask (a 16-bit mask of ranks), at the same offset; their count, 0 on a
+ * fault. */
+static uint32_t bulk_targets(wv_exec *x, const wv_insn *in, uint64_t dst, int lane, wv_cta **to, uint64_t *off) {
+  if (!(in->boolop & WV_BK_MCAST)) {
+    to[0] = wv_cluster_cta(x, dst, dst, lane, off);
+    return to[0] ? 1 : 0;
+  }
+  uint32_t mask = (uint32_t)WV_R(x, in->rpc)[lane] & 0xffffu, n = 0;
+  const wv_cluster *cl = x->cta->cl;
+  if (mask >> cl->n) {
+    wv_fault_set(x, WV_ERR_FAULT, lane, 0, 0, "cp.async.bulk .multicast::cluster mask 0x%x names ranks outside a cluster of %u blocks",
+                 mask, cl->n);
+    return 0;
+  }
+  *off = dst & 0xffffffu;
+  for (uint32_t r = 0; r < cl->n; r++)
+    if (mask >> r & 1) to[n++] = cl->ctas[r];
+  return n;
+}
+
+/* Enqueue a bulk copy of `size` staged bytes (or, stage NULL, a copy from global src) into each target's shared
+ * memory at off, each followed by complete_tx of size on the target's mbarrier at the same offset as bar's. */
+static int bulk_land(wv_exec *x, int lane, wv_cta **to, uint32_t nto, int mcast, uint64_t off, uint64_t bar,
+                     const uint8_t *stage, uint64_t src, uint32_t size, const wv_insn *in) {
+  uint64_t baroff;
+  wv_cta *bcta;
+  if (mb_where(x, WV_SPACE_CLUSTER, bar, lane, &bcta, &baroff)) return 1;
+  for (uint32_t k = 0; k < nto; k++) {
+    /* the destination's bytes and its mbarrier: checked now, so a bad copy is reported at its line */
+    wv_cta *own = x->cta;
+    x->cta = to[k];
+    int bad = !wv_mem_xlate(x, WV_SPACE_SHARED, off, size, 16, lane, WV_MEM_STORE) ||
+              !wv_mem_xlate(x, WV_SPACE_SHARED, baroff, 8, 8, lane, WV_MEM_STORE);
+    x->cta = own;
+    if (bad) return 1;
+    /* (a multicast's complete_tx goes to each destination's mbarrier at the offset of the one named) */
+    wv_cta *mb = mcast ? to[k] : bcta;
+    wv_aent c = {.marker = stage ? A_STAGED : A_COPY, .size = size, .srcsize = size, .dst = off, .src = src, .dcta = to[k],
+                 .op = in->sat, .rtype = in->type}; /* (cp.reduce.async.bulk.shared::cluster: a reduction) */
+    if (stage && !(c.data = malloc(size ? size : 1))) return wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory");
+    if (stage) memcpy(c.data, stage, size);
+    x->n_async++;
+    if (enqueue(x, lane, c)) return 1;
+    if (enqueue(x, lane, (wv_aent){.marker = A_TX, .size = size, .dst = baroff, .dcta = mb})) return 1;
+  }
+  return 0;
+}
+
+/* The tensor map at generic or global address a (a __grid_constant__ parameter's generic address, or global
+ * memory), decoded. */
+static int read_tmap(wv_exec *x, uint64_t a, int lane, wv_tmap *t) {
+  const uint8_t *raw = wv_mem_xlate(x, WV_SPACE_GENERIC, a, WV_TMAP_BYTES, 64, lane, WV_MEM_LOAD);
+  if (!raw) return 1;
+  if (wv_tmap_unpack(raw, t))
+    return wv_fault_set(x, WV_ERR_FAULT, lane, 1, a, "cp.async.bulk.tensor with a tensor map that cuTensorMapEncode* did not make");
+  if (!t->esize) return wv_fault_set(x, WV_ERR_FAULT, lane, 1, a, "cp.async.bulk.tensor of a packed sub-byte data type is not modelled");
+  return 0;
+}
+
+static void tensor_coords(wv_exec *x, const wv_insn *in, int lane, int32_t c[5]) {
+  const uint32_t slots[5] = {in->d[0], in->d[1], in->d[2], in->d[3], in->c};
+  for (int i = 0; i < 5; i++) c[i] = slots[i] != WV_NOSLOT && i < in->vec ? (int32_t)WV_R(x, slots[i])[lane] : 0;
 }
 
 static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
@@ -304,23 +475,122 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
     });
     return 0;
   }
-  case WV_CP_BULK: {
+  case WV_CP_BULK: { /* cp.async.bulk.shared::cluster.{global,shared::cta}.mbarrier::complete_tx::bytes */
     const uint64_t *S = WV_R(x, in->c);
     WV_FOR_LANES(m, l, {
       uint64_t dst = addr_of(x, in->a, in->imm, in->addrf, l), src = addr_of(x, in->b, in->imm2, in->type2, l);
-      uint64_t bar = addr_of(x, in->e, (int64_t)in->target, in->uni, l);
+      uint64_t bar = addr_of(x, in->e, (int64_t)in->target, in->uni, l), off;
       uint32_t size = (uint32_t)S[l];
       if (size % 16 || !size) return wv_fault_set(x, WV_ERR_FAULT, l, 0, 0, "cp.async.bulk size %u is not a positive multiple of 16", size);
-      if (!wv_mem_xlate(x, WV_SPACE_SHARED, dst, size, 16, l, WV_MEM_STORE) ||
-          !wv_mem_xlate(x, WV_SPACE_GLOBAL, src, size, 16, l, WV_MEM_LOAD) ||
-          !mb_ptr(x, WV_SPACE_SHARED, bar, l))
-        return 1;
-      x->n_async++;
-      if (enqueue(x, l, (wv_aent){.size = size, .srcsize = size, .dst = dst, .src = src})) return 1;
-      if (enqueue(x, l, (wv_aent){.marker = 2, .size = size, .dst = bar, .space = WV_SPACE_SHARED})) return 1;
+      wv_cta *to[WV_MAX_CLUSTER];
+      uint32_t nto = bulk_targets(x, in, dst, l, to, &off);
+      if (!nto) return 1;
+      const uint8_t *stage = NULL;
+      if (in->boolop & WV_BK_SRC_SHARED) { /* from the CTA's own shared memory: read now */
+        if (!(stage = wv_mem_xlate(x, WV_SPACE_SHARED, src, size, 16, l, WV_MEM_LOAD))) return 1;
+      } else {
+        const uint8_t *g = wv_mem_xlate(x, WV_SPACE_GLOBAL, src, size, 16, l, WV_MEM_LOAD);
+        if (!g) return 1;
+        if (nto > 1) stage = g; /* a multicast reads the source once */
+      }
+      if (bulk_land(x, l, to, nto, (in->boolop & WV_BK_MCAST) != 0, off, bar, stage, src, size, in)) return 1;
     });
     return 0;
   }
+  case WV_CP_BULK_STORE: { /* cp{.reduce}.async.bulk.global.shared::cta.bulk_group [dst], [src], size */
+    const uint64_t *S = WV_R(x, in->c);
+    WV_FOR_LANES(m, l, {
+      uint64_t dst = addr_of(x, in->a, in->imm, in->addrf, l), src = addr_of(x, in->b, in->imm2, in->type2, l);
+      uint32_t size = (uint32_t)S[l];
+      if (size % 16 || !size) return wv_fault_set(x, WV_ERR_FAULT, l, 0, 0, "cp.async.bulk size %u is not a positive multiple of 16", size);
+      const uint8_t *s = wv_mem_xlate(x, WV_SPACE_SHARED, src, size, 16, l, WV_MEM_LOAD);
+      if (!s || !wv_mem_xlate(x, WV_SPACE_GLOBAL, dst, size, 16, l, WV_MEM_STORE)) return 1;
+      wv_aent e = {.marker = A_STORE, .bulk = 1, .op = in->sat, .rtype = in->type, .size = size, .dst = dst};
+      if (!(e.data = malloc(size))) return wv_fault_set(x, WV_ERR_NOMEM, l, 0, 0, "out of host memory");
+      memcpy(e.data, s, size);
+      x->n_async++;
+      if (enqueue(x, l, e)) return 1;
+    });
+    return 0;
+  }
+  case WV_CP_TENSOR_LOAD: { /* cp.async.bulk.tensor.Nd.shared::cluster.global.tile.mbarrier::complete_tx::bytes */
+    WV_FOR_LANES(m, l, {
+      uint64_t dst = addr_of(x, in->a, in->imm, in->addrf, l), ma = addr_of(x, in->b, in->imm2, in->type2, l);
+      uint64_t bar = addr_of(x, in->e, (int64_t)in->target, in->uni, l), off;
+      wv_tmap t;
+      int32_t c[5];
+      if (read_tmap(x, ma, l, &t)) return 1;
+      if (t.rank != in->vec)
+        return wv_fault_set(x, WV_ERR_FAULT, l, 1, ma, "cp.async.bulk.tensor.%ud with a tensor map of rank %u", in->vec, t.rank);
+      tensor_coords(x, in, l, c);
+      wv_cta *to[WV_MAX_CLUSTER];
+      uint32_t nto = bulk_targets(x, in, dst, l, to, &off);
+      if (!nto) return 1;
+      if (off % 128) return wv_fault_set(x, WV_ERR_MISALIGNED, l, 1, dst, "cp.async.bulk.tensor to shared memory not aligned to 128 bytes");
+      uint64_t bytes = wv_tmap_box_bytes(&t);
+      uint8_t *stage = malloc(bytes ? bytes : 1);
+      if (!stage) return wv_fault_set(x, WV_ERR_NOMEM, l, 0, 0, "out of host memory");
+      int bad = wv_tma_gather(x, &t, c, (uint32_t)off, stage, l);
+      if (!bad) bad = bulk_land(x, l, to, nto, (in->boolop & WV_BK_MCAST) != 0, off, bar, stage, 0, (uint32_t)bytes, in);
+      free(stage);
+      if (bad) return 1;
+    });
+    return 0;
+  }
+  case WV_CP_TENSOR_STORE: { /* cp{.reduce}.async.bulk.tensor.Nd.global.shared::cta.tile.bulk_group [map, {c}], [src] */
+    WV_FOR_LANES(m, l, {
+      uint64_t src = addr_of(x, in->a, in->imm, in->addrf, l), ma = addr_of(x, in->b, in->imm2, in->type2, l);
+      wv_tmap t;
+      if (read_tmap(x, ma, l, &t)) return 1;
+      if (t.rank != in->vec)
+        return wv_fault_set(x, WV_ERR_FAULT, l, 1, ma, "cp.async.bulk.tensor.%ud with a tensor map of rank %u", in->vec, t.rank);
+      if (src % 128) return wv_fault_set(x, WV_ERR_MISALIGNED, l, 1, src, "cp.async.bulk.tensor from shared memory not aligned to 128 bytes");
+      uint64_t bytes = wv_tmap_box_bytes(&t);
+      const uint8_t *s = wv_mem_xlate(x, WV_SPACE_SHARED, src, (uint32_t)bytes, 16, l, WV_MEM_LOAD);
+      if (!s) return 1;
+      tstore *ts = malloc(sizeof *ts + bytes);
+      if (!ts) return wv_fault_set(x, WV_ERR_NOMEM, l, 0, 0, "out of host memory");
+      ts->t = t;
+      tensor_coords(x, in, l, ts->c);
+      ts->sbase = (uint32_t)src;
+      memcpy(ts->box, s, bytes);
+      x->n_async++;
+      if (enqueue(x, l, (wv_aent){.marker = A_TSTORE, .bulk = 1, .op = in->sat, .size = (uint32_t)bytes, .data = ts})) return 1;
+    });
+    return 0;
+  }
+  case WV_CP_ST_ASYNC: { /* st.async / red.async into a cluster CTA's shared memory, complete_tx on its mbarrier */
+    unsigned es = wv_type_size((wv_type)in->type), n = es * in->vec;
+    WV_FOR_LANES(m, l, {
+      uint64_t a = addr_of(x, in->a, in->imm, in->addrf, l), bar = addr_of(x, in->e, (int64_t)in->target, in->uni, l), off, boff;
+      wv_cta *t = wv_cluster_cta(x, a, a, l, &off), *bt;
+      if (!t || mb_where(x, WV_SPACE_CLUSTER, bar, l, &bt, &boff)) return 1;
+      wv_cta *own = x->cta;
+      x->cta = t;
+      int bad = !wv_mem_xlate(x, WV_SPACE_SHARED, off, n, n, l, WV_MEM_STORE);
+      x->cta = bt;
+      bad = bad || !wv_mem_xlate(x, WV_SPACE_SHARED, boff, 8, 8, l, WV_MEM_STORE);
+      x->cta = own;
+      if (bad) return 1;
+      wv_aent e = {.marker = A_STAGED, .op = in->sat, .rtype = in->type, .size = n, .dst = off, .dcta = t};
+      if (!(e.data = malloc(n))) return wv_fault_set(x, WV_ERR_NOMEM, l, 0, 0, "out of host memory");
+      for (unsigned i = 0; i < in->vec; i++) memcpy((uint8_t *)e.data + i * es, &WV_R(x, in->d[i])[l], es);
+      if (enqueue(x, l, e)) return 1;
+      if (enqueue(x, l, (wv_aent){.marker = A_TX, .size = n, .dst = boff, .dcta = bt})) return 1;
+    });
+    return 0;
+  }
+  case WV_CP_BULK_COMMIT:
+    WV_FOR_LANES(m, l, { wv_aq *q = lane_q(x, x->warp, l); if (!q) return 1; q->bgroup++; });
+    return 0;
+  case WV_CP_BULK_WAIT: /* the lane's bulk async-groups but the newest N complete (.read: their reads; here both) */
+    WV_FOR_LANES(m, l, {
+      wv_aq *q = lane_q(x, x->warp, l);
+      if (!q) return 1;
+      uint32_t n = (uint32_t)in->imm, limit = q->bgroup > n ? q->bgroup - n : 0;
+      if (deliver_through(x, x->warp, l, need_older_bulk, &limit)) return 1;
+    });
+    return 0;
   case WV_CP_COMMIT:
     WV_FOR_LANES(m, l, { wv_aq *q = lane_q(x, x->warp, l); if (!q) return 1; q->group++; });
     return 0;
@@ -331,25 +601,35 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
       if (!q) return 1;
       if (in->mode == WV_CP_WAIT_ALL) q->group++; /* wait_all = commit_group + wait_group 0 */
       uint32_t n = (uint32_t)in->imm, limit = q->group > n ? q->group - n : 0;
-      if (deliver_while(x, x->warp, l, keep_older, &limit)) return 1;
+      if (deliver_through(x, x->warp, l, need_older, &limit)) return 1;
     });
     return 0;
   default: { /* cp.async.mbarrier.arrive: an arrival once the lane's prior copies are done */
     WV_FOR_LANES(m, l, {
-      uint64_t a = addr_of(x, in->a, in->imm, in->addrf, l);
+      uint64_t a = addr_of(x, in->a, in->imm, in->addrf, l), off;
       uint8_t *p = mb_ptr(x, in->space, a, l);
-      if (!p) return 1;
+      wv_cta *c;
+      if (!p || mb_where(x, in->space, a, l, &c, &off)) return 1;
       if (!(in->boolop & WV_MBF_NOINC)) { /* the pending count goes up now, down at the arrival */
         uint64_t w;
         memcpy(&w, p, 8);
         w = mb_make(MB_PENDING(w) + 1, MB_EXPECTED(w), MB_TX(w), MB_PHASE(w));
         memcpy(p, &w, 8);
       }
-      if (enqueue(x, l, (wv_aent){.marker = 1, .dst = a, .space = in->space})) return 1;
+      if (enqueue(x, l, (wv_aent){.marker = A_ARRIVE, .dst = off, .space = in->space, .dcta = c})) return 1;
     });
     return 0;
   }
   }
+}
+
+/* A thread that exits with bulk copies to global memory in flight: they complete (the GPU finishes them). */
+int wv_async_lanes_exit(wv_exec *x, wv_warp *w, uint32_t m) {
+  if (!w->aq) return 0;
+  WV_FOR_LANES(m, l, {
+    if (deliver_through(x, w, l, need_bulk, NULL)) return 1;
+  });
+  return 0;
 }
 
 static int h_mbarrier(wv_exec *x, const wv_insn *in, uint32_t m) {
@@ -401,7 +681,7 @@ int wv_mbar_wait(wv_exec *x, const wv_insn *in, uint32_t m) {
     done = 0;
     WV_FOR_LANES(m, l, {
       uint64_t a = addr_of(x, in->a, in->imm, in->addrf, l);
-      if (pass == 0 && x->async_mode != WV_ASYNC_EAGER && deliver_for_mbar(x, in->space, a)) return -1;
+      if (pass == 0 && x->async_mode != WV_ASYNC_EAGER && deliver_for_mbar(x, in->space, a, l)) return -1;
       uint8_t *p = mb_ptr(x, in->space, a, l);
       if (!p) return -1;
       uint64_t w;
@@ -418,27 +698,33 @@ int wv_mbar_wait(wv_exec *x, const wv_insn *in, uint32_t m) {
 
 void wv_async_check_read(wv_exec *x, uint64_t off, uint32_t size) {
   if (!wv_async_pending_in(x, off, off + size)) return; /* no undelivered copy writes there */
-  for (uint32_t wi = 0; wi < x->cta->nwarps; wi++) {
-    wv_warp *w = &x->cta->warps[wi];
-    if (!w->aq) continue;
-    for (int l = 0; l < WV_WARP; l++)
-      for (uint32_t i = w->aq[l].head; i < w->aq[l].n; i++) {
-        const wv_aent *e = &w->aq[l].v[i];
-        if (!e->marker && off < e->dst + e->size && e->dst < off + size) {
-          x->n_async_early++;
-          return;
+  const wv_cluster *cl = x->cta->cl; /* (a copy into this CTA may come from any CTA of the cluster) */
+  for (uint32_t r = 0; r < cl->n; r++)
+    for (uint32_t wi = 0; wi < cl->ctas[r]->nwarps; wi++) {
+      wv_warp *w = &cl->ctas[r]->warps[wi];
+      if (!w->aq) continue;
+      for (int l = 0; l < WV_WARP; l++)
+        for (uint32_t i = w->aq[l].head; i < w->aq[l].n; i++) {
+          const wv_aent *e = &w->aq[l].v[i];
+          if (writes_shared(e) && e->dcta == x->cta && off < e->dst + e->size && e->dst < off + size) {
+            x->n_async_early++;
+            return;
+          }
         }
-      }
-  }
+    }
 }
 
 void wv_async_warp_reset(wv_warp *w) {
   if (!w->aq) return;
-  for (int l = 0; l < WV_WARP; l++) w->aq[l].head = w->aq[l].n = w->aq[l].group = 0;
+  for (int l = 0; l < WV_WARP; l++) {
+    for (uint32_t i = w->aq[l].head; i < w->aq[l].n; i++) entry_free(&w->aq[l].v[i]);
+    w->aq[l].head = w->aq[l].n = w->aq[l].group = w->aq[l].bgroup = 0;
+  }
 }
 
 void wv_async_warp_free(wv_warp *w) {
   if (!w->aq) return;
+  wv_async_warp_reset(w);
   for (int l = 0; l < WV_WARP; l++) free(w->aq[l].v);
   free(w->aq);
   w->aq = NULL;

@@ -19,7 +19,8 @@
 
 #define WV_WARP 32
 #define WV_MAX_BARRIERS 16 /* named CTA barriers 0..15 */
-#define WV_CLUSTER_BARRIER WV_MAX_BARRIERS /* barrier.cluster: a cluster is one CTA here */
+#define WV_CLUSTER_BARRIER WV_MAX_BARRIERS /* a group waiting in barrier.cluster.wait (cluster.c) has this bar_id */
+#define WV_MAX_CLUSTER 16u /* CTAs of a cluster: 8 portable, 16 with cudaFuncAttributeNonPortableClusterSizeAllowed */
 #define WV_GPU_SMS 16u    /* the modelled GPU's SMs: %nsmid, and what it keeps resident (launch.c) */
 
 /* ---- lane loops ---- */
@@ -91,6 +92,8 @@ typedef struct wv_warp {
   uint32_t local_low;       /* the lowest local address a frame has held (the same for all lanes of a chain) */
   int done;
   struct wv_aq *aq;         /* per-lane queues of cp.async operations not yet delivered (async.c) */
+  uint32_t cl_arrived;      /* barrier.cluster: lanes that arrived and have not waited yet (cluster.c) */
+  uint32_t cl_parity;       /* ... and the parity of the cluster barrier's phase each arrived in */
   uint32_t mm_sync[WV_WARP];/* weak memory model: bar.warp.sync count of each lane (memmodel.c) */
   struct {                  /* resident CTAs: the loop it may be polling in (sched.c, polling) */
     const struct wv_insn *at; /* the back edge */
@@ -112,6 +115,19 @@ typedef struct wv_ctabar {
   int red_any;              /* a bar.red arrived */
 } wv_ctabar;
 
+struct wv_cta;
+/* A thread-block cluster (cluster.c): CTAs resident together on one host thread, each reaching the others'
+ * shared memory (.shared::cluster), and the cluster barrier. Without clusters every CTA is a cluster of one
+ * (wv_cta.own). */
+typedef struct wv_cluster {
+  uint32_t n;               /* CTAs: %cluster_nctarank */
+  uint32_t dim[3];          /* %cluster_nctaid */
+  struct wv_cta *ctas[WV_MAX_CLUSTER]; /* by rank */
+  uint32_t arrived;         /* barrier.cluster: threads arrived in the current phase */
+  uint32_t phase;           /* phases completed */
+  uint32_t async_pending;   /* undelivered asynchronous operations its threads issued (async.c) */
+} wv_cluster;
+
 typedef struct wv_cta {
   uint32_t ctaid[3];
   uint32_t nthreads, nwarps;
@@ -126,6 +142,10 @@ typedef struct wv_cta {
   uint64_t clk_bias;        /* warp instructions of other CTAs while this one was resident (cooperative) */
   uint64_t clk_out;         /* launch's warp instructions when its last turn ended */
   uint32_t mm_bars;         /* weak memory model: CTA barriers completed (memmodel.c) */
+  wv_cluster *cl;           /* its cluster (&own when it is a cluster of one), set by wv_cta_start */
+  uint32_t rank;            /* %cluster_ctarank */
+  int stuck;                /* its last turn found nothing to run (cluster.c: a cluster deadlocks when all are) */
+  wv_cluster own;
 } wv_cta;
 
 /* One device fault, reported as one message. */
@@ -216,8 +236,18 @@ void wv_async_check_read(wv_exec *x, uint64_t shared_off, uint32_t size);
 /* May an undelivered cp.async of the CTA write a byte of shared memory [lo, hi)? 0 only when none does. */
 int wv_async_pending_in(const wv_exec *x, uint64_t lo, uint64_t hi);
 void wv_async_cta_free(wv_cta *cta);
+/* Lanes m of w exit: their bulk copies to global memory complete now; 1 on a fault. */
+int wv_async_lanes_exit(wv_exec *x, wv_warp *w, uint32_t m);
 void wv_async_warp_reset(wv_warp *w);
 void wv_async_warp_free(wv_warp *w);
+
+/* ---- clusters and distributed shared memory (cluster.c) ----
+ * A .shared::cluster address: below WV_GPU_SHARED_WINDOW the running CTA's own shared address, else
+ * (rank + 1) << 24 | the offset in the shared memory of the cluster's CTA of that rank (mapa's result). */
+#define WV_CLUSTER_ADDR(rank, off) ((((uint64_t)(rank) + 1) & 0xffu) << 24 | ((off) & 0xffffffu))
+/* The CTA and its shared offset that .shared::cluster address sa names; NULL (the fault recorded, naming
+ * addr) when it names a rank outside the cluster. */
+struct wv_cta *wv_cluster_cta(wv_exec *x, uint64_t sa, uint64_t addr, int lane, uint64_t *off);
 
 /* ---- the weak memory model (memmodel.c) ---- */
 struct wv_memmodel *wv_mm_new(uint32_t seed);

@@ -33,7 +33,7 @@ static inline uint64_t load_elem(const uint8_t *p, unsigned size, int sgn) {
 
 static void count(wv_exec *x, int space, int st) {
   switch (space) {
-  case WV_SPACE_SHARED: if (st) x->n_sst++; else x->n_sld++; break;
+  case WV_SPACE_SHARED: case WV_SPACE_CLUSTER: if (st) x->n_sst++; else x->n_sld++; break;
   case WV_SPACE_LOCAL: if (st) x->n_lst++; else x->n_lld++; break;
   case WV_SPACE_GLOBAL: case WV_SPACE_GENERIC: case WV_SPACE_CONST: if (st) x->n_gst++; else x->n_gld++; break;
   default: break;
@@ -435,7 +435,7 @@ static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
 static int h_cvta(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t *D = WV_R(x, in->d[0]);
   const uint64_t *A = WV_R(x, in->a);
-  uint64_t win = in->space == WV_SPACE_SHARED ? WV_SHARED_WINDOW : in->space == WV_SPACE_LOCAL ? WV_LOCAL_WINDOW
+  uint64_t win = in->space == WV_SPACE_SHARED || in->space == WV_SPACE_CLUSTER ? WV_SHARED_WINDOW : in->space == WV_SPACE_LOCAL ? WV_LOCAL_WINDOW
                : in->space == WV_SPACE_KPARAM ? WV_PARAM_WINDOW : 0;
   int to = in->mode, narrow = wv_type_size((wv_type)in->type) == 4;
   WV_FOR_LANES(m, l, {
@@ -456,6 +456,10 @@ static int h_isspacep(wv_exec *x, const wv_insn *in, uint32_t m) {
     /* the kernel's parameters lie in global memory on a GPU: an H100 says both .param and .global for
      * their generic address (tests/kernels isa10.gridconst) */
     if (sp == WV_SPACE_KPARAM && want == WV_SPACE_GLOBAL) sp = WV_SPACE_GLOBAL;
+    /* .shared::cta: the CTA's own window; .shared::cluster: any CTA of the cluster (cluster.c) */
+    if (sp == WV_SPACE_SHARED && sa >= WV_GPU_SHARED_WINDOW)
+      sp = sa < ((uint64_t)1 << 32) && ((sa >> 24) & 0xff) - 1 < x->cta->cl->n ? WV_SPACE_CLUSTER : -1;
+    if (sp == WV_SPACE_SHARED && want == WV_SPACE_CLUSTER) sp = WV_SPACE_CLUSTER;
     if (sp == want && (in->space != WV_SPACE_CONST || wv_heap_lookup(&x->vm->heap, sa, 1))) v |= 1u << l;
   });
   x->preds[in->d[0]] = (x->preds[in->d[0]] & ~m) | v;

@@ -26,8 +26,9 @@ wv_handler wv_h_setp(int op, wv_type t, const wv_insn *in);   /* SETP/SET (by in
 wv_handler wv_h_bits(int op, wv_type t, const wv_insn *in);   /* lop3 bfe bfi prmt shf fns dp4a dp2a */
 wv_handler wv_h_mov(int kind, wv_type t);                     /* see WV_MOV_* */
 wv_handler wv_h_mem(int op, const wv_insn *in);               /* ld/st/atom/red/cvta/isspacep */
-wv_handler wv_h_special(int which);
-wv_handler wv_h_mma(int kind);                                /* matrix instructions by wv_mma_kind (h_mma.c) */                           /* %clock etc. */
+wv_handler wv_h_special(int which);                           /* %clock etc. */
+wv_handler wv_h_mma(int kind);                                /* matrix instructions by wv_mma_kind (h_mma.c) */
+wv_handler wv_h_cluster(int which);                           /* 0: mapa, 1: getctarank, 2: setmaxnreg (cluster.c) */
 /* shfl/vote/redux/bar.warp.sync: the fast path of a converged group (h_warp.c), which the scheduler tries
  * first: 0 when it ran the instruction, 1 to leave it to the general collective path. NULL: none. */
 wv_handler wv_h_coll(const wv_insn *in);
@@ -96,7 +97,31 @@ static inline int wv_setp_write(wv_exec *x, const wv_insn *in, uint32_t m, uint3
 wv_handler wv_h_async(int mode);                              /* cp.async and mbarrier (async.c) */
 
 /* cp.async / mbarrier modes (in->mode) */
-enum { WV_CP_COPY = 0, WV_CP_COMMIT, WV_CP_WAIT_GROUP, WV_CP_WAIT_ALL, WV_CP_MBAR_ARRIVE, WV_CP_BULK };
+enum { WV_CP_COPY = 0, WV_CP_COMMIT, WV_CP_WAIT_GROUP, WV_CP_WAIT_ALL, WV_CP_MBAR_ARRIVE, WV_CP_BULK,
+       WV_CP_BULK_STORE,   /* cp{.reduce}.async.bulk.global.shared::cta.bulk_group (bulk.c's reduction in in->sat) */
+       WV_CP_BULK_COMMIT,  /* cp.async.bulk.commit_group */
+       WV_CP_BULK_WAIT,    /* cp.async.bulk.wait_group{.read} N */
+       WV_CP_TENSOR_LOAD,  /* cp.async.bulk.tensor.Nd.shared::cluster.global...mbarrier::complete_tx::bytes */
+       WV_CP_TENSOR_STORE, /* cp{.reduce}.async.bulk.tensor.Nd.global.shared::cta...bulk_group */
+       WV_CP_ST_ASYNC      /* st.async / red.async (in->sat: WV_BR_* op) .shared::cluster.mbarrier::complete_tx::bytes */ };
+/* cp.async.bulk flags (in->boolop): .multicast::cluster (the CTA mask's slot in in->rpc); the source is the
+ * CTA's shared memory (.shared::cluster.shared::cta) */
+enum { WV_BK_MCAST = 1, WV_BK_SRC_SHARED = 2 };
+/* cp.reduce.async.bulk's operations (in->sat; 0: a copy) */
+enum { WV_BR_NONE = 0, WV_BR_ADD, WV_BR_MIN, WV_BR_MAX, WV_BR_INC, WV_BR_DEC, WV_BR_AND, WV_BR_OR, WV_BR_XOR };
+/* bulk.c: the tensor copies' boxes (tensormap.h's wv_tmap), gathered from global memory into a stage laid out as
+ * shared memory at sbase will hold it, and scattered back (op: a WV_BR_* reduction); 1 on a fault (recorded). */
+struct wv_tmap;
+int wv_tma_gather(wv_exec *x, const struct wv_tmap *t, const int32_t *c, uint32_t sbase, uint8_t *stage, int lane);
+int wv_tma_scatter(wv_exec *x, const struct wv_tmap *t, const int32_t *c, uint32_t sbase, const uint8_t *stage, int op,
+                   int lane);
+/* tensormap.replace's fields (in->mode), and tensormap.cp_fenceproxy (bulk.c). */
+enum { WV_TMF_GLOBAL_ADDRESS = 0, WV_TMF_RANK, WV_TMF_BOX_DIM, WV_TMF_GLOBAL_DIM, WV_TMF_GLOBAL_STRIDE,
+       WV_TMF_ELEMENT_STRIDE, WV_TMF_ELEMTYPE, WV_TMF_INTERLEAVE, WV_TMF_SWIZZLE, WV_TMF_SWIZZLE_ATOMICITY,
+       WV_TMF_FILL, WV_TMF_COPY };
+wv_handler wv_h_tensormap(void);
+/* n bytes of src reduced into dst element by element (PTX type), atomically per element. */
+void wv_bulk_reduce(uint8_t *dst, const uint8_t *src, uint64_t n, int op, int type);
 enum { WV_MB_INIT = 0, WV_MB_INVAL, WV_MB_ARRIVE, WV_MB_ARRIVE_DROP, WV_MB_EXPECT_TX, WV_MB_COMPLETE_TX,
        WV_MB_TEST_WAIT, WV_MB_TRY_WAIT, WV_MB_PENDING_COUNT };
 /* flags in in->boolop for mbarrier: */

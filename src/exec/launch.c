@@ -8,8 +8,9 @@
  *     table every worker reads). Those run on one worker, which is the same code.
  *   - A kernel that reaches CUDA's device runtime gets its grid's device-runtime state (cdp.h); the
  *     grids its threads launch run once it has finished (cdp.c), before the host's launch returns.
- *   - A cooperative launch, and --schedule interleave|random, keep CTAs resident and give them turns
- *     (run_resident) on the calling thread.
+ *   - A cooperative launch and --schedule interleave|random keep CTAs resident and give them turns
+ *     (run_resident) on the calling thread, in whole clusters when the launch has clusters of several CTAs.
+ *     Under the serial schedule the workers claim whole clusters (workers.c, cluster.c wv_cluster_run).
  */
 #include <stdlib.h>
 
@@ -45,28 +46,43 @@ static uint32_t resident_ctas(uint32_t nthreads, uint32_t shared_size) {
 }
 
 /* Launches with resident CTAs (a cooperative launch: all of them; --schedule interleave|random: as
- * many as the modelled GPU holds, the next CTA in grid order taking a finished one's place). The
+ * many as the modelled GPU holds, the next CTA in grid order taking a finished one's place; a cluster
+ * launch: whole clusters). The
  * resident CTAs take turns — round robin, or in a random order with random slices — one turn being a
  * time slice of each live warp, so a CTA that spins on memory another CTA writes (grid.sync(), a
  * flag) lets that CTA run, and a warp found polling gives up its turn early (sched.c). A CTA's memory is
  * taken at its first turn, from a finished CTA's where there is one: resident CTAs cost host memory
- * only while they have started and not finished. */
+ * only while they have started and not finished.
+ *
+ * Clusters (cluster.c): the slots come in groups of a cluster's size; a group's CTAs start together (all
+ * their shared memory exists before any of them runs), a finished CTA keeps its memory (another CTA may
+ * still read it) until the whole cluster has finished, and then the next cluster takes the group. A CTA of
+ * a cluster with nothing to run may be released by another CTA of its cluster: only a round in which no
+ * CTA moved makes the next one strict, where such a CTA is a deadlock (wv_cta_turn). */
+#define HELD (UINT64_MAX - 1) /* a finished CTA of a cluster still running: memory kept, no turns */
 static wv_status run_resident(sched *s, uint32_t window, int random) {
   wv_vm *vm = s->x.vm;
-  uint64_t nctas = s->L->nctas;
+  const wv_launch_desc *L = s->L;
+  uint64_t nctas = L->nctas;
+  uint32_t cs = L->csize > 1 ? L->csize : 1;
   wv_status st = WV_OK;
   s->poll_yield = 1;
   if (window > nctas) window = (uint32_t)nctas;
+  window = window / cs * cs;
+  if (window < cs) window = cs;
+  uint32_t ngroups = window / cs;
   wv_cta *ctas = calloc(window, sizeof *ctas), *spare = calloc(window, sizeof *spare);
-  uint32_t *order = calloc(window, sizeof *order);
-  uint64_t *ci = calloc(window, sizeof *ci); /* the CTA in each slot, NONE when the slot is done */
-  if (!ctas || !spare || !order || !ci) {
-    free(ctas), free(spare), free(order), free(ci);
+  uint32_t *order = calloc(window, sizeof *order), *left = calloc(ngroups, sizeof *left);
+  uint64_t *ci = calloc(window, sizeof *ci); /* the CTA (its place in the run order) in each slot, NONE when done */
+  wv_cluster *cls = cs > 1 ? calloc(ngroups, sizeof *cls) : NULL;
+  if (!ctas || !spare || !order || !ci || !left || (cs > 1 && !cls)) {
+    free(ctas), free(spare), free(order), free(ci), free(left), free(cls);
     return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
   }
   uint32_t nspare = 0, n = window; /* order[0..n): the slots of live CTAs, in turn order */
   uint64_t next = window;
   for (uint32_t i = 0; i < window; i++) order[i] = i, ci[i] = i;
+  int stuck_round = 0;
   while (n && st == WV_OK) {
     uint32_t j = 0; /* a round costs what the live CTAs do: the finished ones leave the order */
     for (uint32_t k = 0; k < n; k++)
@@ -77,28 +93,59 @@ static wv_status run_resident(sched *s, uint32_t window, int random) {
       order[i] = order[r];
       order[r] = t;
     }
+    s->strict = stuck_round; /* the last round moved nothing: a CTA with nothing to run is deadlocked */
+    stuck_round = 1;
     for (uint32_t k = 0; k < n && st == WV_OK; k++) {
-      wv_cta *cta = &ctas[order[k]];
-      if (!cta->warps) { /* its first turn: a finished CTA's memory, or new */
-        int reused = nspare > 0;
-        if (reused) *cta = spare[--nspare];
-        if ((!reused && wv_cta_alloc(s, cta)) || wv_cta_start(s, cta, ci[order[k]], reused)) {
-          st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
-          break;
+      uint32_t slot = order[k], g0 = slot / cs * cs;
+      wv_cta *cta = &ctas[slot];
+      if (ci[slot] == HELD || ci[slot] == UINT64_MAX) continue;
+      if (!cta->warps) { /* its cluster's first turn: a finished CTA's memory, or new, for each CTA of it */
+        wv_cta *members[WV_MAX_CLUSTER];
+        for (uint32_t r = 0; r < cs; r++) {
+          wv_cta *c = &ctas[g0 + r];
+          int reused = nspare > 0;
+          if (reused) *c = spare[--nspare];
+          if ((!reused && wv_cta_alloc(s, c)) ||
+              (cs > 1 ? 0 : wv_cta_start(s, c, ci[g0 + r], reused))) {
+            st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
+            break;
+          }
+          c->stuck = reused; /* (cs > 1: whether to clear its memory at the start below) */
+          members[r] = c;
         }
+        if (st) break;
+        if (cs > 1) {
+          wv_cluster_form(&cls[g0 / cs], members, L->cluster);
+          for (uint32_t r = 0; r < cs && !st; r++)
+            if (wv_cta_start(s, members[r], wv_cluster_seq_ci(L->grid, L->cluster, ci[g0 + r]), members[r]->stuck))
+              st = wv_seterr(vm, WV_ERR_NOMEM, "out of host memory for %u resident CTAs", window);
+          if (st) break;
+        }
+        left[g0 / cs] = cs;
       }
       s->x.cta = cta;
       if (random) s->slice = 1 + sched_rand(s) % (2 * WV_SCHED_SLICE);
       cta->clk_bias += s->warp_insns - cta->clk_out; /* other CTAs' turns do not age its waits */
       int r = wv_cta_turn(s);
       cta->clk_out = s->warp_insns;
+      if (r != 2) stuck_round = 0;
       if (r < 0) st = wv_seterr(vm, s->x.fault.status, "%s", s->msg);
-      if (r == 0) { /* its memory waits for the next CTA to start; the next in grid order takes its slot */
+      if (r == 0 && cs == 1) { /* its memory waits for the next CTA to start; the next in grid order takes its slot */
         wv_cta_drop(s, cta);
         s->ctas++;
         spare[nspare++] = *cta;
         memset(cta, 0, sizeof *cta);
-        ci[order[k]] = next < nctas ? next++ : UINT64_MAX;
+        ci[slot] = next < nctas ? next++ : UINT64_MAX;
+      } else if (r == 0) { /* a CTA of a cluster: its memory stays until the whole cluster has finished */
+        ci[slot] = HELD;
+        s->ctas++;
+        if (--left[g0 / cs] == 0)
+          for (uint32_t q = g0; q < g0 + cs; q++) { /* the next cluster takes the group */
+            wv_cta_drop(s, &ctas[q]);
+            spare[nspare++] = ctas[q];
+            memset(&ctas[q], 0, sizeof ctas[q]);
+            ci[q] = next < nctas ? next++ : UINT64_MAX;
+          }
       }
     }
   }
@@ -107,7 +154,7 @@ static wv_status run_resident(sched *s, uint32_t window, int random) {
     wv_cta_free(&ctas[i]);
   }
   for (uint32_t i = 0; i < nspare; i++) wv_cta_free(&spare[i]);
-  free(ctas), free(spare), free(order), free(ci);
+  free(ctas), free(spare), free(order), free(ci), free(left), free(cls);
   return st;
 }
 
@@ -173,8 +220,9 @@ const char *wv_exec_unsupported(const wv_irmod *m, const wv_func *f) {
  * global order (the file's comment; reach: the builtins' flags the kernel reaches). */
 static uint32_t grid_workers(wv_vm *vm, const wv_launch_desc *L, uint32_t reach) {
   uint32_t n = vm->nthreads;
-  if (n <= 1 || L->nctas <= 1 || vm->weak || vm->async_mode == WV_ASYNC_RANDOM || (reach & WV_BF_HEAP)) return 1;
-  return L->nctas < n ? (uint32_t)L->nctas : n;
+  uint64_t units = L->csize > 1 ? L->nctas / L->csize : L->nctas; /* clusters run whole on one worker */
+  if (n <= 1 || units <= 1 || vm->weak || vm->async_mode == WV_ASYNC_RANDOM || (reach & WV_BF_HEAP)) return 1;
+  return units < n ? (uint32_t)units : n;
 }
 
 static wv_status check_config(wv_vm *vm, const wv_func *kfn, const uint32_t grid[3], const uint32_t block[3],
@@ -213,12 +261,38 @@ static wv_status run_turns(const wv_launch_desc *L, int coop) {
   wv_vm *vm = L->vm;
   sched *s = wv_sched_new(L);
   if (!s) return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
-  wv_status st = run_resident(s, coop ? (uint32_t)L->nctas : resident_ctas(L->nthreads, L->shared_size),
-                              vm->sched_mode == WV_SCHED_RANDOM);
+  uint32_t window = coop ? (uint32_t)L->nctas : resident_ctas(L->nthreads, L->shared_size);
+  wv_status st = run_resident(s, window, vm->sched_mode == WV_SCHED_RANDOM);
   wv_mm_commit_all(&s->x); /* the end of the launch makes every store visible */
   wv_sched_fold_stats(s, vm);
   wv_sched_free(s);
   return st;
+}
+
+/* The launch's cluster shape (flags' WV_LAUNCH_CLUSTER, else the kernel's .reqnctapercluster, else 1x1x1) and
+ * the rules a GPU's driver checks (the CUDA Programming Guide, "Thread Block Clusters"). */
+static wv_status cluster_shape(wv_vm *vm, const wv_func *kfn, const uint32_t grid[3], uint32_t flags, uint32_t c[3],
+                               int *explicit_cluster) {
+  uint32_t fc[3] = {(flags >> 8) & 0xffu, (flags >> 16) & 0xffu, (flags >> 24) & 0xffu};
+  int given = fc[0] || fc[1] || fc[2];
+  *explicit_cluster = given || kfn->explicit_cluster;
+  for (int k = 0; k < 3; k++) c[k] = given ? fc[k] : kfn->reqcluster[0] ? kfn->reqcluster[k] : 1;
+  if (given && kfn->reqcluster[0] && (c[0] != kfn->reqcluster[0] || c[1] != kfn->reqcluster[1] || c[2] != kfn->reqcluster[2]))
+    return wv_seterr(vm, WV_ERR_CLUSTER, "invalid cluster: kernel '%s' is compiled for clusters of %ux%ux%u, launched with %ux%ux%u",
+                     kfn->name, kfn->reqcluster[0], kfn->reqcluster[1], kfn->reqcluster[2], c[0], c[1], c[2]);
+  if (kfn->explicit_cluster && !given && !kfn->reqcluster[0])
+    return wv_seterr(vm, WV_ERR_CLUSTER, "invalid cluster: kernel '%s' (.explicitcluster) needs a cluster shape at launch", kfn->name);
+  if (!c[0] || !c[1] || !c[2])
+    return wv_seterr(vm, WV_ERR_CLUSTER, "invalid cluster: a cluster dimension is 0 (%ux%ux%u)", c[0], c[1], c[2]);
+  uint32_t n = c[0] * c[1] * c[2], lim = (flags & WV_LAUNCH_NONPORTABLE_CLUSTER) ? WV_MAX_CLUSTER : 8;
+  if (kfn->maxclusterrank && kfn->maxclusterrank < lim) lim = kfn->maxclusterrank;
+  if (c[0] > WV_MAX_CLUSTER || c[1] > WV_MAX_CLUSTER || c[2] > WV_MAX_CLUSTER || n > lim)
+    return wv_seterr(vm, WV_ERR_CLUSTER, "invalid cluster: %ux%ux%u is %u blocks, more than the %u allowed%s", c[0], c[1], c[2],
+                     n, lim, lim == 8 ? " (16 with cudaFuncAttributeNonPortableClusterSizeAllowed)" : "");
+  if (grid[0] % c[0] || grid[1] % c[1] || grid[2] % c[2])
+    return wv_seterr(vm, WV_ERR_CLUSTER, "invalid cluster: grid (%u,%u,%u) is not a multiple of the cluster %ux%ux%u", grid[0],
+                     grid[1], grid[2], c[0], c[1], c[2]);
+  return WV_OK;
 }
 
 wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, const uint32_t grid[3],
@@ -226,6 +300,9 @@ wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, con
                        uint32_t flags, uint32_t depth) {
   int coop = (flags & WV_LAUNCH_COOPERATIVE) != 0;
   wv_status st = check_config(vm, kfn, grid, block, dyn_shared, coop);
+  uint32_t cl[3];
+  int explicit_cluster;
+  if (!st) st = cluster_shape(vm, kfn, grid, flags, cl, &explicit_cluster);
   if (st) return st;
   wv_launch_desc L = {.vm = vm, .mod = &mod->ir, .kfn = kfn, .dyn_shared = dyn_shared, .kparams = kparams,
                       .kparam_size = kparam_size};
@@ -234,6 +311,9 @@ wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, con
   L.nthreads = block[0] * block[1] * block[2];
   L.shared_size = kfn->shared_dyn + dyn_shared;
   L.nctas = (uint64_t)grid[0] * grid[1] * grid[2];
+  memcpy(L.cluster, cl, sizeof L.cluster);
+  L.csize = cl[0] * cl[1] * cl[2];
+  L.explicit_cluster = explicit_cluster;
   if (coop) { /* the grid workspace cooperative_groups' grid.sync() counts arrivals in (driver_abi.h) */
     const uint32_t ws[2] = {8, 0}; /* wsSize, barrier */
     uint8_t *h;

@@ -49,6 +49,7 @@ static const char *space_name(int s) {
   switch (s) {
   case WV_SPACE_GLOBAL: return "global";
   case WV_SPACE_SHARED: return "shared";
+  case WV_SPACE_CLUSTER: return "shared::cluster";
   case WV_SPACE_LOCAL: return "local";
   case WV_SPACE_CONST: return "const";
   case WV_SPACE_KPARAM: case WV_SPACE_FPARAM: return "param";
@@ -142,10 +143,26 @@ static void note_invalid_read(wv_exec *x, int sp, uint64_t addr, uint64_t sa, ui
   }
 }
 
+/* A .shared::cluster access (a generic one into the shared window is one too): the shared memory of the
+ * cluster's CTA that the address names (cluster.c), checked as that CTA's .shared access; a fault names addr. */
+static uint8_t *cluster_xlate(wv_exec *x, uint64_t sa, uint64_t addr, uint32_t size, uint32_t align, int lane, int access) {
+  uint64_t off;
+  wv_cta *own = x->cta, *t = wv_cluster_cta(x, sa, addr, lane, &off);
+  if (!t) return NULL;
+  int had = x->fault.status != WV_OK;
+  x->cta = t;
+  uint8_t *p = wv_mem_xlate(x, WV_SPACE_SHARED, off, size, align, lane, access);
+  x->cta = own;
+  if (!p && !had && x->fault.status != WV_OK) x->fault.addr = addr;
+  return p;
+}
+
 uint8_t *wv_mem_xlate(wv_exec *x, int space, uint64_t addr, uint32_t size, uint32_t align, int lane, int access) {
   uint64_t sa = addr;
   int sp = space, write = access == WV_MEM_STORE, generic = space == WV_SPACE_GENERIC;
   if (generic) sp = wv_mem_classify(addr, &sa);
+  if (sp == WV_SPACE_CLUSTER || (generic && sp == WV_SPACE_SHARED && sa >= WV_GPU_SHARED_WINDOW))
+    return cluster_xlate(x, sa, addr, size, align, lane, access);
   const char *rw = write ? "store" : "load";
   if (align > 1 && (sa & (align - 1))) {
     wv_fault_set(x, WV_ERR_MISALIGNED, lane, 1, addr, "misaligned %s %s of %u bytes", space_name(sp), rw, size);

@@ -160,19 +160,23 @@ static void warp_merge(sched *s, wv_warp *w) {
   }
 }
 
+void wv_sched_merge(sched *s, wv_warp *w) { warp_merge(s, w); }
+
 /* ---------------- exits and barrier completion ---------------- */
 
 static void check_cbars(sched *s, wv_warp *w);
 static void check_ctabar(sched *s, wv_cta *cta, uint32_t id);
 
 static void threads_exit(sched *s, wv_warp *w, wv_group *g, uint32_t m) {
+  if (w->aq) wv_async_lanes_exit(&s->x, w, m); /* (a fault is the running group's: run_warp sees it) */
   w->exited |= m;
   g->mask &= ~m;
   s->x.cta->live_threads -= (uint32_t)__builtin_popcount(m);
   if (!g->mask) group_drop(s, g);
   check_cbars(s, w);
-  for (uint32_t id = 0; id <= WV_CLUSTER_BARRIER; id++)
+  for (uint32_t id = 0; id < WV_MAX_BARRIERS; id++)
     if (s->x.cta->bars[id].arrived) check_ctabar(s, s->x.cta, id);
+  wv_cluster_bar_check(s, s->x.cta->cl); /* the cluster barrier waits for live threads only */
 }
 
 static void do_return(sched *s, wv_warp *w, wv_group *g);
@@ -657,7 +661,9 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
       if (!m) { g->pc++; return 0; }
       split(s, w, g, g->mask & ~m, g->pc + 1);
     }
-    uint32_t id = in->mode == WV_BAR_CLUSTER_WAIT ? WV_CLUSTER_BARRIER : read_u32(s, in->a, m) & 15u;
+    if (in->mode == WV_BAR_CLUSTER_WAIT || in->mode == WV_BAR_CLUSTER_ARRIVE) /* barrier.cluster (cluster.c) */
+      return wv_cluster_bar(s, w, g, in, m) ? R_BLOCKED : 0;
+    uint32_t id = read_u32(s, in->a, m) & 15u;
     uint32_t cnt = in->b != WV_NOSLOT ? read_u32(s, in->b, m) : 0;
     wv_ctabar *b = &x->cta->bars[id];
     if (cnt) b->expected = cnt;
@@ -848,6 +854,7 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
   w->ngroups = 0;
   w->done = 0;
   w->local_low = frame_base(WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, kfn);
+  w->cl_arrived = w->cl_parity = 0;
   wv_async_warp_reset(w);
   uint64_t *sp = w->specials;
   uint32_t bx = x->block[0], by = x->block[1];
@@ -883,6 +890,7 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
     sp[WV_SP_ENVREG1 * 32 + l] = (uint32_t)(s->grid_ws >> 32);
     sp[WV_SP_ENVREG2 * 32 + l] = (uint32_t)s->grid_ws;
   }
+  wv_cluster_specials(cta, x->grid, s->L->explicit_cluster, sp);
   for (uint32_t r = 0; r < s->mod->nreloc; r++) /* this kernel's offsets of relocated .shared variables */
     for (int l = 0; l < WV_WARP; l++) sp[(WV_SP_COUNT + r) * 32 + l] = kfn->shared_reloc[r];
   wv_frame *f = frame_new(s, kfn);
@@ -982,7 +990,9 @@ static int cta_pass(sched *s, wv_warp **fw, const wv_func **ffn, uint32_t *fpc) 
     }
   }
   if (!alive) return 0;
+  cta->stuck = !progress;
   if (progress) return 1;
+  if (cta->cl->n > 1 && !s->strict) return 2; /* another CTA of the cluster may release it */
   /* Nothing can run. A collective whose members are elsewhere runs with the lanes present. */
   for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
     wv_warp *w = &cta->warps[wi];
@@ -1009,7 +1019,13 @@ static int cta_pass(sched *s, wv_warp **fw, const wv_func **ffn, uint32_t *fpc) 
       *ffn = g->frame->fn;
       *fpc = g->pc;
       s->x.warp = w;
-      if (g->state == WV_G_BAR)
+      uint32_t cl_live = 0;
+      for (uint32_t r = 0; r < cta->cl->n; r++) cl_live += cta->cl->ctas[r]->live_threads;
+      if (g->state == WV_G_BAR && g->bar_id == WV_CLUSTER_BARRIER)
+        wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
+                     "barrier deadlock: %u of the cluster's %u live threads arrived at the cluster barrier",
+                     cta->cl->arrived, cl_live);
+      else if (g->state == WV_G_BAR)
         wv_fault_set(&s->x, WV_ERR_DEADLOCK, __builtin_ctz(g->mask), 0, 0,
                      "barrier deadlock: %u of %u threads arrived at barrier %u", cta->bars[g->bar_id].arrived,
                      cta->bars[g->bar_id].expected ? cta->bars[g->bar_id].expected : cta->live_threads, g->bar_id);
@@ -1080,6 +1096,11 @@ int wv_cta_start(sched *s, wv_cta *cta, uint64_t ci, int reused) {
   cta->async_pending = 0;
   cta->clk_bias = cta->clk_out = 0;
   memset(cta->bars, 0, sizeof cta->bars);
+  cta->stuck = 0;
+  if (s->L->csize <= 1) { /* a cluster of one; a cluster launch's runner formed the clusters (launch.c) */
+    static const uint32_t one[3] = {1, 1, 1};
+    wv_cluster_form(&cta->own, &cta, one);
+  }
   if (reused) memset(cta->shared, 0, cta->shared_size);
   s->x.cta = cta;
   s->ci = ci;

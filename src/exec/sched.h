@@ -27,6 +27,9 @@ typedef struct wv_launch_desc {
   const uint8_t *kparams;
   uint32_t kparam_size;
   uint64_t grid_ws;           /* cooperative launch: the grid workspace (%envreg1:%envreg2), else 0 */
+  uint32_t cluster[3];        /* the cluster shape ({1,1,1}: none) */
+  uint32_t csize;             /* CTAs of a cluster */
+  int explicit_cluster;       /* launched with a cluster shape (%is_explicit_cluster) */
   double deadline;            /* wall-clock watchdog: CLOCK_MONOTONIC seconds, 0 = none */
 } wv_launch_desc;
 
@@ -46,6 +49,7 @@ typedef struct sched {
   int64_t slice;              /* warp instructions of a warp's turn (SLICE; random under WV_SCHED_RANDOM) */
   uint32_t rng;               /* WV_SCHED_RANDOM's choices */
   int poll_yield;             /* resident CTAs: a warp polling memory gives up its turn (sched.c, polling) */
+  int strict;                 /* a CTA of a cluster with nothing to run is deadlocked (else wv_cta_turn says 2) */
   /* A launch run by several workers (workers.c): the warp instructions every worker has published
    * (the watchdog's count; a worker publishes its own in batches), how many of this worker's are in
    * it, the lowest CTA that failed (a worker gives up a CTA after it) and the running CTA's index. */
@@ -70,10 +74,27 @@ void wv_cta_free(wv_cta *cta);
 /* Make cta the CTA of linear index ci, its threads at the kernel's first instruction (reused: its
  * shared memory held another CTA). -1: out of memory. */
 int wv_cta_start(sched *s, wv_cta *cta, uint64_t ci, int reused);
+/* Runnable groups of w at one place are one group again (after barrier releases). */
+void wv_sched_merge(sched *s, wv_warp *w);
+
+/* cluster.c: the clusters of a launch (exec.h's wv_cluster). */
+void wv_cluster_form(wv_cluster *cl, wv_cta *const *ctas, const uint32_t dim[3]);
+/* Run the n CTAs of one cluster (started, formed) in turns, round robin, until all have finished: 0, or -1 on a
+ * fault (its report in s->msg, as wv_cta_turn gives it). */
+int wv_cluster_run(sched *s, wv_cta *ctas, uint32_t n);
+/* The linear index of the CTA that runs seq-th when clusters of shape dim run one after another, rank order. */
+uint64_t wv_cluster_seq_ci(const uint32_t grid[3], const uint32_t dim[3], uint64_t seq);
+void wv_cluster_specials(const wv_cta *cta, const uint32_t grid[3], int explicit_cluster, uint64_t *sp);
+/* barrier.cluster.arrive/wait by lanes m of g: 0 when g goes on (pc advanced), 1 when it waits. */
+int wv_cluster_bar(sched *s, wv_warp *w, struct wv_group *g, const wv_insn *in, uint32_t m);
+/* Complete the cluster barrier's phase if every live thread of the cluster has arrived. */
+void wv_cluster_bar_check(sched *s, wv_cluster *cl);
+
 /* Drop what a finished or faulted CTA left. */
 void wv_cta_drop(sched *s, wv_cta *cta);
 /* One turn of the CTA s->x.cta: every live warp runs one time slice. 1: still alive, 0: all its
- * threads have exited, -1: a fault (or the watchdog), its status in s->x.fault.status and its report
+ * threads have exited, 2: a CTA of a cluster of several found nothing to run (unless s->strict: another CTA of
+ * the cluster may release it; else the collective or deadlock path runs as for a lone CTA), -1: a fault (or the watchdog), its status in s->x.fault.status and its report
  * ("what ... in kernel 'K', block ..., thread ..., PTX line ...") in s->msg. */
 int wv_cta_turn(sched *s);
 /* Host bytes one resident CTA takes at its start, for the cooperative limit. */

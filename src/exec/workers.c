@@ -1,6 +1,9 @@
 /*
  * workers.c — a normal launch's CTAs on several threads, and what they print.
  *
+ * A launch with clusters of several CTAs is claimed cluster by cluster: a worker starts all CTAs of the cluster
+ * and gives them turns to the end (cluster.c); everything below that says CTA then means cluster.
+ *
  * The vm keeps a pool of helper threads (started by its first launch that can use them, ended with the
  * vm; with the default thread count a launch wakes them only once it has run WAKE_AFTER). A launch's CTAs are claimed in grid order from one counter; each worker (the calling thread and
  * the helpers) runs the CTA it claimed to its end in its own executor and buffers (sched.h), then
@@ -187,6 +190,7 @@ struct grid {
   uint32_t workers;
   uint32_t helpers;           /* helpers started (by the caller, once the launch has run WAKE_AFTER) */
   double t0;
+  uint64_t nunits;            /* what workers claim: the CTAs, or for clusters of several CTAs the clusters */
   alignas(64) _Atomic uint64_t stop; /* the lowest CTA that failed; NONE */
   alignas(64) _Atomic uint64_t next; /* the next CTA to claim */
   alignas(64) _Atomic uint64_t head; /* the lowest CTA not finished: its output goes straight out */
@@ -382,7 +386,7 @@ static void finish(grid *g, struct wv_ctaout *o, int failed, wv_status st, const
 /* The next CTA for a worker, or NONE: the grid is done, or a CTA before it failed. */
 static uint64_t claim(grid *g) {
   uint64_t c = atomic_fetch_add(&g->next, 1);
-  if (c >= g->L->nctas || c > atomic_load(&g->stop)) return NONE;
+  if (c >= g->nunits || c > atomic_load(&g->stop)) return NONE;
   if (c - atomic_load(&g->head) >= RING_MAX) { /* far ahead of the head: let it catch up */
     pthread_mutex_lock(&g->lock);
     while (c - atomic_load(&g->head) >= RING_MAX && c <= atomic_load(&g->stop)) pthread_cond_wait(&g->moved, &g->lock);
@@ -396,10 +400,23 @@ static void worker(void *arg, uint32_t index);
 
 /* The caller (worker 0), between turns: a launch that has run WAKE_AFTER with CTAs left gets its helpers. */
 static void wake(grid *g) {
-  if (g->helpers || g->workers < 2 || atomic_load_explicit(&g->next, memory_order_relaxed) >= g->L->nctas) return;
+  if (g->helpers || g->workers < 2 || atomic_load_explicit(&g->next, memory_order_relaxed) >= g->nunits) return;
   if (!g->L->vm->cfg.threads && wv_now() - g->t0 < WAKE_AFTER) return;
   g->helpers = pool_start(g->L->vm, g->workers - 1, worker, g);
   if (!g->helpers) g->workers = 1; /* no threads: the caller alone */
+}
+
+/* Start unit c of the launch in the worker's CTAs: CTA c, or the CTAs of cluster c (formed into cl), rank order. */
+static int start_unit(sched *s, wv_cta *ctas, wv_cluster *cl, uint64_t c, int reused) {
+  const wv_launch_desc *L = s->L;
+  if (L->csize <= 1) return wv_cta_start(s, &ctas[0], c, reused);
+  wv_cta *members[WV_MAX_CLUSTER];
+  for (uint32_t r = 0; r < L->csize; r++) members[r] = &ctas[r];
+  wv_cluster_form(cl, members, L->cluster);
+  for (uint32_t r = 0; r < L->csize; r++)
+    if (wv_cta_start(s, &ctas[r], wv_cluster_seq_ci(L->grid, L->cluster, c * L->csize + r), reused)) return -1;
+  s->ci = c; /* (an earlier unit's failure abandons this one: wv_cta_turn compares units) */
+  return 0;
 }
 
 static void worker(void *arg, uint32_t index) {
@@ -407,32 +424,39 @@ static void worker(void *arg, uint32_t index) {
   wv_vm *vm = g->L->vm;
   (void)index;
   sched *s = wv_sched_new(g->L);
-  wv_cta cta;
-  memset(&cta, 0, sizeof cta);
+  uint32_t n = g->L->csize > 1 ? g->L->csize : 1; /* a unit's CTAs: one, or a cluster's (cluster.c) */
+  wv_cta ctas[WV_MAX_CLUSTER];
+  wv_cluster cl;
+  memset(ctas, 0, sizeof ctas);
   struct wv_ctaout out = {.g = g};
-  if (!s || wv_cta_alloc(s, &cta)) goto done; /* the other workers run the CTAs; if none can, wv_run_grid says so */
+  int ok = s != NULL;
+  for (uint32_t r = 0; ok && r < n; r++) ok = !wv_cta_alloc(s, &ctas[r]);
+  if (!ok) goto done; /* the other workers run the CTAs; if none can, wv_run_grid says so */
   if (g->workers > 1) {
     s->insns_all = &g->insns;
     s->stop = &g->stop;
   }
+  if (n > 1) s->poll_yield = 1; /* a cluster's CTAs take turns: one polling another's memory lets it run */
   for (int reused = 0;; reused = 1) {
     uint64_t c = claim(g);
     if (c == NONE) break;
     out.cta = c;
     s->x.out = &out;
     int failed = 0;
-    if (wv_cta_start(s, &cta, c, reused)) {
+    if (start_unit(s, ctas, &cl, c, reused)) {
       failed = 1;
       wv_fault_set(&s->x, WV_ERR_NOMEM, -1, 0, 0, "out of host memory");
       snprintf(s->msg, sizeof s->msg, "out of host memory");
+    } else if (n > 1) {
+      failed = wv_cluster_run(s, ctas, n) < 0;
     } else {
       int r;
       while ((r = wv_cta_turn(s)) > 0)
         if (!index) wake(g);
       failed = r < 0;
     }
-    wv_cta_drop(s, &cta);
-    s->ctas++;
+    for (uint32_t r = 0; r < n; r++) wv_cta_drop(s, &ctas[r]);
+    s->ctas += n;
     finish(g, &out, failed, s->x.fault.status, s->msg);
     if (!index) wake(g);
   }
@@ -443,13 +467,13 @@ done:
   pthread_mutex_unlock(&g->lock);
   free(out.buf);
   free(out.dkept);
-  wv_cta_free(&cta);
+  for (uint32_t r = 0; r < n; r++) wv_cta_free(&ctas[r]);
   wv_sched_free(s);
 }
 
 wv_status wv_run_grid(const wv_launch_desc *L, uint32_t workers) {
   wv_vm *vm = L->vm;
-  grid g = {.L = L, .workers = workers ? workers : 1};
+  grid g = {.L = L, .workers = workers ? workers : 1, .nunits = L->csize > 1 ? L->nctas / L->csize : L->nctas};
   atomic_init(&g.next, 0);
   atomic_init(&g.stop, NONE);
   atomic_init(&g.head, 0);
@@ -466,6 +490,6 @@ wv_status wv_run_grid(const wv_launch_desc *L, uint32_t workers) {
   pthread_mutex_destroy(&g.lock);
   pthread_cond_destroy(&g.moved);
   if (atomic_load(&g.stop) != NONE) return wv_seterr(vm, g.st, "%s", g.msg);
-  if (atomic_load(&g.head) < L->nctas) return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
+  if (atomic_load(&g.head) < g.nunits) return wv_seterr(vm, WV_ERR_NOMEM, "out of host memory");
   return WV_OK;
 }

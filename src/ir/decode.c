@@ -152,15 +152,16 @@ static const struct { const char *name; uint8_t kind; uint32_t v; } specials[] =
   {"%reserved_smem_offset_begin", WV_SREG_CONST, 0}, {"%reserved_smem_offset_end", WV_SREG_CONST, WV_RESERVED_SMEM_END},
   {"%reserved_smem_offset_cap", WV_SREG_CONST, WV_SHARED_BASE}, {"%reserved_smem_offset_0", WV_SREG_CONST, 0},
   {"%reserved_smem_offset_1", WV_SREG_CONST, 0},
-  /* launches are never clusters here: every CTA is a cluster of one (PTX ISA "cluster" registers) */
-  {"%cluster_ctarank", WV_SREG_CONST, 0}, {"%cluster_nctarank", WV_SREG_CONST, 1},
-  {"%cluster_ctaid.x", WV_SREG_CONST, 0}, {"%cluster_ctaid.y", WV_SREG_CONST, 0}, {"%cluster_ctaid.z", WV_SREG_CONST, 0},
-  {"%cluster_nctaid.x", WV_SREG_CONST, 1}, {"%cluster_nctaid.y", WV_SREG_CONST, 1},
-  {"%cluster_nctaid.z", WV_SREG_CONST, 1},
-  {"%clusterid.x", WV_SREG_SLOT, WV_SP_CTAID_X}, {"%clusterid.y", WV_SREG_SLOT, WV_SP_CTAID_Y},
-  {"%clusterid.z", WV_SREG_SLOT, WV_SP_CTAID_Z},
-  {"%nclusterid.x", WV_SREG_SLOT, WV_SP_NCTAID_X}, {"%nclusterid.y", WV_SREG_SLOT, WV_SP_NCTAID_Y},
-  {"%nclusterid.z", WV_SREG_SLOT, WV_SP_NCTAID_Z},
+  /* the CTA's cluster (exec/cluster.c; a launch without clusters: every CTA a cluster of one) */
+  {"%cluster_ctarank", WV_SREG_SLOT, WV_SP_CLUSTER_CTARANK}, {"%cluster_nctarank", WV_SREG_SLOT, WV_SP_CLUSTER_NCTARANK},
+  {"%cluster_ctaid.x", WV_SREG_SLOT, WV_SP_CLUSTER_CTAID_X}, {"%cluster_ctaid.y", WV_SREG_SLOT, WV_SP_CLUSTER_CTAID_Y},
+  {"%cluster_ctaid.z", WV_SREG_SLOT, WV_SP_CLUSTER_CTAID_Z},
+  {"%cluster_nctaid.x", WV_SREG_SLOT, WV_SP_CLUSTER_NCTAID_X}, {"%cluster_nctaid.y", WV_SREG_SLOT, WV_SP_CLUSTER_NCTAID_Y},
+  {"%cluster_nctaid.z", WV_SREG_SLOT, WV_SP_CLUSTER_NCTAID_Z},
+  {"%clusterid.x", WV_SREG_SLOT, WV_SP_CLUSTERID_X}, {"%clusterid.y", WV_SREG_SLOT, WV_SP_CLUSTERID_Y},
+  {"%clusterid.z", WV_SREG_SLOT, WV_SP_CLUSTERID_Z},
+  {"%nclusterid.x", WV_SREG_SLOT, WV_SP_NCLUSTERID_X}, {"%nclusterid.y", WV_SREG_SLOT, WV_SP_NCLUSTERID_Y},
+  {"%nclusterid.z", WV_SREG_SLOT, WV_SP_NCLUSTERID_Z},
   {"%current_graph_exec", WV_SREG_CONST, 0}, /* 0: not a device graph's kernel */
   {"%clock", WV_SREG_DYN, WV_DYN_CLOCK}, {"%clock_hi", WV_SREG_DYN, WV_DYN_CLOCK_HI},
   {"%clock64", WV_SREG_DYN, WV_DYN_CLOCK64}, {"%globaltimer", WV_SREG_DYN, WV_DYN_GLOBALTIMER},
@@ -335,7 +336,7 @@ static int daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
   case K_GVAR: {
     const wv_gvar *g = &d->mod->vars[dl->base];
     if (g->space == WV_SPACE_SHARED) {
-      if (in->space != WV_SPACE_GENERIC && in->space != WV_SPACE_SHARED) return wv_derr(d, o->loc, "'%s' is a .shared variable", o->name);
+      if (in->space != WV_SPACE_GENERIC && in->space != WV_SPACE_SHARED && in->space != WV_SPACE_CLUSTER) return wv_derr(d, o->loc, "'%s' is a .shared variable", o->name);
       if (in->space == WV_SPACE_GENERIC) in->imm += (int64_t)WV_SHARED_WINDOW;
       if (g->slot != WV_NOSLOT) { in->a = g->slot; return 0; } /* [var+off]: the running kernel's offset */
     }
@@ -351,7 +352,7 @@ static int daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
 int wv_daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
   int rc = daddr(d, o, in);
   if (!rc && (in->space == WV_SPACE_SHARED || in->space == WV_SPACE_LOCAL || in->space == WV_SPACE_KPARAM ||
-              in->space == WV_SPACE_FPARAM))
+              in->space == WV_SPACE_FPARAM || in->space == WV_SPACE_CLUSTER))
     in->addrf |= WV_AF_WRAP32;
   return rc;
 }
@@ -1027,7 +1028,10 @@ int wv_decode_module(const ptx_module *const *units, uint32_t nunits, const char
       for (int k = 0; k < 3; k++) {
         f->reqntid[k] = pf->reqntid[0] ? (pf->reqntid[k] ? pf->reqntid[k] : 1) : 0;
         f->maxntid[k] = pf->maxntid[0] ? (pf->maxntid[k] ? pf->maxntid[k] : 1) : 0;
+        f->reqcluster[k] = pf->reqcluster[0] ? (pf->reqcluster[k] ? pf->reqcluster[k] : 1) : 0;
       }
+      f->maxclusterrank = pf->maxclusterrank;
+      f->explicit_cluster = pf->explicitcluster || pf->reqcluster[0];
       if (decode_func(d, pf, f)) goto fail;
     }
   }

@@ -396,7 +396,11 @@ static int dec_mov(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     if (p < 0) return -1;
     in->d[0] = (uint32_t)p;
     if (src->kind == PTX_OPND_INT) { in->a = WV_NOSLOT; in->imm = src->ival != 0; }
-    else if (src->kind == PTX_OPND_REG && !strcmp(src->name, "%is_explicit_cluster")) { in->a = WV_NOSLOT; in->imm = 0; }
+    else if (src->kind == PTX_OPND_REG && !strcmp(src->name, "%is_explicit_cluster")) { /* a warp special (cluster.c) */
+      in->a = WV_SLOT(WV_SLOT_SPECIAL, WV_SP_IS_EXPLICIT_CLUSTER);
+      in->fn = wv_h_mov(WV_MOV_PRED_FROM_REG, t);
+      return 0;
+    }
     else { int32_t a = wv_dpred(d, src, NULL); if (a < 0) return -1; in->a = (uint32_t)a; }
     in->fn = wv_h_mov(WV_MOV_PRED, t);
     return 0;
@@ -665,8 +669,40 @@ static int dec_ld(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   return 0;
 }
 
+static int addr_into(wv_dec *d, const ptx_operand *o, wv_insn *in, int space, uint32_t *slot, int64_t *imm, uint8_t *flags);
+
+/* st.async{.weak}.shared::cluster.mbarrier::complete_tx::bytes{.v2,.v4}.type [a], b, [mbar] and
+ * red.async.relaxed.cluster.shared::cluster.mbarrier::complete_tx::bytes.op.type [a], b, [mbar] (sm_90): a store
+ * or reduction into a cluster CTA's shared memory that completes the bytes on that CTA's mbarrier (exec/async.c). */
+static int dec_async_store(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m, int red) {
+  wv_mods_take(m, "async");
+  wv_mods_take(m, "weak");
+  take_hints(m);
+  if (!wv_mods_take(m, "mbarrier::complete_tx::bytes") || need_type(d, pi, m, 1)) return need_type(d, pi, m, 1) ? -1 : unsupported(d, pi);
+  if (m->space != WV_SPACE_CLUSTER && m->space != -1) return unsupported(d, pi);
+  in->type = (uint8_t)m->t[0];
+  in->vec = (uint8_t)(m->vec ? m->vec : 1);
+  unsigned size = wv_type_size(m->t[0]);
+  if ((size != 4 && size != 8) || in->vec > 4 || (in->vec == 4 && size != 4) || (red && in->vec != 1)) return unsupported(d, pi);
+  if (red) {
+    static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", NULL};
+    int k = take_one(m, ops);
+    if (k < 0) return unsupported(d, pi);
+    in->sat = (uint8_t)(k + 1);
+  }
+  if (nops(d, pi, 3, 3)) return -1;
+  in->space = WV_SPACE_CLUSTER;
+  int64_t bimm;
+  if (addr_into(d, &pi->ops[2], in, WV_SPACE_CLUSTER, &in->e, &bimm, &in->uni)) return -1;
+  in->target = (uint32_t)bimm;
+  if (wv_daddr(d, &pi->ops[0], in) || vec_regs(d, &pi->ops[1], in, 0)) return -1;
+  in->mode = WV_CP_ST_ASYNC;
+  in->fn = wv_h_async(0);
+  return 0;
+}
+
 static int dec_st(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
-  if (has_mod(pi, "async", NULL)) return unsupported(d, pi); /* st.async (remote shared memory of a cluster) */
+  if (has_mod(pi, "async", NULL)) return dec_async_store(d, pi, in, m, 0);
   in->uni = (uint8_t)has_mod(pi, "release", NULL); /* ordering for the weak memory model */
   if (mem_common(d, pi, in, m) || nops(d, pi, 2, 2)) return -1;
   if (wv_daddr(d, &pi->ops[0], in) || vec_regs(d, &pi->ops[1], in, 0)) return -1;
@@ -676,7 +712,7 @@ static int dec_st(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
 }
 
 static int dec_atom(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
-  if (has_mod(pi, "async", NULL)) return unsupported(d, pi); /* red.async (a cluster's remote shared memory) */
+  if (has_mod(pi, "async", NULL)) return in->op == WV_OP_RED ? dec_async_store(d, pi, in, m, 1) : unsupported(d, pi);
   static const char *const ops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", "exch", "cas", NULL};
   int k = take_one(m, ops);
   if (k < 0) return unsupported(d, pi);
@@ -685,7 +721,8 @@ static int dec_atom(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   int noftz = wv_mods_take(m, "noftz");
   if (mem_common(d, pi, in, m)) return -1;
   wv_type t = (wv_type)in->type;
-  if (in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_SHARED && in->space != WV_SPACE_GENERIC)
+  if (in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_SHARED && in->space != WV_SPACE_GENERIC &&
+      in->space != WV_SPACE_CLUSTER)
     return unsupported(d, pi);
   /* add on .f16 .bf16 .f16x2 .bf16x2 needs .noftz (PTX ISA "atom": rounded to nearest, subnormals kept) */
   if (is_half(t) && (k != 0 || !noftz)) return wv_derr(d, pi->loc, "%s on a half type is %s.add.noftz", pi->opcode, pi->opcode);
@@ -746,6 +783,7 @@ static int dec_hint(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     if (nops(d, pi, 1, 1)) return -1;
     if (pi->ops[0].kind != PTX_OPND_INT || pi->ops[0].ival < 24 || pi->ops[0].ival > 256 || pi->ops[0].ival % 8)
       return wv_derr(d, pi->ops[0].loc, "setmaxnreg needs an immediate register count, a multiple of 8 in 24..256");
+    in->fn = wv_h_cluster(2); /* the threads' convergence is checked (exec/cluster.c) */
     return 0;
   default: /* pmevent a; pmevent.mask a */
     wv_mods_take(m, "mask");
@@ -755,42 +793,200 @@ static int dec_hint(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   }
 }
 
+/* mapa{.shared::cluster}.{u32,u64} d, a, b; getctarank{.shared::cluster}.{u32,u64} d, a (PTX ISA: the
+ * generic forms without a space; exec/cluster.c). */
+static int dec_mapa(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  int rank = in->op == WV_OP_GETCTARANK;
+  if (need_type(d, pi, m, 1) || nops(d, pi, rank ? 2 : 3, rank ? 2 : 3)) return -1;
+  if (m->t[0] != WV_T_U32 && m->t[0] != WV_T_U64) return unsupported(d, pi);
+  if (m->space >= 0 && m->space != WV_SPACE_CLUSTER) return unsupported(d, pi);
+  in->space = (uint8_t)(m->space < 0 ? WV_SPACE_GENERIC : WV_SPACE_CLUSTER);
+  in->type = (uint8_t)m->t[0];
+  in->d[0] = wv_ddst(d, &pi->ops[0]);
+  in->a = wv_dsrc(d, &pi->ops[1], m->t[0]);
+  if (!rank) in->b = wv_dsrc(d, &pi->ops[2], WV_T_U32);
+  if (d->failed) return -1;
+  in->fn = wv_h_cluster(rank);
+  return 0;
+}
+
+/* tensormap.replace.tile.FIELD{.global,.shared::cta}.b1024.{b32,b64} [map], {ord,} new_val;
+ * tensormap.cp_fenceproxy.global.shared::cta.tensormap::generic.release.gpu.sync.aligned [dst], [src], 128
+ * (sm_90a; exec/bulk.c). in->mode: the field (WV_TMF_*), in->target: ord, in->b: the new value. */
+static int copy_spaces(const ptx_insn *pi, int *dst, int *src);
+
+static int dec_tensormap(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  static const char *const fields[] = {"global_address", "rank", "box_dim", "global_dim", "global_stride",
+                                       "element_stride", "elemtype", "interleave_layout", "swizzle_mode",
+                                       "swizzle_atomicity", "fill_mode", NULL};
+  in->fn = wv_h_tensormap();
+  take_hints(m);
+  wv_mods_take(m, "sync");
+  if (wv_mods_take(m, "cp_fenceproxy")) {
+    int dsp, ssp;
+    if (!wv_mods_take(m, "tensormap::generic") || copy_spaces(pi, &dsp, &ssp) != 2 || dsp != WV_SPACE_GLOBAL ||
+        ssp != WV_SPACE_SHARED || nops(d, pi, 3, 3))
+      return d->failed ? -1 : unsupported(d, pi);
+    if (pi->ops[2].kind != PTX_OPND_INT || pi->ops[2].ival != 128)
+      return wv_derr(d, pi->ops[2].loc, "tensormap.cp_fenceproxy copies 128 bytes");
+    if (addr_into(d, &pi->ops[1], in, WV_SPACE_SHARED, &in->b, &in->imm2, &in->type2)) return -1;
+    in->mode = WV_TMF_COPY;
+    in->space = WV_SPACE_GLOBAL;
+    return wv_daddr(d, &pi->ops[0], in);
+  }
+  if (!wv_mods_take(m, "replace") || !wv_mods_take(m, "tile") || !wv_mods_take(m, "b1024")) return unsupported(d, pi);
+  int f = take_one(m, fields);
+  if (f < 0 || m->nt != 1 || (m->t[0] != WV_T_B32 && m->t[0] != WV_T_B64)) return unsupported(d, pi);
+  int ord = f >= WV_TMF_BOX_DIM && f <= WV_TMF_ELEMENT_STRIDE;
+  if (nops(d, pi, ord ? 3 : 2, ord ? 3 : 2)) return -1;
+  if (ord) {
+    if (pi->ops[1].kind != PTX_OPND_INT || pi->ops[1].ival > 4) return wv_derr(d, pi->ops[1].loc, "tensormap.replace needs an immediate ordinal 0..4");
+    in->target = (uint32_t)pi->ops[1].ival;
+  }
+  in->mode = (uint8_t)f;
+  in->type = (uint8_t)m->t[0];
+  in->space = (uint8_t)(m->space < 0 ? WV_SPACE_GENERIC : m->space);
+  if (wv_daddr(d, &pi->ops[0], in)) return -1;
+  in->b = wv_dsrc(d, &pi->ops[ord ? 2 : 1], m->t[0]);
+  return d->failed ? -1 : 0;
+}
+
 /* ---------------- asynchronous copies and mbarriers ---------------- */
+
+/* An address operand decoded into slot/offset/flags of its own (in->space on entry: its state space). */
+static int addr_into(wv_dec *d, const ptx_operand *o, wv_insn *in, int space, uint32_t *slot, int64_t *imm, uint8_t *flags) {
+  wv_insn t = *in;
+  t.space = (uint8_t)space;
+  t.addrf = 0;
+  t.a = WV_NOSLOT;
+  ptx_operand base = *o;
+  base.elems = NULL;
+  base.nelems = 0;
+  if (wv_daddr(d, &base, &t)) return -1;
+  *slot = t.a;
+  *imm = t.imm + (t.space == WV_SPACE_KPARAM ? (int64_t)WV_PARAM_WINDOW : 0); /* [param, {..}]: its generic address */
+  *flags = t.addrf & (uint8_t)~(t.space == WV_SPACE_KPARAM ? WV_AF_WRAP32 : 0);
+  return 0;
+}
+
+/* [tensorMap, {c0, ...}]: the map's generic address into b/imm2/type2, the coordinates into d[0..3], c. */
+static int tensor_operand(wv_dec *d, const ptx_operand *o, wv_insn *in, unsigned dims) {
+  const ptx_operand *v = o->nelems == 1 && o->elems[0].kind == PTX_OPND_VEC ? o->elems : NULL;
+  if (o->kind != PTX_OPND_ADDR || !v || v->nelems != dims)
+    return wv_derr(d, o->loc, "expected [tensorMap, {%u coordinates}]", dims);
+  if (addr_into(d, o, in, WV_SPACE_GENERIC, &in->b, &in->imm2, &in->type2)) return -1;
+  uint32_t *slots[5] = {&in->d[0], &in->d[1], &in->d[2], &in->d[3], &in->c};
+  for (unsigned i = 0; i < dims; i++) *slots[i] = wv_dsrc(d, &v->elems[i], WV_T_S32);
+  in->vec = (uint8_t)dims;
+  return d->failed ? -1 : 0;
+}
+
+/* The state spaces of a copy in the order written: the destination's, then the source's. */
+static int copy_spaces(const ptx_insn *pi, int *dst, int *src) {
+  int n = 0, sp[2] = {-1, -1};
+  for (uint32_t i = 0; i < pi->nmods && n < 2; i++) {
+    const char *w = pi->mods[i];
+    int s = !strcmp(w, "global") ? WV_SPACE_GLOBAL : !strcmp(w, "shared::cluster") ? WV_SPACE_CLUSTER
+            : (!strcmp(w, "shared::cta") || !strcmp(w, "shared")) ? WV_SPACE_SHARED : -1;
+    if (s >= 0) sp[n++] = s;
+  }
+  *dst = sp[0], *src = sp[1];
+  return n;
+}
+
+/* The sm_90 bulk copies (PTX ISA "cp.async.bulk", "cp.reduce.async.bulk", "cp.async.bulk.tensor",
+ * "cp.reduce.async.bulk.tensor", "cp.async.bulk.prefetch{.tensor}", commit_group/wait_group; exec/async.c,
+ * exec/bulk.c). Tile mode only (.im2col: the launch is refused). */
+static int dec_bulk(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m, int reduce) {
+  static const char *const redops[] = {"add", "min", "max", "inc", "dec", "and", "or", "xor", NULL};
+  static const char *const dimw[] = {"1d", "2d", "3d", "4d", "5d", NULL};
+  in->fn = wv_h_async(0);
+  take_hints(m); /* .L2::cache_hint and the like */
+  wv_mods_take(m, "noftz");
+  if (!reduce && wv_mods_take(m, "commit_group")) {
+    in->mode = WV_CP_BULK_COMMIT;
+    return nops(d, pi, 0, 0);
+  }
+  if (!reduce && wv_mods_take(m, "wait_group")) {
+    wv_mods_take(m, "read");
+    if (nops(d, pi, 1, 1)) return -1;
+    if (pi->ops[0].kind != PTX_OPND_INT) return wv_derr(d, pi->ops[0].loc, "cp.async.bulk.wait_group needs an immediate");
+    in->mode = WV_CP_BULK_WAIT;
+    in->imm = (int64_t)pi->ops[0].ival;
+    return 0;
+  }
+  int tensor = wv_mods_take(m, "tensor"), dims = tensor ? take_one(m, dimw) + 1 : 0;
+  if (tensor && dims <= 0) return unsupported(d, pi);
+  if (tensor && wv_mods_take(m, "im2col")) return unsupported(d, pi);
+  if (tensor) wv_mods_take(m, "tile");
+  if (!reduce && wv_mods_take(m, "prefetch")) { /* into L2: no effect (the operands are still checked) */
+    wv_mods_take(m, "L2");
+    in->fn = wv_h_nop;
+    return tensor ? (nops(d, pi, 1, 2) ? -1 : 0) : nops(d, pi, 2, 3);
+  }
+  int op = reduce ? take_one(m, redops) + 1 : 0;
+  if (reduce && op <= 0) return unsupported(d, pi);
+  in->sat = (uint8_t)op;
+  if (reduce && !tensor) {
+    if (m->nt != 1) return need_type(d, pi, m, 1);
+    in->type = (uint8_t)m->t[0];
+  } else if (m->nt) {
+    return unsupported(d, pi);
+  }
+  int dsp, ssp;
+  if (copy_spaces(pi, &dsp, &ssp) != 2) return unsupported(d, pi);
+  int mcast = wv_mods_take(m, "multicast::cluster");
+  if (dsp == WV_SPACE_CLUSTER) { /* into shared memory, completing on an mbarrier */
+    if (!wv_mods_take(m, "mbarrier::complete_tx::bytes")) return unsupported(d, pi);
+    if (ssp != WV_SPACE_GLOBAL && (ssp != WV_SPACE_SHARED || tensor || mcast)) return unsupported(d, pi);
+    if (reduce && (tensor || ssp != WV_SPACE_SHARED)) return unsupported(d, pi); /* (only shared::cta → ::cluster) */
+    in->boolop = (uint8_t)((mcast ? WV_BK_MCAST : 0) | (ssp == WV_SPACE_SHARED ? WV_BK_SRC_SHARED : 0));
+    int hint = has_mod(pi, "L2::cache_hint", NULL);
+    uint32_t need = (tensor ? 3u : 4u) + (mcast ? 1u : 0u) + (hint ? 1u : 0u);
+    if (nops(d, pi, need, need)) return -1;
+    uint32_t k = 1;
+    if (tensor) {
+      if (tensor_operand(d, &pi->ops[k++], in, (unsigned)dims)) return -1;
+    } else {
+      if (addr_into(d, &pi->ops[k++], in, ssp, &in->b, &in->imm2, &in->type2)) return -1;
+      in->c = wv_dsrc(d, &pi->ops[k++], WV_T_U32);
+    }
+    int64_t bimm;
+    if (addr_into(d, &pi->ops[k++], in, WV_SPACE_CLUSTER, &in->e, &bimm, &in->uni)) return -1;
+    in->target = (uint32_t)bimm; /* the mbarrier: slot e, offset target (a shared address: < 2^32), flags uni */
+    in->rpc = mcast ? wv_dsrc(d, &pi->ops[k++], WV_T_U16) : WV_NOSLOT;
+    in->mode = tensor ? WV_CP_TENSOR_LOAD : WV_CP_BULK;
+    in->space = WV_SPACE_CLUSTER;
+    if (wv_daddr(d, &pi->ops[0], in)) return -1;
+    return d->failed ? -1 : 0;
+  }
+  /* into global memory: a bulk async-group */
+  if (dsp != WV_SPACE_GLOBAL || ssp != WV_SPACE_SHARED || mcast || !wv_mods_take(m, "bulk_group")) return unsupported(d, pi);
+  if (has_mod(pi, "cp_mask", NULL)) return unsupported(d, pi);
+  int hint = has_mod(pi, "L2::cache_hint", NULL);
+  if (tensor) {
+    if (nops(d, pi, 2u + (hint ? 1u : 0u), 2u + (hint ? 1u : 0u)) || tensor_operand(d, &pi->ops[0], in, (unsigned)dims)) return -1;
+    in->mode = WV_CP_TENSOR_STORE;
+    in->space = WV_SPACE_SHARED;
+    return wv_daddr(d, &pi->ops[1], in);
+  }
+  if (nops(d, pi, 3u + (hint ? 1u : 0u), 3u + (hint ? 1u : 0u))) return -1;
+  if (addr_into(d, &pi->ops[1], in, WV_SPACE_SHARED, &in->b, &in->imm2, &in->type2)) return -1;
+  in->c = wv_dsrc(d, &pi->ops[2], WV_T_U32);
+  in->mode = WV_CP_BULK_STORE;
+  in->space = WV_SPACE_GLOBAL;
+  if (wv_daddr(d, &pi->ops[0], in)) return -1;
+  return d->failed ? -1 : 0;
+}
 
 /* cp.async.{ca,cg}.shared{::cta}.global [dst], [src], cp-size{, src-size}{, cache-policy};
  * cp.async.commit_group; cp.async.wait_group N; cp.async.wait_all;
- * cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar]   (PTX ISA §9.7.9.25) */
+ * cp.async.mbarrier.arrive{.noinc}{.shared{::cta}}.b64 [mbar]   (PTX ISA §9.7.9.25); the bulk forms (dec_bulk) */
 static int dec_cp(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
+  int reduce = wv_mods_take(m, "reduce");
   if (!wv_mods_take(m, "async")) return unsupported(d, pi);
-  if (wv_mods_take(m, "bulk")) {
-    /* cp.async.bulk.shared::cluster.global.mbarrier::complete_tx::bytes [dst], [src], size, [mbar]
-     * (sm_90; a launch is one CTA per cluster, so the cluster's shared memory is the CTA's) */
-    if (!has_mod(pi, "shared::cluster", "shared::cta") || !has_mod(pi, "global", NULL) ||
-        !wv_mods_take(m, "mbarrier::complete_tx::bytes") || wv_mods_take(m, "multicast::cluster"))
-      return unsupported(d, pi);
-    take_hints(m);
-    for (int i = 0; i < m->nw; i++) if (!strcmp(m->w[i], "shared::cluster")) m->used |= 1u << i;
-    if (nops(d, pi, 4, 5)) return -1;
-    in->fn = wv_h_async(0);
-    in->mode = WV_CP_BULK;
-    wv_insn src = *in, bar = *in;
-    src.space = WV_SPACE_GLOBAL;
-    src.addrf = 0;
-    if (wv_daddr(d, &pi->ops[1], &src)) return -1;
-    in->b = src.a;
-    in->imm2 = src.imm;
-    in->type2 = src.addrf;
-    bar.space = WV_SPACE_SHARED;
-    bar.addrf = 0;
-    if (wv_daddr(d, &pi->ops[3], &bar)) return -1;
-    in->e = bar.a;                   /* the mbarrier's address: slot e, offset target (shared: < 2^32) */
-    in->target = (uint32_t)bar.imm;
-    in->uni = bar.addrf;
-    in->space = WV_SPACE_SHARED;
-    if (wv_daddr(d, &pi->ops[0], in)) return -1;
-    in->c = wv_dsrc(d, &pi->ops[2], WV_T_U32);
-    return d->failed ? -1 : 0;
-  }
+  if (wv_mods_take(m, "bulk")) return dec_bulk(d, pi, in, m, reduce);
+  if (reduce) return unsupported(d, pi);
   int cg = wv_mods_take(m, "cg"), ca = !cg && wv_mods_take(m, "ca"); /* before take_hints eats them */
   take_hints(m);
   in->fn = wv_h_async(0);
@@ -853,10 +1049,9 @@ static int dec_mbarrier(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) 
   if ((k == WV_MB_ARRIVE || k == WV_MB_ARRIVE_DROP) && wv_mods_take(m, "noComplete")) in->boolop |= WV_MBF_NOCOMPLETE;
   if ((k == WV_MB_TEST_WAIT || k == WV_MB_TRY_WAIT) && wv_mods_take(m, "parity")) in->boolop |= WV_MBF_PARITY;
   take_hints(m);
-  int cluster = wv_mods_take(m, "shared::cluster"); /* one CTA per cluster: the CTA's own shared memory */
   if (m->nt != 1 || m->t[0] != WV_T_B64) return need_type(d, pi, m, 1) ? -1 : unsupported(d, pi);
   in->mode = (uint8_t)k;
-  in->space = (uint8_t)(cluster ? WV_SPACE_SHARED : m->space < 0 ? WV_SPACE_GENERIC : m->space);
+  in->space = (uint8_t)(m->space < 0 ? WV_SPACE_GENERIC : m->space); /* .shared::cluster: a remote CTA's too */
   in->fn = wv_h_async(1);
   uint32_t i = 0;
   switch (k) {
@@ -1041,20 +1236,16 @@ static int dec_bar(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
   wv_mods_take(m, "cta");
   wv_mods_take(m, "aligned");
   if (in->op == WV_OP_BARRIER && wv_mods_take(m, "cluster")) {
-    /* barrier.cluster.arrive{.release,.relaxed} / .wait{.acquire}: a launch is one CTA per cluster, so the
-     * cluster barrier is a CTA barrier of its own (the cluster slot), passed at the wait; the arrive
-     * does nothing (each thread's wait follows its arrive) */
+    /* barrier.cluster.arrive{.release,.relaxed}{.aligned} / .wait{.acquire}{.aligned}: the cluster barrier
+     * (exec/cluster.c) */
     wv_mods_take(m, "release");
     wv_mods_take(m, "relaxed");
     wv_mods_take(m, "acquire");
     if (nops(d, pi, 0, 0)) return -1;
-    if (wv_mods_take(m, "arrive")) {
-      in->fn = wv_h_nop;
-      return 0;
-    }
-    if (!wv_mods_take(m, "wait")) return unsupported(d, pi);
     in->ctl = WV_CTL_BAR;
-    in->mode = WV_BAR_CLUSTER_WAIT;
+    if (wv_mods_take(m, "arrive")) in->mode = WV_BAR_CLUSTER_ARRIVE;
+    else if (wv_mods_take(m, "wait")) in->mode = WV_BAR_CLUSTER_WAIT;
+    else return unsupported(d, pi);
     return 0;
   }
   if (wv_mods_take(m, "warp")) { /* bar.warp.sync membermask */
@@ -1214,6 +1405,7 @@ static const family_fn families[WV_OP_COUNT] = {
 static int space_of(const char *w) {
   if (!strcmp(w, "global")) return WV_SPACE_GLOBAL;
   if (!strcmp(w, "shared") || !strcmp(w, "shared::cta")) return WV_SPACE_SHARED;
+  if (!strcmp(w, "shared::cluster")) return WV_SPACE_CLUSTER;
   if (!strcmp(w, "local")) return WV_SPACE_LOCAL;
   if (!strcmp(w, "const")) return WV_SPACE_CONST;
   if (!strcmp(w, "param")) return WV_SPACE_FPARAM; /* refined by the address operand */
@@ -1226,8 +1418,8 @@ static int space_of(const char *w) {
  * is refused at launch; any other mnemonic is a load error. */
 static const char *const known_unimplemented[] = {
   "wgmma", "tex", "tld4", "txq",
-  "suld", "sust", "sured", "suq", "istypep", "multimem", "tensormap",
-  "getctarank", "mapa", "alloca", "stacksave", "stackrestore", "brx",
+  "suld", "sust", "sured", "suq", "istypep", "multimem",
+  "alloca", "stacksave", "stackrestore", "brx",
   "applypriority", "discard", "createpolicy", "clusterlaunchcontrol", "tcgen05", "vadd", "vsub", "vmad",
   "vmin", "vmax", "vshl", "vshr", "vset", "vadd2", "vsub2", "vavrg2", "vabsdiff2", "vmin2", "vmax2", "vset2",
   "vadd4", "vsub4", "vavrg4", "vmin4", "vmax4", "vset4", "vabsdiff", "ldu", NULL};

@@ -77,6 +77,13 @@ typedef enum wv_special {
   WV_SP_LANEMASK_EQ, WV_SP_LANEMASK_LT, WV_SP_LANEMASK_LE, WV_SP_LANEMASK_GT, WV_SP_LANEMASK_GE,
   WV_SP_DYN_SMEM, WV_SP_TOTAL_SMEM, WV_SP_AGGR_SMEM,
   WV_SP_ENVREG1, WV_SP_ENVREG2, /* the grid workspace's address, high:low (cooperative launches) */
+  /* the CTA's cluster (exec/cluster.c): its place in the cluster, the cluster's shape and place in the grid */
+  WV_SP_CLUSTER_CTAID_X, WV_SP_CLUSTER_CTAID_Y, WV_SP_CLUSTER_CTAID_Z,
+  WV_SP_CLUSTER_NCTAID_X, WV_SP_CLUSTER_NCTAID_Y, WV_SP_CLUSTER_NCTAID_Z,
+  WV_SP_CLUSTER_CTARANK, WV_SP_CLUSTER_NCTARANK,
+  WV_SP_CLUSTERID_X, WV_SP_CLUSTERID_Y, WV_SP_CLUSTERID_Z,
+  WV_SP_NCLUSTERID_X, WV_SP_NCLUSTERID_Y, WV_SP_NCLUSTERID_Z,
+  WV_SP_IS_EXPLICIT_CLUSTER,
   WV_SP_COUNT
 } wv_special;
 
@@ -89,6 +96,7 @@ typedef enum wv_space {
   WV_SPACE_CONST,
   WV_SPACE_KPARAM, /* the kernel's parameter buffer (ld.param on an entry's params) */
   WV_SPACE_FPARAM, /* the frame's per-lane .param area (call arguments, return values) */
+  WV_SPACE_CLUSTER,/* .shared::cluster: the shared memory of every CTA of the cluster (exec/cluster.c) */
 } wv_space;
 
 /* Generic address windows (cvta). Global addresses are used as they are. */
@@ -237,6 +245,9 @@ typedef struct wv_func {
   uint32_t shared_dyn;    /* entry: offset of the dynamic (extern .shared) area */
   uint32_t *shared_reloc; /* entry: this kernel's offset of each relocated .shared variable (wv_irmod.nreloc) */
   uint32_t reqntid[3], maxntid[3];
+  uint32_t reqcluster[3]; /* entry: .reqnctapercluster (nvcc's __cluster_dims__), 0 = not given */
+  uint32_t maxclusterrank;/* entry: .maxclusterrank, 0 = not given */
+  int explicit_cluster;   /* entry: .explicitcluster (launches must give a cluster shape) */
   const char *file;       /* PTX file name for messages */
   const char *unsupported;/* first "unsupported ..." message of this function, or NULL */
   wv_fusion *fusions;     /* contract.c's decisions (also when contraction is off) */

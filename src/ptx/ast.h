@@ -150,6 +150,8 @@ typedef struct ptx_func {
   uint32_t nrets;
   uint32_t maxntid[3], reqntid[3]; /* 0 = not given (missing components are 1 when given) */
   uint32_t minnctapersm, maxnreg, maxnctapersm;
+  uint32_t reqcluster[3], maxclusterrank; /* .reqnctapercluster (0 = not given), .maxclusterrank */
+  uint8_t explicitcluster;
   ptx_stmt *body;     /* NULL when parsed with PTX_PARSE_SKIM: ptx_parse_body gives it */
   uint32_t nbody;
   /* the body's summary, always there: */

@@ -1122,8 +1122,7 @@ static void parse_dim3(parser *ps, uint32_t out[3], const char *name) {
 
 /* Directives that may sit between a function's header and its body and carry no meaning here. */
 static int is_ignored_perf_directive(const ptx_token *t) {
-  static const char *const names[] = {".explicitcluster", ".reqnctapercluster", ".maxclusterrank",
-                                      ".blocksareclusters", ".abi_preserve", ".abi_preserve_control"};
+  static const char *const names[] = {".blocksareclusters", ".abi_preserve", ".abi_preserve_control"};
   for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
     if (is_dir(t, names[i])) return 1;
   return 0;
@@ -1172,6 +1171,14 @@ static void parse_function(parser *ps, uint8_t is_extern, uint8_t is_visible, ui
     } else if (is_dir(t, ".maxnreg")) {
       advance(ps);
       f.maxnreg = expect_u32(ps, "integer after '.maxnreg'");
+    } else if (is_dir(t, ".reqnctapercluster")) {
+      parse_dim3(ps, f.reqcluster, ".reqnctapercluster");
+    } else if (is_dir(t, ".explicitcluster")) {
+      f.explicitcluster = 1;
+      advance(ps);
+    } else if (is_dir(t, ".maxclusterrank")) {
+      advance(ps);
+      f.maxclusterrank = expect_u32(ps, "integer after '.maxclusterrank'");
     } else if (is_dir(t, ".loc")) {
       parse_loc(ps);
     } else if (is_dir(t, ".noreturn")) {

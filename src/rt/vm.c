@@ -31,7 +31,7 @@ const char *wv_status_name(wv_status s) {
   static const char *const names[] = {"ok", "invalid argument", "parse error", "unsupported", "not found",
                                       "out of memory", "I/O error", "device fault", "trap", "deadlock",
                                       "watchdog", "bad launch configuration", "device-side assert triggered",
-                                      "misaligned address", "illegal instruction"};
+                                      "misaligned address", "illegal instruction", "invalid cluster"};
   return (unsigned)s < sizeof names / sizeof *names ? names[s] : "unknown status";
 }
 
@@ -228,6 +228,12 @@ const char *wv_kernel_name(const wv_kernel *k) { return k->fn->name; }
 uint32_t wv_kernel_param_count(const wv_kernel *k) { return k->fn->nparams; }
 uint32_t wv_kernel_static_shared(const wv_kernel *k) { return k->fn->shared_static; }
 
+int wv_kernel_cluster(const wv_kernel *k, uint32_t dims[3], int *must_set) {
+  for (int i = 0; i < 3; i++) dims[i] = k ? k->fn->reqcluster[i] : 0;
+  if (must_set) *must_set = k && k->fn->explicit_cluster && !k->fn->reqcluster[0];
+  return dims[0] != 0;
+}
+
 uint32_t wv_kernel_max_threads(const wv_kernel *k) {
   const uint32_t *t = k->fn->reqntid[0] ? k->fn->reqntid : k->fn->maxntid;
   uint64_t n = t[0] ? (uint64_t)t[0] * t[1] * t[2] : 1024;
@@ -378,7 +384,7 @@ uint32_t wv_max_coop_blocks(const wv_kernel *k, wv_dim3 block, uint32_t shared_b
 wv_status wv_launch_ex(wv_vm *vm, const wv_kernel *k, wv_dim3 grid, wv_dim3 block, uint32_t shared_bytes, void **args,
                        uint32_t flags) {
   if (!vm || !k) return WV_ERR_INVALID;
-  if (flags & ~WV_LAUNCH_COOPERATIVE) return wv_seterr(vm, WV_ERR_INVALID, "wv_launch_ex: unknown flags 0x%x", flags);
+  if (flags & ~(WV_LAUNCH_COOPERATIVE | WV_LAUNCH_NONPORTABLE_CLUSTER | WV_LAUNCH_CLUSTER(0xff, 0xff, 0xff))) return wv_seterr(vm, WV_ERR_INVALID, "wv_launch_ex: unknown flags 0x%x", flags);
   if (k->mod->vm != vm) return wv_seterr(vm, WV_ERR_INVALID, "kernel '%s' belongs to another vm", k->fn->name);
   const wv_func *fn = k->fn;
   const char *unsup = wv_exec_unsupported(&k->mod->ir, fn);

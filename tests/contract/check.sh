@@ -94,7 +94,9 @@ for arch in "${archlist[@]}"; do
   for f in "${files[@]}"; do
     target=$(grep -m1 -o '^\.target[[:space:]]*sm_[0-9]*' "$f" | grep -o '[0-9]*$')
     [ -n "$target" ] && [ "$target" -gt "${arch#sm_}" ] && continue
-    sass_lines "$f" "$arch" > "$tmp/sass.lines"
+    # an arch-specific target (sm_90a) is assembled for exactly that architecture, or not at all
+    if grep -q -m1 '^\.target[[:space:]]*sm_[0-9]*a' "$f"; then [ "$target" = "${arch#sm_}" ] || continue; fi
+    sass_lines "$f" "$arch$(grep -q -m1 '^\.target[[:space:]]*sm_[0-9]*a' "$f" && echo a)" > "$tmp/sass.lines"
     case $? in
       0) ;;
       1) echo "check.sh: $f: ptxas -arch=$arch failed: $(head -1 "$tmp/ptxas.err")"; status=1; continue ;;

@@ -233,8 +233,8 @@ static void test_coop_limits(void **state) {
   wvt_assert_contains(wv_last_error(vm), "resident");
   st = launch(vm, k, wvt_dim(65537, 1, 1), wvt_dim(1, 1, 1), 0, args, WV_LAUNCH_COOPERATIVE);
   wvt_assert_status(vm, st, WV_ERR_LAUNCH);
-  wvt_assert_status(vm, launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args, 2u), WV_ERR_INVALID);
-  wvt_assert_status(vm, launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args, 0x80000001u), WV_ERR_INVALID);
+  wvt_assert_status(vm, launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args, 4u), WV_ERR_INVALID);
+  wvt_assert_status(vm, launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(1, 1, 1), 0, args, 0x81u), WV_ERR_INVALID);
   /* a non-cooperative grid of the same size has no limit but memory (it is not resident) */
   wvt_expect_ok(vm, launch(vm, k, wvt_dim(70000, 1, 1), wvt_dim(1, 1, 1), 0, args, 0));
 }
