@@ -200,7 +200,8 @@ uint32_t wv_kernel_static_shared(const wv_kernel *k); /* bytes of static .shared
 /* The most threads a block of k may have: .maxntid / .reqntid (CUDA's __launch_bounds__), else 1024. */
 uint32_t wv_kernel_max_threads(const wv_kernel *k);
 /* The cluster shape compiled into k (.reqnctapercluster: nvcc's __cluster_dims__) in dims, 1 if it has one (else
- * dims are 0); *must_set (if not NULL): the kernel is .explicitcluster without a shape (cudaFuncAttributeClusterDimMustBeSet). */
+ * dims are 0); *must_set (if not NULL): the kernel is an explicit-cluster kernel, with or without a compiled-in shape
+ * (cudaFuncAttributeClusterDimMustBeSet, 1 for __cluster_dims__ kernels on an H200). */
 int wv_kernel_cluster(const wv_kernel *k, uint32_t dims[3], int *must_set);
 
 /* device memory. wv_free frees what wv_malloc returned (0 is a no-op); WV_ERR_INVALID for any other

@@ -340,7 +340,7 @@ static CUresult func_set_attr(cu_driver *d, cu_func *f, int attr, int v) {
     f->carveout = v;
   } else if (attr >= 11 && attr <= 13) { /* the cluster shape of launches that give none (a compiled-in one is fixed) */
     uint32_t c[3];
-    if (wv_kernel_cluster(f->k, c, NULL)) return CUDA_ERROR_NOT_PERMITTED;
+    if (wv_kernel_cluster(f->k, c, NULL)) return CUDA_ERROR_INVALID_VALUE; /* a compiled-in shape, as an H200 */
     if (v < 0) return CUDA_ERROR_INVALID_VALUE;
     f->cluster[attr - 11] = (uint32_t)v;
   } else if (attr == 14) {

@@ -189,7 +189,7 @@ WV_EXPORT cudaError_t cudaFuncSetAttribute(const void *func, int attr, int value
     f->carveout = value;
   } else if (attr >= 11 && attr <= 13) { /* the cluster shape of launches that give none (a compiled-in one is fixed) */
     uint32_t c[3];
-    if (wv_kernel_cluster(f->k, c, NULL)) return wv_cr_ret(cudaErrorNotPermitted);
+    if (wv_kernel_cluster(f->k, c, NULL)) return wv_cr_ret(cudaErrorInvalidValue); /* a compiled-in shape, as an H200 */
     if (value < 0) return wv_cr_ret(cudaErrorInvalidValue);
     f->cluster[attr - 11] = (uint32_t)value;
   } else if (attr == 14) {

@@ -230,7 +230,7 @@ uint32_t wv_kernel_static_shared(const wv_kernel *k) { return k->fn->shared_stat
 
 int wv_kernel_cluster(const wv_kernel *k, uint32_t dims[3], int *must_set) {
   for (int i = 0; i < 3; i++) dims[i] = k ? k->fn->reqcluster[i] : 0;
-  if (must_set) *must_set = k && k->fn->explicit_cluster && !k->fn->reqcluster[0];
+  if (must_set) *must_set = k && k->fn->explicit_cluster; /* also with a compiled-in shape: an H200 says 1 */
   return dims[0] != 0;
 }
 

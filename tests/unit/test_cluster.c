@@ -165,7 +165,7 @@ static void test_launch_rules(void **state) {
   int must;
   assert_int_equal(wv_kernel_cluster(fixed, dims, &must), 1);
   assert_int_equal(dims[0], 2);
-  assert_int_equal(must, 0);
+  assert_int_equal(must, 1); /* a compiled-in shape counts as set: an H200 (tests/programs cluster_launch) says 1 */
   assert_int_equal(wv_kernel_cluster(k, dims, NULL), 0);
 }
 
