@@ -27,9 +27,18 @@ int wv_frag_elems(enum wv_frag f, int m, int n, int k, enum wv_mt t) {
 }
 
 /* Tiles of 8 rows (A, C) or 8 columns (B) × one register's elements of the 4 lanes of a quad: the PTX ISA's
- * mma fragments (groupID g = lane/4 picks the row of A and C, the column of B; q = lane%4 the elements),
- * tiles ordered down the rows first, then across (A: row g + 8·(r&1), col q·epr + j + 4·epr·(r>>1)). */
+ * mma fragments (groupID g = lane/4 picks the row of A and C, the column of B; q = lane%4 the elements).
+ * A and C: tiles down a block of up to 16 rows first, then across, then the next block of 16 rows (A: row
+ * g + 8·(r&1), col q·epr + j + 4·epr·(r>>1) in each block) — a wmma .m32n8k16 fragment is two m16 fragments
+ * stacked; B: tiles down k first, then across. A wmma shape with m < n (.m8n32k16) is the transpose of the
+ * n×m×k one: D^T = B^T·A^T, its A fragment that problem's B, its B that one's A, its C that one's C (what an
+ * H200 holds: tests/kernels golden mma.wmma_m8n32k16_*, docs/TENSOR.md). No mma.sync shape has m > 16 or m < n. */
 void wv_frag_pos(enum wv_frag f, int m, int n, int k, enum wv_mt t, int lane, int e, int *row, int *col) {
+  if (m < n) {
+    enum wv_frag ft = f == WV_FRAG_A ? WV_FRAG_B : f == WV_FRAG_B ? WV_FRAG_A : f;
+    wv_frag_pos(ft, n, m, k, t, lane, e, col, row);
+    return;
+  }
   int g = lane >> 2, q = lane & 3, rows, cols;
   op_dims(f, m, n, k, &rows, &cols);
   e %= rows * cols / 32; /* wmma .f16 A/B fragments hold every element more than once */
@@ -39,9 +48,9 @@ void wv_frag_pos(enum wv_frag f, int m, int n, int k, enum wv_mt t, int lane, in
     *row = ti % kt * 4 * epr + q * epr + j;
     *col = ti / kt * 8 + g;
   } else {
-    int rt = rows / 8, w = f == WV_FRAG_C ? 8 : 4 * epr;
-    *row = ti % rt * 8 + g;
-    *col = ti / rt * w + q * epr + j;
+    int w = f == WV_FRAG_C ? 8 : 4 * epr, rt = (rows < 16 ? rows : 16) / 8, bt = rt * (cols / w);
+    *row = ti / bt * 16 + ti % bt % rt * 8 + g;
+    *col = ti % bt / rt * w + q * epr + j;
   }
 }
 

@@ -36,7 +36,8 @@ int wv_frag_elems(enum wv_frag f, int m, int n, int k, enum wv_mt t);
 
 /* Where element e of lane l's fragment of operand f lies in its matrix (A: m×k, B: k×n, C/D: m×n):
  * the PTX ISA's mma.sync fragments ("Matrix Fragments for mma.m16n8k*"), which the wmma shapes extend
- * tile by tile (docs/TENSOR.md). Element e of a fragment is register e / per_reg, part e % per_reg. */
+ * tile by tile as the GPU does (m8n32k16: the transpose of m32n8k16; recorded on an H200, docs/TENSOR.md).
+ * Element e of a fragment is register e / per_reg, part e % per_reg. */
 void wv_frag_pos(enum wv_frag f, int m, int n, int k, enum wv_mt t, int lane, int e, int *row, int *col);
 
 #endif
