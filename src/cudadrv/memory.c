@@ -192,11 +192,13 @@ CU_EXPORT CUresult cuMemAllocManaged(CUdeviceptr *dptr, size_t n, unsigned flags
 
 static CUresult free_of(uintptr_t p, int host) {
   cu_driver *d = cu_lock();
+  cu_sync_point(d); /* cuMemFree synchronises */
+  CUresult e = cu_check(d); /* after a device fault the context's error, as on a GPU (tests/programs tma_tile.static) */
+  if (e) return cu_ret(e);
   if (!p) return cu_ret(CUDA_SUCCESS);
   cu_alloc *a = cu_alloc_find(d, p);
   if (!a || a->base != p || a->registered || (a->type == CU_MEMTYPE_HOST) != host)
     return cu_ret(CUDA_ERROR_INVALID_VALUE);
-  cu_sync_point(d); /* cuMemFree synchronises */
   cu_alloc_remove(d, a);
   return cu_ret(CUDA_SUCCESS);
 }

@@ -3,7 +3,8 @@
  * cuTensorMapReplaceAddress): the checks the CUDA Driver API documents for each argument, then the 128
  * bytes of a CUtensorMap in warpvm's own encoding (src/exec/tensormap.h), which the copy engine
  * (src/exec/bulk.c) reads when a kernel's cp.async.bulk.tensor names the map. A refused map is
- * CUDA_ERROR_INVALID_VALUE and leaves the map as it was; the reason is said on stderr once.
+ * CUDA_ERROR_INVALID_VALUE and leaves the map as it was; the reason is said on stderr once. After a device fault every
+ * encoder returns the context's sticky error (an H200 answers 715 after an illegal instruction).
  */
 #include <stdio.h>
 #include <string.h>
@@ -65,6 +66,8 @@ CU_EXPORT CUresult cuTensorMapEncodeTiled(void *map, unsigned dtype, unsigned ra
                                           const uint64_t *strides, const uint32_t *box, const uint32_t *estr, unsigned il,
                                           unsigned sw, unsigned l2, unsigned oob) {
   cu_driver *d = cu_lock();
+  CUresult e = cu_check(d); /* after a device fault the context's error, as on a GPU (715 in tma_tile) */
+  if (e) return cu_ret(e);
   if (!map || (uintptr_t)map % 64) return cu_ret(refuse(d, "cuTensorMapEncodeTiled", "tensorMap must be 64-byte aligned"));
   wv_tmap t;
   memset(&t, 0, sizeof t);
@@ -85,6 +88,8 @@ CU_EXPORT CUresult cuTensorMapEncodeIm2col(void *map, unsigned dtype, unsigned r
                                            unsigned pixels, const uint32_t *estr, unsigned il, unsigned sw, unsigned l2,
                                            unsigned oob) {
   cu_driver *d = cu_lock();
+  CUresult e = cu_check(d); /* after a device fault the context's error, as on a GPU (715 in tma_tile) */
+  if (e) return cu_ret(e);
   if (!map || (uintptr_t)map % 64) return cu_ret(refuse(d, "cuTensorMapEncodeIm2col", "tensorMap must be 64-byte aligned"));
   wv_tmap t;
   memset(&t, 0, sizeof t);
@@ -108,6 +113,8 @@ CU_EXPORT CUresult cuTensorMapEncodeIm2col(void *map, unsigned dtype, unsigned r
 
 CU_EXPORT CUresult cuTensorMapReplaceAddress(void *map, void *addr) {
   cu_driver *d = cu_lock();
+  CUresult e = cu_check(d); /* after a device fault the context's error, as on a GPU (715 in tma_tile) */
+  if (e) return cu_ret(e);
   wv_tmap t;
   if (!map || (uintptr_t)map % 64 || wv_tmap_unpack(map, &t))
     return cu_ret(refuse(d, "cuTensorMapReplaceAddress", "not a tensor map made by cuTensorMapEncode*"));

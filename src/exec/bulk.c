@@ -86,8 +86,23 @@ static int gather_row(wv_exec *x, const wv_tmap *t, uint64_t ga, uint64_t boff, 
   return 0;
 }
 
+/* What an H200 refuses with an illegal instruction (tests/programs tma_tile, tma_probe): a box whose innermost
+ * coordinate is not a multiple of 16 bytes (loads and stores alike; -8 ints is fine, -1 is not), and a store at
+ * a negative coordinate in any dimension (a load there reads the fill; a store past the far end is clipped). */
+static int tma_refused(wv_exec *x, const wv_tmap *t, const int32_t *c, int store, int lane) {
+  if ((int64_t)c[0] * t->esize % 16)
+    return wv_fault_set(x, WV_ERR_ILLEGAL_INSN, lane, 0, 0,
+                        "cp.async.bulk.tensor: innermost coordinate %d is not a multiple of 16 bytes", (int)c[0]);
+  for (int i = 0; store && i < t->rank; i++)
+    if (c[i] < 0)
+      return wv_fault_set(x, WV_ERR_ILLEGAL_INSN, lane, 0, 0, "cp.async.bulk.tensor store at a negative coordinate (%d in dimension %d)",
+                          (int)c[i], i);
+  return 0;
+}
+
 int wv_tma_gather(wv_exec *x, const wv_tmap *t, const int32_t *c, uint32_t sbase, uint8_t *stage, int lane) {
   if (t->kind != 0) return wv_fault_set(x, WV_ERR_FAULT, lane, 0, 0, "cp.async.bulk.tensor in im2col mode is not modelled");
+  if (tma_refused(x, t, c, 0, lane)) return 1;
   io_arg a = {stage, lane, sbase};
   return for_rows(x, t, c, gather_row, &a);
 }
@@ -182,6 +197,7 @@ static int scatter_row(wv_exec *x, const wv_tmap *t, uint64_t ga, uint64_t boff,
 int wv_tma_scatter(wv_exec *x, const wv_tmap *t, const int32_t *c, uint32_t sbase, const uint8_t *stage, int op,
                    int lane) {
   if (t->kind != 0) return wv_fault_set(x, WV_ERR_FAULT, lane, 0, 0, "cp.async.bulk.tensor in im2col mode is not modelled");
+  if (tma_refused(x, t, c, 1, lane)) return 1;
   st_arg a = {stage, lane, sbase, op};
   return for_rows(x, t, c, scatter_row, &a);
 }
