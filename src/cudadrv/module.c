@@ -517,6 +517,11 @@ static CUresult launch_on(void *stream, cu_func *f, wv_dim3 grid, wv_dim3 block,
   return cu_ret(e);
 }
 
+CU_EXPORT int wvcu_launch_flags(void *f, wv_dim3 grid, wv_dim3 block, unsigned shared, void *stream, void **args,
+                                uint32_t flags) {
+  return launch_on(stream, f, grid, block, shared, args, NULL, (int)flags);
+}
+
 CU_EXPORT CUresult cuLaunchKernel(void *f, unsigned gx, unsigned gy, unsigned gz, unsigned bx, unsigned by, unsigned bz,
                                   unsigned shared, void *stream, void **params, void **extra) {
   return launch_on(stream, f, (wv_dim3){gx, gy, gz}, (wv_dim3){bx, by, bz}, shared, params, extra, 0);

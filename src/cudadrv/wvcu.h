@@ -41,6 +41,9 @@ int wvcu_synchronize(void); /* a device synchronisation: a sync point, pools tri
 /* A kernel of warpvm's runtime as a CUfunction (graph kernel nodes, captured launches): made in *slot on first
  * use, brought up to date (k, the dynamic shared memory limit) at every call. NULL: out of memory. */
 void *wvcu_func(void **slot, const wv_kernel *k, int max_dyn_shared);
+/* A launch of f on stream with WV_LAUNCH_* flags (cooperative, a cluster shape): cuLaunchKernel's path, so a
+ * capturing stream records a kernel node that keeps the flags. A CUresult. */
+int wvcu_launch_flags(void *f, wv_dim3 grid, wv_dim3 block, unsigned shared, void *stream, void **args, uint32_t flags);
 /* Before a launch: drop registered host ranges the program unmapped or protected since (said once). */
 void wvcu_hostreg_recheck(void);
 /* The runtime function about to call the driver on this thread (NULL: none), so that what the driver says on

@@ -111,9 +111,9 @@ static cudaError_t launch(const char *api, const void *func, dim3 grid, dim3 blo
   if (!capturing) return wv_cr_ret(wv_cr_launch_now(r, f, grid, block, (uint32_t)shared, args, coop));
   void *cuf = wv_cr_func_cu(f);
   if (!cuf) return wv_cr_ret(cudaErrorMemoryAllocation);
-  return wv_cr_ret(wv_cr_from_cu(
-      coop ? cuLaunchCooperativeKernel(cuf, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, hs, args)
-           : cuLaunchKernel(cuf, grid.x, grid.y, grid.z, block.x, block.y, block.z, (unsigned)shared, hs, args, NULL)));
+  /* coop: WV_LAUNCH_* flags (cooperative, a cluster shape), kept by the kernel node */
+  return wv_cr_ret(wv_cr_from_cu(wvcu_launch_flags(cuf, (wv_dim3){grid.x, grid.y, grid.z}, (wv_dim3){block.x, block.y, block.z},
+                                                   (unsigned)shared, hs, args, (uint32_t)coop)));
 }
 
 WV_EXPORT cudaError_t cudaLaunchKernel(const void *func, dim3 grid, dim3 block, void **args, size_t shared,

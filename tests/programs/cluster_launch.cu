@@ -87,6 +87,36 @@ int main() {
   CK(cudaDeviceSynchronize());
   CK(cudaMemcpy(h.data(), d, h.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
   check(expected_ok(h, 4, 4, 2, 2, 64), "__cluster_dims__(2,2,1) launched with <<<>>>");
+  // a cudaLaunchKernelEx with a cluster shape captured into a graph: the kernel node keeps the shape
+  {
+    cudaStream_t st;
+    cudaGraph_t g;
+    cudaGraphExec_t ge;
+    CK(cudaStreamCreate(&st));
+    CK(cudaMemset(d, 0xff, 8 * maxb * sizeof(unsigned)));
+    CK(cudaStreamBeginCapture(st, cudaStreamCaptureModeGlobal));
+    cudaLaunchConfig_t cfg = {};
+    cudaLaunchAttribute attr[1];
+    attr[0].id = cudaLaunchAttributeClusterDimension;
+    attr[0].val.clusterDim.x = 2;
+    attr[0].val.clusterDim.y = 1;
+    attr[0].val.clusterDim.z = 1;
+    cfg.gridDim = dim3(4, 2);
+    cfg.blockDim = dim3(64);
+    cfg.stream = st;
+    cfg.attrs = attr;
+    cfg.numAttrs = 1;
+    CK(cudaLaunchKernelEx(&cfg, any_cluster, d));
+    CK(cudaStreamEndCapture(st, &g));
+    CK(cudaGraphInstantiate(&ge, g, 0));
+    CK(cudaGraphLaunch(ge, st));
+    CK(cudaStreamSynchronize(st));
+    CK(cudaMemcpy(h.data(), d, h.size() * sizeof(unsigned), cudaMemcpyDeviceToHost));
+    check(expected_ok(h, 4, 2, 2, 1, 64), "a cluster launch captured into a graph keeps its 2x1 clusters");
+    CK(cudaGraphExecDestroy(ge));
+    CK(cudaGraphDestroy(g));
+    CK(cudaStreamDestroy(st));
+  }
   cudaFuncAttributes fa;
   CK(cudaFuncGetAttributes(&fa, fixed_cluster));
   printf("fixed_cluster attributes: required %dx%dx%d, must be set %d\n", fa.requiredClusterWidth,
