@@ -46,13 +46,13 @@ cl() {
 # sm_70 (clang-14)
 for n in ref_shfl shfl_battery vote block control; do cl "$n"; done
 # sm_80 (nvcc)
-for n in ref_shfl shfl_battery shfl_typed vote block atomics control printf intops fp32 fp64 fpconv fpapprox fpftz its async_pipeline async_prim async_barrier async_cg async_namedbar async_memmodel async_mbarrier tiles isa10 half indirect cg_large_tile atom_half half_set mma; do
+for n in ref_shfl shfl_battery shfl_typed vote block atomics control printf intops fp32 fp64 fpconv fpapprox fpftz its async_pipeline async_prim async_barrier async_cg async_namedbar async_memmodel async_mbarrier tiles isa10 half indirect cg_large_tile atom_half half_set mma mma_subbyte; do
   nv "$n" sm_80
 done
 nv fp32 sm_80 fp32_ftz -ftz=true
 nv fpapprox sm_80 fpapprox_fast -use_fast_math
 # sm_90 (nvcc)
-for n in ref_shfl shfl_battery vote block atomics control fp32 fpconv sm90 its async_pipeline async_prim async_barrier async_cg async_namedbar async_memmodel async_mbarrier tiles isa10 half indirect sregs cg_large_tile vecatom atom_half half_set half_oob mma cluster; do nv "$n" sm_90; done
+for n in ref_shfl shfl_battery vote block atomics control fp32 fpconv sm90 its async_pipeline async_prim async_barrier async_cg async_namedbar async_memmodel async_mbarrier tiles isa10 half indirect sregs cg_large_tile vecatom atom_half half_set half_oob mma mma_subbyte cluster; do nv "$n" sm_90; done
 # sm_90a (nvcc): .multicast::cluster is meant for sm_90a
 for n in bulk tmap; do nv "$n" sm_90a; done
 
