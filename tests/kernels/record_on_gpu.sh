@@ -29,16 +29,9 @@ PROV="$OUTDIR/provenance.txt"
 T0=$(date +%s)
 
 # --- build ptxrun
-[ -f "$SRC" ] || { echo "record_on_gpu: no ptxrun.c at $SRC" >&2; exit 1; }
-BUILD="cc -O2 -o $WORK/ptxrun $SRC -I$CUDA/include -L$CUDA/lib64/stubs -lcuda"
-$BUILD || exit 1
-"$WORK/ptxrun" >/dev/null 2>&1
-if [ $? -ne 1 ]; then  # usage error (1) means it loaded; anything else: link the real driver library
-  LIBCUDA=$(ldconfig -p | awk '/libcuda\.so\.1 .*x86-64/ {print $NF; exit}')
-  BUILD="cc -O2 -o $WORK/ptxrun $SRC -I$CUDA/include $LIBCUDA"
-  $BUILD || exit 1
-fi
-PTXRUN=$WORK/ptxrun
+. "$ROOT/tests/lib/ptxrun.sh"
+build_ptxrun "$SRC" "$CUDA" "$WORK" || exit 1
+BUILD=$PTXRUN_BUILD
 
 # --- environment
 {
