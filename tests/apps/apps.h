@@ -82,6 +82,34 @@ static inline double max_rel_err(const T *got, const U *want, size_t n, double f
 }
 
 // Device buffers of T, copied in and out whole.
+// How far a GEMM's result d(i, j) is from the exact want = alpha * sum_k a(i, k) * b(k, j) + beta * c(i, j), computed
+// in double: the largest |d - want| relative to the sum of the magnitudes that went into it (absolute for integers,
+// or where that sum is 0). c_in_sum: D = A*B + C summed as c + a0*b0 + a1*b1 + ... (alpha = beta = 1), as the
+// tensor-core apps print it; else the sum of products first, then alpha and beta (CUTLASS's epilogue).
+template <class A, class B, class C, class D>
+static inline double gemm_error(int M, int N, int K, A a, B b, C c, D d, bool c_in_sum, double alpha = 1,
+                                double beta = 1, bool ints = false) {
+  double err = 0;
+  for (int i = 0; i < M; i++)
+    for (int j = 0; j < N; j++) {
+      double s = c_in_sum ? (double)c(i, j) : 0, mag = fabs(s);
+      for (int k = 0; k < K; k++) {
+        double p = (double)a(i, k) * (double)b(k, j);
+        s += p;
+        mag += fabs(p);
+      }
+      double want = s;
+      if (!c_in_sum) {
+        double cij = c(i, j);
+        want = alpha * s + beta * cij;
+        mag = fabs(alpha) * mag + fabs(beta * cij);
+      }
+      double e = fabs((double)d(i, j) - want);
+      err = fmax(err, ints || !mag ? e : e / mag);
+    }
+  return err;
+}
+
 template <class T> static inline T *to_device(const std::vector<T> &h) {
   T *d = nullptr;
   TRY(cudaMalloc(&d, h.size() * sizeof(T) + 1));

@@ -41,20 +41,10 @@ static void run(const char *what, int M, int N, int K, TAcc alpha, TAcc beta, Lc
   TRY(cudaDeviceSynchronize());
   std::vector<TC> d = to_host(dd, c.size());
   report(what, d);
-  double err = 0;
-  for (int i = 0; i < M; i++)
-    for (int j = 0; j < N; j++) {
-      double s = 0, mag = 0;
-      for (int k = 0; k < K; k++) {
-        double p = ad[(size_t)i * K + k] * bd[(size_t)j * K + k];
-        s += p;
-        mag += fabs(p);
-      }
-      double want = (double)alpha * s + (double)beta * cd[(size_t)i * N + j];
-      mag = fabs((double)alpha) * mag + fabs((double)beta * cd[(size_t)i * N + j]);
-      double e = fabs((double)d[(size_t)i * N + j] - want);
-      err = fmax(err, ints ? e : mag ? e / mag : e);
-    }
+  double err = gemm_error(
+      M, N, K, [&](int i, int k) { return ad[(size_t)i * K + k]; }, [&](int k, int j) { return bd[(size_t)j * K + k]; },
+      [&](int i, int j) { return cd[(size_t)i * N + j]; }, [&](int i, int j) { return d[(size_t)i * N + j]; }, false,
+      (double)alpha, (double)beta, ints);
   double tol = ints ? 0 : 1e-5;
   check(err <= tol, "%s close to the exact result (max error %.3g)", what, err);
   TRY(cudaFree(da));

@@ -199,17 +199,9 @@ static void run(const char *what, int M, int N, int K, Lcg &rng) {
     check(bad == 0, "%s equals the exact integer result (%zu wrong)", what, bad);
   } else {
     report(what, d);
-    double err = 0;  // |d - exact| relative to the sum of the magnitudes that went into it
-    for (int i = 0; i < M; i++)
-      for (int j = 0; j < N; j++) {
-        double s = c[(size_t)i * N + j], mag = fabs(s);
-        for (int k = 0; k < K; k++) {
-          double p = ad[(size_t)i * K + k] * bd[(size_t)j * K + k];
-          s += p;
-          mag += fabs(p);
-        }
-        err = fmax(err, fabs(d[(size_t)i * N + j] - s) / mag);
-      }
+    double err = gemm_error(
+        M, N, K, [&](int i, int k) { return ad[(size_t)i * K + k]; }, [&](int k, int j) { return bd[(size_t)j * K + k]; },
+        [&](int i, int j) { return c[(size_t)i * N + j]; }, [&](int i, int j) { return d[(size_t)i * N + j]; }, true);
     check(err < 1e-5, "%s close to the exact product (max error %.3g of the magnitudes)", what, err);
   }
   TRY(cudaFree(da));

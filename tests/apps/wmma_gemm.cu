@@ -94,17 +94,9 @@ static void run(const char *what, int M, int N, int K, bool c_row, Lcg &rng, int
   report(what, bits(d));
   // close to the exact product of the inputs: |d - exact| relative to the sum of the magnitudes that went into
   // it (tf32 rounds the inputs on the device, to 11 significant bits; an f16 accumulator rounds each step)
-  double err = 0;
-  for (int i = 0; i < M; i++)
-    for (int j = 0; j < N; j++) {
-      double s = back(c[i * N + j]), mag = fabs(s);
-      for (int k = 0; k < K; k++) {
-        double p = back(a[i * K + k]) * back(b[k * N + j]);
-        s += p;
-        mag += fabs(p);
-      }
-      err = fmax(err, mag ? fabs(back(d[i * N + j]) - s) / mag : fabs(back(d[i * N + j])));
-    }
+  double err = gemm_error(
+      M, N, K, [&](int i, int k) { return back(a[i * K + k]); }, [&](int k, int j) { return back(b[k * N + j]); },
+      [&](int i, int j) { return back(c[i * N + j]); }, [&](int i, int j) { return back(d[i * N + j]); }, true);
   double tol = ints ? 0 : std::is_same<TC, __half>::value ? 4e-3 : TF32 ? 2e-3 : 1e-5;
   check(err <= tol, "%s close to the exact product (max error %.3g of the magnitudes)", what, err);
   TRY(cudaFree(da));
