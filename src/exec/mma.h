@@ -10,6 +10,7 @@
 #include <stdint.h>
 
 #include "exec/mma_arith.h"
+#include "exec/wgmma_layout.h"
 
 enum wv_mma_kind { WV_MK_MMA, WV_MK_WMMA_LOAD, WV_MK_WMMA_STORE, WV_MK_WMMA_MMA, WV_MK_LDMATRIX, WV_MK_STMATRIX,
                    WV_MK_MOVMATRIX, WV_MK_WGMMA, WV_MK_WGMMA_SYNC };
@@ -47,15 +48,6 @@ typedef struct wv_wgmma_aux {
   uint32_t a[4], b;     /* source slots */
   uint32_t c[128], d[128];
 } wv_wgmma_aux;
-
-/* Byte offset, before swizzling, from a descriptor's start address to the 16 bytes of a canonical layout's core
- * matrix row that hold element (mn, k) of an operand with `bits`-bit elements (A: mn = row m; B: mn = column n):
- * K-major, the 16 bytes of row mn holding k; MN-major (`mn_major`), the 16 bytes of row k holding mn. lbo and sbo
- * in bytes, swz the descriptor's layout type (0 none, 1 128B, 2 64B, 3 32B). */
-uint32_t wv_wgmma_chunk(int mn_major, int swz, uint32_t lbo, uint32_t sbo, int bits, int mn, int k);
-/* The shared-memory address of the 16 bytes at unswizzled address `addr` under layout type swz: bits 4.. of the
- * address XORed with bits 7.. (1, 2 or 3 bits for 32B, 64B, 128B). */
-uint32_t wv_wgmma_swizzle(int swz, uint32_t addr);
 
 /* Elements of operand f that one lane holds in a fragment of an m×n×k product of element type t. */
 int wv_frag_elems(enum wv_frag f, int m, int n, int k, enum wv_mt t);
