@@ -317,6 +317,8 @@ static int dec_wgmma_mma(wv_dec *d, const ptx_insn *pi, wv_insn *in, const mma_w
   if (!wgmma_types_ok(td, ta, tb) || w->m != 64 || w->k != K || !wgmma_n_ok(w->n, intab))
     return wv_derr(d, pi->loc, "'wgmma.mma_async': no .m%dn%dk%d form with these types", w->m, w->n, w->k);
   if (w->satfinite && !is_int8(ta)) return wv_derr(d, pi->loc, "'wgmma.mma_async': .satfinite needs .s8/.u8 A and B");
+  if (is_int8(ta) && ta != tb && d->ast->version_major * 10 + d->ast->version_minor < 84) /* ptxas: the same */
+    return wv_derr(d, pi->loc, "'wgmma.mma_async' with mixed integer types needs PTX ISA .version 8.4 or later");
   if ((ta == WV_MT_B1) != (w->and_ && w->popc) || w->xor_)
     return wv_derr(d, pi->loc, "'wgmma.mma_async': .b1 needs .and.popc (and only .b1 takes it)");
   for (uint32_t i = 1; i < pi->nmods; i++) {

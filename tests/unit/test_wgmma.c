@@ -149,6 +149,8 @@ static void test_wgmma_decode_errors(void **state) {
   expect_error("wgmma.fence.sync.aligned;", WVT_HDR, "needs .target sm_90a");
   expect_error("wgmma.fence.sync.aligned;", ".version 8.4\n.target sm_90\n.address_size 64\n", "needs .target sm_90a");
   expect_error("wgmma.fence.aligned;", HDR90A, "needs .sync.aligned");
+  expect_error("wgmma.mma_async.sync.aligned.m64n8k32.s32.u8.s8 {%r0,%r1,%r2,%r3}, %rd1, %rd2, %p1;",
+               ".version 8.3\n.target sm_90a\n.address_size 64\n", "mixed integer types needs PTX ISA .version 8.4");
   expect_error("wgmma.wait_group.sync.aligned %r1;", HDR90A, "immediate count");
   expect_error("wgmma.commit_group.sync.aligned 1;", HDR90A, "takes 0 operands");
   expect_error("wgmma.arrive.sync.aligned;", HDR90A, "wgmma.{fence,commit_group,wait_group,mma_async}");
