@@ -76,7 +76,7 @@ static int h_wgmma(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint64_t A[16 * WG_MAX_K], Bt[8 * WG_MAX_K], C[16 * 8], D[16 * 8];
   if (gather_a(x, q, l0, A)) return 1;
   uint64_t bdesc = WV_R(x, q->b)[l0];
-  int scale_d = (int)(x->preds[q->scale_d] >> l0 & 1) ^ q->scale_neg;
+  int scale_d = (q->scale_d < 0 ? 0 : (int)(x->preds[q->scale_d] >> l0 & 1)) ^ q->scale_neg;
   /* D = A·B: C is the sum's neutral element, a negative zero (an f32/f16 sum of +0 products stays +0) */
   uint64_t zero = q->ty.c == WV_MT_F32 ? 0x80000000u : q->ty.c == WV_MT_F16 ? 0x8000u : 0;
   x->n_sld++;

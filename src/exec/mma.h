@@ -43,7 +43,8 @@ typedef struct wv_wgmma_aux {
   uint8_t trans_a, trans_b; /* imm-trans: the operand is MN-major in shared memory (else K-major) */
   uint8_t neg_a, neg_b; /* imm-scale -1: the operand's elements negated */
   uint8_t scale_neg;    /* the scale-d predicate is negated (!p) */
-  int32_t scale_d;      /* predicate index: D = A·B + C when true, D = A·B when false */
+  int32_t scale_d;      /* predicate index: D = A·B + C when true, D = A·B when false; -1: an immediate (false,
+                           so scale_neg gives its value) */
   uint8_t nd;           /* registers of D (and of C: the same registers) */
   uint32_t a[4], b;     /* source slots */
   uint32_t c[128], d[128];

@@ -359,7 +359,11 @@ static int dec_wgmma_mma(wv_dec *d, const ptx_insn *pi, wv_insn *in, const mma_w
     if (wgmma_imm(d, &pi->ops[want - 1], "imm-trans-b", 0, 1, &v)) return -1;
     q->trans_b = (uint8_t)v;
   }
-  if ((q->scale_d = wv_dpred(d, &pi->ops[3], &q->scale_neg)) < 0) return -1;
+  if (pi->ops[3].kind == PTX_OPND_INT) { /* an immediate scale-d, as ptxas accepts: 0 or 1 */
+    if ((uint64_t)pi->ops[3].ival > 1) return wv_derr(d, pi->ops[3].loc, "'wgmma.mma_async': scale-d must be a predicate, 0 or 1");
+    q->scale_d = -1, q->scale_neg = (uint8_t)(pi->ops[3].ival != 0); /* -1: the constant false, negated if 1 */
+  } else if ((q->scale_d = wv_dpred(d, &pi->ops[3], &q->scale_neg)) < 0)
+    return -1;
   if (a_regs ? vec(d, pi, &pi->ops[1], "A", 4, 4, 0, q->a) : (q->a[0] = wv_dsrc(d, &pi->ops[1], WV_T_B64)) == WV_NOSLOT)
     return -1;
   if ((q->b = wv_dsrc(d, &pi->ops[2], WV_T_B64)) == WV_NOSLOT) return -1;

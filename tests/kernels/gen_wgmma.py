@@ -104,9 +104,9 @@ CASES = []
 
 
 def case(name, dt, at, bt, n, a="ss", ta=0, tb=0, swa=1, swb=1, sd=1, sa=1, sb=1, ma="tame", mb="tame", mc="tame",
-         wg=1, sat=False, alt=False, koff=0, chain=False, sd2=1):
+         wg=1, sat=False, alt=False, koff=0, chain=False, sd2=1, sdform="pred"):
     CASES.append(dict(name=name, dt=dt, at=at, bt=bt, n=n, a=a, ta=ta, tb=tb, swa=swa, swb=swb, sd=sd, sa=sa, sb=sb,
-                      ma=ma, mb=mb, mc=mc, wg=wg, sat=sat, alt=alt, koff=koff, chain=chain, sd2=sd2))
+                      ma=ma, mb=mb, mc=mc, wg=wg, sat=sat, alt=alt, koff=koff, chain=chain, sd2=sd2, sdform=sdform))
 
 
 # f16 -> f32: every swizzle, both majors, A from registers, N from 8 to 256, scales, scale-d
@@ -180,6 +180,10 @@ case("b1_n8", "s32", "b1", "b1", 8, ma="raw", mb="raw", mc="raw")
 case("b1_n64_k64", "s32", "b1", "b1", 64, swa=2, swb=2, ma="raw", mb="raw", mc="raw")
 case("b1_n256_knone_edge", "s32", "b1", "b1", 256, swa=0, swb=0, ma="raw", mb="raw", mc="edge")
 case("b1_n24_rs", "s32", "b1", "b1", 24, a="rs", ma="raw", mb="raw", mc="raw")
+# scale-d as an immediate (0, 1) and as a negated predicate (!p)
+case("f16_f32_n32_sdimm0", "f32", "f16", "f16", 32, sd=0, sdform="imm")
+case("s8_s8_n16_sdimm1", "s32", "s8", "s8", 16, sd=1, sdform="imm", ma="raw", mb="raw", mc="raw")
+case("bf16_f32_n24_sdnot", "f32", "bf16", "bf16", 24, sd=0, sdform="not")
 
 
 def plan(c):
@@ -312,12 +316,17 @@ def kernel(c):
     avec = "{%a0, %a1, %a2, %a3}" if c["a"] == "rs" else "%rd10"
 
     def mma(sd):
-        out.append(f"  mov.b32 %r14, {sd};")
-        out.append("  setp.ne.b32 %p2, %r14, 0;")
+        pred = "%p2"
+        if c["sdform"] == "imm":
+            pred = str(sd)
+        else:  # "not": the predicate holds the opposite and the operand negates it
+            out.append(f"  mov.b32 %r14, {sd if c['sdform'] == 'pred' else 1 - sd};")
+            out.append("  setp.ne.b32 %p2, %r14, 0;")
+            pred = "!%p2" if c["sdform"] == "not" else "%p2"
         tail = "" if c["at"] in ("s8", "u8", "b1") else f", {c['sa']}, {c['sb']}"
         if ntr:
             tail += f", {c['tb']}" if c["a"] == "rs" else f", {c['ta']}, {c['tb']}"
-        out.append(f"  wgmma.mma_async.sync.aligned.{mods} {dvec}, {avec}, %rd11, %p2{tail};")
+        out.append(f"  wgmma.mma_async.sync.aligned.{mods} {dvec}, {avec}, %rd11, {pred}{tail};")
         out.append("  wgmma.commit_group.sync.aligned;")
 
     out.append("  wgmma.fence.sync.aligned;")

@@ -179,6 +179,8 @@ static void test_wgmma_decode_errors(void **state) {
   expect_error(b, HDR90A, "takes 7 operands");
   snprintf(b, sizeof b, "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 %s, %%rd1, %%rd2, %%r1, 1, 1, 0, 0;", f4);
   expect_error(b, HDR90A, "is not a predicate");
+  snprintf(b, sizeof b, "wgmma.mma_async.sync.aligned.m64n8k16.f32.f16.f16 %s, %%rd1, %%rd2, 2, 1, 1, 0, 0;", f4);
+  expect_error(b, HDR90A, "scale-d must be a predicate, 0 or 1");
   snprintf(b, sizeof b, "wgmma.mma_async.sync.aligned.m64n8k16.rn.f32.f16.f16 %s, %%rd1, %%rd2, %%p1, 1, 1, 0, 0;", f4);
   expect_error(b, HDR90A, "unexpected modifier '.rn'");
 }
