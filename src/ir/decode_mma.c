@@ -344,7 +344,7 @@ static int dec_wgmma_mma(wv_dec *d, const ptx_insn *pi, wv_insn *in, const mma_w
   q->flags = (uint8_t)((w->satfinite ? WV_MMA_SATFINITE : 0) | (ta == WV_MT_B1 ? WV_MMA_B1_AND : 0));
   q->a_regs = (uint8_t)a_regs;
   q->nd = (uint8_t)(td == WV_MT_F16 ? w->n / 4 : w->n / 2);
-  int v;
+  int v = 0;
   if (!intab) {
     if (wgmma_imm(d, &pi->ops[4], "imm-scale-a", 1, -1, &v)) return -1;
     q->neg_a = (uint8_t)v;
