@@ -14,7 +14,8 @@ import math
 import struct
 import sys
 
-import gen_wgmma as G
+sys.dont_write_bytecode = True  # no __pycache__ in the source tree
+import gen_wgmma as G  # noqa: E402
 
 
 def rand32(seed, n):
