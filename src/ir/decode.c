@@ -53,8 +53,9 @@ static uint32_t elem_size(const ptx_var *v) {
 
 /* A call instruction's argument map (decode_ops.c allocates it). */
 static void free_callinfo(wv_insn *in) {
-  if (in->op == WV_OP_MMA || in->op == WV_OP_WMMA || in->op == WV_OP_LDMATRIX || in->op == WV_OP_STMATRIX) {
-    free(in->aux); /* a matrix instruction's wv_mma_aux (decode_mma.c) */
+  if (in->op == WV_OP_MMA || in->op == WV_OP_WMMA || in->op == WV_OP_LDMATRIX || in->op == WV_OP_STMATRIX ||
+      in->op == WV_OP_WGMMA) {
+    free(in->aux); /* a matrix instruction's wv_mma_aux or wv_wgmma_aux (decode_mma.c) */
     in->aux = NULL;
     return;
   }
