@@ -127,7 +127,7 @@ static int fused(const term *t, int n, int F, int *sign, uint64_t *mag, int *e) 
   return 1;
 }
 
-static uint64_t float_elem(const wv_mma_types *ty, int k, const term *xa, const term *xb, uint64_t c);
+static uint64_t float_elem(const wv_mma_types *ty, int k, const term *xa, const term *xb, uint64_t c, unsigned flags);
 
 /* fp8 as sm_90's SASS computes it: the bytes unpacked to f16 (decode), then HMMA.16816 steps of the f16 rule —
  * the products of k = 0,1 (mod 4) onto +0, then those of k = 2,3 (mod 4) onto that result (each register's
@@ -142,8 +142,8 @@ static uint64_t fp8_elem(const wv_mma_types *ty, int k, const term *xa, const te
     int g = (i & 3) >= 2; /* the high half of each register's unpacked bytes */
     a[g][n[g]] = xa[i], b[g][n[g]++] = xb[i];
   }
-  uint64_t s = float_elem(&h, n[0], a[0], b[0], 0);
-  if (n[1]) s = float_elem(&h, n[1], a[1], b[1], s);
+  uint64_t s = float_elem(&h, n[0], a[0], b[0], 0, 0);
+  if (n[1]) s = float_elem(&h, n[1], a[1], b[1], s, 0);
   if (acc == WV_MT_F16) return wv_fp_half_arith(WV_FP__ADD, 0, (uint32_t)c, (uint32_t)s, 0, 0);
   float x, y;
   uint32_t cb = (uint32_t)c, sb = (uint32_t)s, r;
@@ -160,9 +160,10 @@ static uint64_t inf_of(enum wv_mt cd, int s) {
 }
 
 /* one element from the decoded row of A (xa) and column of B (xb) */
-static uint64_t float_elem(const wv_mma_types *ty, int k, const term *xa, const term *xb, uint64_t c) {
+static uint64_t float_elem(const wv_mma_types *ty, int k, const term *xa, const term *xb, uint64_t c, unsigned flags) {
   enum wv_mt cd = ty->d;
-  if (ty->a == WV_MT_E4M3 || ty->a == WV_MT_E5M2) return fp8_elem(ty, k, xa, xb, c);
+  int fp8 = ty->a == WV_MT_E4M3 || ty->a == WV_MT_E5M2;
+  if (fp8 && !(flags & WV_MMA_WGMMA)) return fp8_elem(ty, k, xa, xb, c);
   term t[65];
   int nan = 0, inf = 0, infsign = 0, allneg = 1, any = 0;
   for (int i = 0; i < k; i++) {
@@ -193,6 +194,13 @@ static uint64_t float_elem(const wv_mma_types *ty, int k, const term *xa, const 
   int s = 0, e = 0;
   uint64_t mag = 0;
   t[k] = cc;
+  if (fp8) { /* wgmma's fp8 (docs/TENSOR.md): addends 13 bits below the largest, the sum kept to 13 fraction bits */
+    fused(t, k + 1, 13, &s, &mag, &e);
+    if (cd == WV_MT_F16) return round_to(s, mag, e, cd, 1);
+    int over = bitlen(mag) - 14;
+    if (over > 0) mag >>= over, e += over;
+    return round_to(s, mag, e, cd, 0);
+  }
   fused(t, k + 1, 25, &s, &mag, &e);
   return round_to(s, mag, e, cd, cd == WV_MT_F16);
 }
@@ -240,7 +248,7 @@ uint64_t wv_mma_elem(const wv_mma_types *ty, int k, const uint64_t *a, const uin
   }
   term xa[64], xb[64];
   for (int i = 0; i < k && i < 64; i++) xa[i] = decode(ty->a, a[i]), xb[i] = decode(ty->b, b[i]);
-  return float_elem(ty, k, xa, xb, c);
+  return float_elem(ty, k, xa, xb, c, flags);
 }
 
 static int is_float(enum wv_mt t) { return t <= WV_MT_F32; }
@@ -256,5 +264,5 @@ void wv_mma_tile(const wv_mma_types *ty, int m, int n, int k, const uint64_t *a,
   for (int i = 0; i < m * k; i++) xa[i] = decode(ty->a, a[i]);
   for (int i = 0; i < n * k; i++) xb[i] = decode(ty->b, bt[i]);
   for (int r = 0; r < m; r++)
-    for (int j = 0; j < n; j++) d[r * n + j] = float_elem(ty, k, &xa[r * k], &xb[j * k], c[r * n + j]);
+    for (int j = 0; j < n; j++) d[r * n + j] = float_elem(ty, k, &xa[r * k], &xb[j * k], c[r * n + j], flags);
 }

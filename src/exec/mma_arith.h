@@ -15,7 +15,9 @@ enum wv_mt {
   WV_MT_S8, WV_MT_U8, WV_MT_S4, WV_MT_U4, WV_MT_B1, WV_MT_S32, WV_MT_COUNT
 };
 
-enum { WV_MMA_SATFINITE = 1, WV_MMA_B1_AND = 2 }; /* flags; b1 defaults to .xor.popc */
+/* flags; b1 defaults to .xor.popc. WV_MMA_WGMMA: Hopper's wgmma.mma_async, whose fp8 products are summed in one
+ * step with 13-bit alignment and a 13-bit result (docs/TENSOR.md), not as mma.sync's two HMMA steps. */
+enum { WV_MMA_SATFINITE = 1, WV_MMA_B1_AND = 2, WV_MMA_WGMMA = 4 };
 
 /* the element types of one product: A, B, C, D (A and B may differ: e4m3·e5m2, s8·u8; C and D: f16/f32) */
 typedef struct wv_mma_types { enum wv_mt a, b, c, d; } wv_mma_types;
