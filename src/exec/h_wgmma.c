@@ -9,7 +9,8 @@
  * and wait_group have nothing left to wait for, and fence nothing to order. Shared memory is read through the
  * checked memory path (wv_mem_xlate: faults reported as for ld.shared). The D fragment is, per warp, the mma.sync
  * m16n8 C fragment of each 8 columns in turn; an A fragment in registers is the m16n8kK A fragment; the
- * arithmetic is mma.sync's (mma_arith.c, docs/TENSOR.md), eight columns at a time.
+ * arithmetic is mma.sync's (mma_arith.c, docs/TENSOR.md) eight columns at a time, except fp8, which wgmma sums in
+ * one step of its own (WV_MMA_WGMMA).
  */
 #include "exec/handlers.h"
 #include "exec/mma.h"
@@ -87,7 +88,7 @@ static int h_wgmma(wv_exec *x, const wv_insn *in, uint32_t m) {
         wv_frag_pos(WV_FRAG_C, 16, 8, K, q->ty.c, l, j, &r, &c);
         C[r * 8 + c] = scale_d ? wv_frag_get(x, q->c, q->ty.c, l, 4 * nb + j) : zero;
       }
-    wv_mma_tile(&q->ty, 16, 8, K, A, Bt, C, D, q->flags);
+    wv_mma_tile(&q->ty, 16, 8, K, A, Bt, C, D, q->flags | WV_MMA_WGMMA); /* fp8: wgmma's own sum */
     WV_FOR_LANES(m, l, {
       for (int j = 0; j < 4; j++) {
         wv_frag_pos(WV_FRAG_C, 16, 8, K, q->ty.d, l, j, &r, &c);

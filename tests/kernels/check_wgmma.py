@@ -7,7 +7,7 @@ D = A·B + C in Python — exactly for integers (wrapping, or clamped with .satf
 — and compares it with OUTDIR/wgmma.NAME.sm90a.out (the `--print 1:x32` lines of a run), through the PTX ISA's
 fragments written out here independently of warpvm (D: row 16·(warp%4) + g + 8·((i/2)%2), column 8·(i/4) + 2q +
 i%2; A in registers: the mma m16n8kK A fragment). Integers must match exactly; floats within a relative 2^-20 of
-the sum of the magnitudes of the addends (2^-9 with an f16 accumulator, which rounds at every step), and NaN/Inf where the
+the sum of the magnitudes of the addends (2^-9 with an f16 accumulator, 2^-11 for fp8, whose wgmma keeps 13 bits), and NaN/Inf where the
 double result is NaN/Inf. The GPU's recording decides the bits; this only catches gross errors.
 """
 import math
@@ -190,7 +190,9 @@ def check(c, outdir):
                         ok = math.isinf(gf) or math.isnan(gf) or abs(acc) > 1e300
                     else:
                         # f16 accumulators round in f16 at each step (fp8: two steps and an add): a few ulps
-                        tol = cmag * (2.0 ** -9 if c["dt"] == "f16" else 2.0 ** -20) + 2.0 ** -24
+                        # fp8: addends truncated 13 bits below the largest and the sum to 13 bits (wgmma's rule)
+                        fp8 = c["at"] in ("e4m3", "e5m2")
+                        tol = cmag * (2.0 ** -9 if c["dt"] == "f16" else 2.0 ** -11 if fp8 else 2.0 ** -20) + 2.0 ** -24
                         ok = not math.isnan(gf) and (abs(gf - acc) <= tol or (math.isinf(gf) and cmag > 65504))
                 if not ok:
                     bad += 1
