@@ -55,12 +55,12 @@ void wv_frag_pos(enum wv_frag f, int m, int n, int k, enum wv_mt t, int lane, in
 }
 
 /* ---- register fragments ---- */
-static uint64_t frag_get(const wv_exec *x, const uint32_t *regs, enum wv_mt t, int lane, int e) {
+uint64_t wv_frag_get(const wv_exec *x, const uint32_t *regs, enum wv_mt t, int lane, int e) {
   int epr = per_reg(t), b = wv_mma_bits(t);
   uint64_t v = WV_R(x, regs[e / epr])[lane];
   return b >= 32 ? (b == 64 ? v : (uint32_t)v) : (v >> (e % epr * b)) & ((1u << b) - 1);
 }
-static void frag_set(wv_exec *x, const uint32_t *regs, enum wv_mt t, int lane, int e, uint64_t val) {
+void wv_frag_set(wv_exec *x, const uint32_t *regs, enum wv_mt t, int lane, int e, uint64_t val) {
   int epr = per_reg(t), b = wv_mma_bits(t);
   uint64_t *r = &WV_R(x, regs[e / epr])[lane];
   if (b >= 32) { *r = b == 64 ? val : (uint32_t)val; return; }
@@ -70,7 +70,7 @@ static void frag_set(wv_exec *x, const uint32_t *regs, enum wv_mt t, int lane, i
 }
 
 /* .aligned: the whole warp executes it together */
-static int whole_warp(wv_exec *x, const wv_insn *in, uint32_t m) {
+int wv_mma_whole_warp(wv_exec *x, const wv_insn *in, uint32_t m) {
   uint32_t live = x->warp->exists & ~x->warp->exited;
   if ((m & live) == live) return 0;
   wv_fault_set(x, WV_ERR_ILLEGAL_INSN, -1, 0, 0,
@@ -85,7 +85,7 @@ static int whole_warp(wv_exec *x, const wv_insn *in, uint32_t m) {
 #define MMA_MAX_C 256
 
 static int h_mma(wv_exec *x, const wv_insn *in, uint32_t m) {
-  if (whole_warp(x, in, m)) return 1;
+  if (wv_mma_whole_warp(x, in, m)) return 1;
   const wv_mma_aux *q = in->aux;
   int M = q->m, N = q->n, K = q->k;
   uint64_t A[MMA_MAX_A], Bt[MMA_MAX_B], C[MMA_MAX_C];
@@ -94,15 +94,15 @@ static int h_mma(wv_exec *x, const wv_insn *in, uint32_t m) {
   for (int l = 0; l < WV_WARP; l++) {
     for (int e = 0; e < ea; e++) {
       wv_frag_pos(WV_FRAG_A, M, N, K, q->ty.a, l, e, &r, &c);
-      A[r * K + c] = frag_get(x, q->a, q->ty.a, l, e);
+      A[r * K + c] = wv_frag_get(x, q->a, q->ty.a, l, e);
     }
     for (int e = 0; e < eb; e++) {
       wv_frag_pos(WV_FRAG_B, M, N, K, q->ty.b, l, e, &r, &c);
-      Bt[c * K + r] = frag_get(x, q->b, q->ty.b, l, e);
+      Bt[c * K + r] = wv_frag_get(x, q->b, q->ty.b, l, e);
     }
     for (int e = 0; e < ec; e++) {
       wv_frag_pos(WV_FRAG_C, M, N, K, q->ty.c, l, e, &r, &c);
-      C[r * N + c] = frag_get(x, q->c, q->ty.c, l, e);
+      C[r * N + c] = wv_frag_get(x, q->c, q->ty.c, l, e);
     }
   }
   uint64_t D[MMA_MAX_C];
@@ -122,7 +122,7 @@ static int h_mma(wv_exec *x, const wv_insn *in, uint32_t m) {
   WV_FOR_LANES(m, l, {
     for (int e = 0; e < ed; e++) {
       wv_frag_pos(WV_FRAG_C, M, N, K, q->ty.d, l, e, &r, &c);
-      frag_set(x, q->d, q->ty.d, l, e, D[r * N + c]);
+      wv_frag_set(x, q->d, q->ty.d, l, e, D[r * N + c]);
     }
   });
   return 0;
@@ -161,7 +161,7 @@ static void count(wv_exec *x, int space, uint64_t addr, int store) {
 /* wmma.load / wmma.store: element (row, col) of the operand at base + (row·stride + col) elements (.row) or
  * (col·stride + row) (.col); stride in elements, the matrix's width (.row) or height (.col) by default */
 static int h_wmma_mem(wv_exec *x, const wv_insn *in, uint32_t m) {
-  if (whole_warp(x, in, m)) return 1;
+  if (wv_mma_whole_warp(x, in, m)) return 1;
   const wv_mma_aux *q = in->aux;
   enum wv_mt t = q->ty.a;
   int rows, cols, bits = wv_mma_bits(t), store = q->kind == WV_MK_WMMA_STORE;
@@ -180,12 +180,12 @@ static int h_wmma_mem(wv_exec *x, const wv_insn *in, uint32_t m) {
       uint64_t addr = base + bit / 8;
       uint32_t size = bits < 8 ? 1 : bits / 8;
       if (store) {
-        v = frag_get(x, q->d, t, l, e);
+        v = wv_frag_get(x, q->d, t, l, e);
         if (mem_write(x, in->space, addr, size, l, &v)) return 1;
       } else {
         if (mem_read(x, in->space, addr, size, l, &v)) return 1;
         if (bits < 8) v = (v >> (bit % 8)) & ((1u << bits) - 1);
-        frag_set(x, q->d, t, l, e, v);
+        wv_frag_set(x, q->d, t, l, e, v);
       }
     }
   });
@@ -195,7 +195,7 @@ static int h_wmma_mem(wv_exec *x, const wv_insn *in, uint32_t m) {
 /* ldmatrix / stmatrix .m8n8 .b16: matrix i (of .x1/.x2/.x4) has its 8 rows of 16 bytes at the addresses of
  * lanes 8i..8i+7; in register i, lane l holds row l/4, columns 2·(l%4) and +1 (.trans: the transpose). */
 static int h_ldstmatrix(wv_exec *x, const wv_insn *in, uint32_t m) {
-  if (whole_warp(x, in, m)) return 1;
+  if (wv_mma_whole_warp(x, in, m)) return 1;
   const wv_mma_aux *q = in->aux;
   const uint64_t *A = WV_R(x, in->a);
   uint16_t mat[4][8][8];
@@ -230,7 +230,7 @@ static int h_ldstmatrix(wv_exec *x, const wv_insn *in, uint32_t m) {
 
 /* movmatrix.sync.aligned.m8n8.trans.b16 d, a: the transpose of the 8×8 matrix the warp holds in a */
 static int h_movmatrix(wv_exec *x, const wv_insn *in, uint32_t m) {
-  if (whole_warp(x, in, m)) return 1;
+  if (wv_mma_whole_warp(x, in, m)) return 1;
   uint16_t mat[8][8];
   const uint64_t *a = WV_R(x, in->a);
   for (int l = 0; l < WV_WARP; l++)
@@ -249,6 +249,7 @@ wv_handler wv_h_mma(int kind) {
   case WV_MK_WMMA_LOAD: case WV_MK_WMMA_STORE: return h_wmma_mem;
   case WV_MK_LDMATRIX: case WV_MK_STMATRIX: return h_ldstmatrix;
   case WV_MK_MOVMATRIX: return h_movmatrix;
+  case WV_MK_WGMMA: case WV_MK_WGMMA_SYNC: return wv_h_wgmma(kind);
   default: return NULL;
   }
 }

@@ -28,6 +28,7 @@ wv_handler wv_h_mov(int kind, wv_type t);                     /* see WV_MOV_* */
 wv_handler wv_h_mem(int op, const wv_insn *in);               /* ld/st/atom/red/cvta/isspacep */
 wv_handler wv_h_special(int which);                           /* %clock etc. */
 wv_handler wv_h_mma(int kind);                                /* matrix instructions by wv_mma_kind (h_mma.c) */
+wv_handler wv_h_wgmma(int kind);                              /* WV_MK_WGMMA, WV_MK_WGMMA_SYNC (h_wgmma.c) */
 wv_handler wv_h_cluster(int which);                           /* 0: mapa, 1: getctarank, 2: setmaxnreg (cluster.c) */
 /* shfl/vote/redux/bar.warp.sync: the fast path of a converged group (h_warp.c), which the scheduler tries
  * first: 0 when it ran the instruction, 1 to leave it to the general collective path. NULL: none. */

@@ -330,8 +330,11 @@ static int better_ptx(const wv_fatbin_entry *a, const wv_fatbin_entry *b, uint32
   int a_fits = a->arch <= max_arch, b_fits = b->arch <= max_arch;
   if (a_fits != b_fits) return a_fits;
   if (a->arch != b->arch) return a_fits ? a->arch > b->arch : a->arch < b->arch;
+  /* the same number: the device's own sm_XXa/f PTX (what nvcc -arch=sm_90a also compiles to the SASS the GPU
+   * runs, e.g. wgmma) before the generic one nvcc embeds beside it; for other numbers, the generic one */
   uint64_t special = WV_FATBIN_F_ARCH_SPECIFIC | WV_FATBIN_F_FAMILY;
-  return !(a->flags & special) && (b->flags & special);
+  int a_sp = (a->flags & special) != 0, b_sp = (b->flags & special) != 0;
+  return a_sp != b_sp && (a->arch == max_arch ? a_sp : b_sp);
 }
 
 static int best_ptx(const wv_fatbin *fb, int any_unit, uint32_t unit, uint32_t max_arch) {

@@ -105,9 +105,9 @@ int wv_fatbin_parse_wrapper(const void *wrapper, wv_fatbin *out, char *err, size
  * a message on corrupt data, a size mismatch, or an encrypted (LTO-IR) payload. */
 char *wv_fatbin_extract(const wv_fatbin *fb, uint32_t i, size_t *len, char *err, size_t errlen);
 
-/* Index of the PTX entry to run from all units: the highest arch <= max_arch (a generic target
- * before an sm_XXa/f one of the same number), else the lowest arch above max_arch; -1 if there
- * is no PTX. Use wv_fatbin_best_ptx_unit per unit when units > 1 (every unit must be loaded). */
+/* Index of the PTX entry to run from all units: the highest arch <= max_arch (at max_arch itself an
+ * sm_XXa/f target before the generic one, below it the generic one first), else the lowest arch above
+ * max_arch; -1 if there is no PTX. Use wv_fatbin_best_ptx_unit per unit when units > 1 (every unit must be loaded). */
 int wv_fatbin_best_ptx(const wv_fatbin *fb, uint32_t max_arch);
 int wv_fatbin_best_ptx_unit(const wv_fatbin *fb, uint32_t unit, uint32_t max_arch);
 

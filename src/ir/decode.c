@@ -53,8 +53,9 @@ static uint32_t elem_size(const ptx_var *v) {
 
 /* A call instruction's argument map (decode_ops.c allocates it). */
 static void free_callinfo(wv_insn *in) {
-  if (in->op == WV_OP_MMA || in->op == WV_OP_WMMA || in->op == WV_OP_LDMATRIX || in->op == WV_OP_STMATRIX) {
-    free(in->aux); /* a matrix instruction's wv_mma_aux (decode_mma.c) */
+  if (in->op == WV_OP_MMA || in->op == WV_OP_WMMA || in->op == WV_OP_LDMATRIX || in->op == WV_OP_STMATRIX ||
+      in->op == WV_OP_WGMMA) {
+    free(in->aux); /* a matrix instruction's wv_mma_aux or wv_wgmma_aux (decode_mma.c) */
     in->aux = NULL;
     return;
   }
@@ -778,6 +779,18 @@ static int emit(wv_dec *d, const ptx_insn *pi) {
   return 0;
 }
 
+/* Branches made since fixup `from` to a label of the innermost open block (depth d->depth) get its instruction;
+ * the others wait for an enclosing block (a label is visible in its block and the blocks inside it). */
+static void resolve_labels(wv_dec *d, uint32_t from) {
+  for (uint32_t i = from; i < d->nfix; i++) {
+    int64_t at;
+    if (d->fix[i].label && wv_symtab_get(&d->labels, d->fix[i].label, &at) && (uint64_t)at >> 32 == d->depth) {
+      d->code[d->fix[i].insn].target = (uint32_t)at;
+      d->fix[i].label = NULL;
+    }
+  }
+}
+
 static int decode_body(wv_dec *d) {
   const ptx_func *pf = d->pf;
   ptx_stmt *body;
@@ -802,18 +815,24 @@ static int decode_body(wv_dec *d) {
       break;
     case PTX_STMT_LABEL: {
       int64_t prev;
-      if (wv_symtab_get(&d->labels, s->label, &prev)) return wv_derr(d, s->loc, "duplicate label '%s'", s->label);
-      if (wv_symtab_put(&d->labels, s->label, d->ncode)) return -1;
+      if (wv_symtab_get(&d->labels, s->label, &prev) && (uint64_t)prev >> 32 == d->depth)
+        return wv_derr(d, s->loc, "duplicate label '%s'", s->label);
+      if (wv_symtab_put(&d->labels, s->label, (int64_t)((uint64_t)d->depth << 32 | d->ncode))) return -1;
       break;
     }
     case PTX_STMT_VAR:
       if (body_var(d, s)) return -1;
       break;
     case PTX_STMT_SCOPE_OPEN:
-      if (wv_symtab_open(&d->names)) return -1;
+      if (wv_symtab_open(&d->names) || wv_symtab_open(&d->labels)) return -1;
+      if (d->depth + 1 >= sizeof d->fixbase / sizeof d->fixbase[0]) return wv_derr(d, s->loc, "blocks nested too deeply");
+      d->fixbase[++d->depth] = d->nfix;
       break;
     case PTX_STMT_SCOPE_CLOSE:
+      resolve_labels(d, d->fixbase[d->depth]); /* the branches to this block's labels, before they go */
       wv_symtab_close(&d->names);
+      wv_symtab_close(&d->labels);
+      d->depth--;
       break;
     default:
       break;
@@ -825,12 +844,9 @@ static int decode_body(wv_dec *d) {
       d->code[d->ncode - 1].guard >= 0) {
     if (emit(d, &ret)) return -1;
   }
-  for (uint32_t i = 0; i < d->nfix; i++) {
-    int64_t at;
-    if (!wv_symtab_get(&d->labels, d->fix[i].label, &at))
-      return wv_derr(d, d->fix[i].loc, "branch to unknown label '%s'", d->fix[i].label);
-    d->code[d->fix[i].insn].target = (uint32_t)at;
-  }
+  resolve_labels(d, 0);
+  for (uint32_t i = 0; i < d->nfix; i++)
+    if (d->fix[i].label) return wv_derr(d, d->fix[i].loc, "branch to unknown label '%s'", d->fix[i].label);
   return 0;
 }
 
@@ -838,7 +854,7 @@ static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
   d->fn = f;
   d->pf = pf;
   d->ndecls = 0;
-  d->ncode = d->nconsts = d->nfix = d->ndu = 0;
+  d->ncode = d->nconsts = d->nfix = d->ndu = d->depth = 0;
   d->code = NULL;
   d->capcode = 0;
   d->consts = NULL;

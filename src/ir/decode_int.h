@@ -83,7 +83,10 @@ typedef struct wv_dec {
   uint32_t ncode, capcode;
   uint64_t *consts;
   uint32_t nconsts, capconsts;
-  wv_symtab labels;        /* label name → insn index */
+  wv_symtab labels;        /* label name → (block depth << 32) | insn index, scoped by { } blocks as the PTX ISA
+                              scopes labels (inline asm repeats its `LAB_WAIT:` in a block of its own) */
+  uint32_t depth;          /* { } blocks open in the body */
+  uint32_t fixbase[64];    /* per open block: the first branch fixup made inside it (the parser nests at most 64) */
   wv_symtab protos;        /* .callprototype / .calltargets label → its ptx_proto */
   struct { uint32_t insn; const char *label; ptx_loc loc; } *fix;
   uint32_t nfix, capfix;

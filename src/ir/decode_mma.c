@@ -6,6 +6,8 @@
  * (exec/mma.h), the others (sm_70's quad-pair m8n8k4 .f16, sparse mma.sp, sm_100's .kind:: and block
  * scaling, the .b8 ldmatrix/stmatrix shapes) become placeholders that refuse the launch naming the instruction.
  * Operand counts and register widths are checked here: a wrong one is a load error with its line.
+ * Hopper's warpgroup-level wgmma (§9.7.15 "Asynchronous Warpgroup Level Matrix Multiply-Accumulate") decodes
+ * here too (dec_wgmma: every dense form of sm_90a; the sparse .sp forms become placeholders).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -277,11 +279,127 @@ static int dec_matrix(wv_dec *d, const ptx_insn *pi, wv_insn *in, const mma_word
   return 0;
 }
 
+/* ---- wgmma (PTX ISA §9.7.15) ---- */
+
+/* K of m64nNkK by A's type; N: 8..256 step 8 for floats, 8, 16, 24, 32, 48 .. 256 step 16 for integers and .b1 */
+static int wgmma_k(int t) {
+  return t == WV_MT_F16 || t == WV_MT_BF16 ? 16 : t == WV_MT_TF32 ? 8 : is_fp8(t) || is_int8(t) ? 32 : t == WV_MT_B1 ? 256 : 0;
+}
+static int wgmma_n_ok(int n, int intab) {
+  if (n < 8 || n > 256 || n % 8) return 0;
+  return !intab || n <= 32 || n % 16 == 0;
+}
+/* dtype.atype.btype: f16 ← f16 or f32; bf16, tf32 → f32; fp8 (mixed) → f16 or f32; s8/u8 (mixed), b1 → s32 */
+static int wgmma_types_ok(int td, int ta, int tb) {
+  if (ta == WV_MT_F16) return tb == ta && (td == WV_MT_F16 || td == WV_MT_F32);
+  if (ta == WV_MT_BF16 || ta == WV_MT_TF32) return tb == ta && td == WV_MT_F32;
+  if (is_fp8(ta)) return is_fp8(tb) && (td == WV_MT_F16 || td == WV_MT_F32);
+  if (is_int8(ta)) return is_int8(tb) && td == WV_MT_S32;
+  return ta == WV_MT_B1 && tb == ta && td == WV_MT_S32;
+}
+
+/* an immediate operand among `a` and `b` (imm-scale: 1/-1, imm-trans: 0/1) */
+static int wgmma_imm(wv_dec *d, const ptx_operand *o, const char *what, int a, int b, int *v) {
+  if (o->kind != PTX_OPND_INT || ((int64_t)o->ival != a && (int64_t)o->ival != b))
+    return wv_derr(d, o->loc, "'wgmma.mma_async': %s must be the immediate %d or %d", what, a, b);
+  *v = (int64_t)o->ival == b;
+  return 0;
+}
+
+/* wgmma.mma_async.sync.aligned.m64nNkK{.satfinite}.dtype.atype.btype{.and.popc} d, a-desc|{a}, b-desc, scale-d
+ *   {, imm-scale-a, imm-scale-b {, imm-trans-a (a-desc only), imm-trans-b}} — the trailing immediates: floats
+ *   only, the transposes f16/bf16 only. */
+static int dec_wgmma_mma(wv_dec *d, const ptx_insn *pi, wv_insn *in, const mma_words *w) {
+  for (uint32_t i = 0; i < pi->nmods; i++)
+    if (!strcmp(pi->mods[i], "sp")) return unsup(d, pi, "sparse wgmma.mma_async.sp");
+  if (w->nt != 3) return wv_derr(d, pi->loc, "'wgmma.mma_async' needs .dtype.atype.btype");
+  int td = w->t[0], ta = w->t[1], tb = w->t[2], K = wgmma_k(ta), intab = is_int8(ta) || ta == WV_MT_B1;
+  if (!wgmma_types_ok(td, ta, tb) || w->m != 64 || w->k != K || !wgmma_n_ok(w->n, intab))
+    return wv_derr(d, pi->loc, "'wgmma.mma_async': no .m%dn%dk%d form with these types", w->m, w->n, w->k);
+  if (w->satfinite && !is_int8(ta)) return wv_derr(d, pi->loc, "'wgmma.mma_async': .satfinite needs .s8/.u8 A and B");
+  if (is_int8(ta) && ta != tb && d->ast->version_major * 10 + d->ast->version_minor < 84) /* ptxas: the same */
+    return wv_derr(d, pi->loc, "'wgmma.mma_async' with mixed integer types needs PTX ISA .version 8.4 or later");
+  if ((ta == WV_MT_B1) != (w->and_ && w->popc) || w->xor_)
+    return wv_derr(d, pi->loc, "'wgmma.mma_async': .b1 needs .and.popc (and only .b1 takes it)");
+  for (uint32_t i = 1; i < pi->nmods; i++) {
+    const char *s = pi->mods[i];
+    int a, b, c;
+    char tail;
+    if (mt_of(s) < 0 && sscanf(s, "m%dn%dk%d%c", &a, &b, &c, &tail) != 3 && strcmp(s, "sync") && strcmp(s, "aligned") &&
+        strcmp(s, "satfinite") && strcmp(s, "and") && strcmp(s, "popc") && strcmp(s, "xor"))
+      return wv_derr(d, pi->loc, "'wgmma.mma_async': unexpected modifier '.%s'", s);
+  }
+  int a_regs = pi->nops > 1 && pi->ops[1].kind == PTX_OPND_VEC, f16ab = ta == WV_MT_F16 || ta == WV_MT_BF16;
+  int want = intab ? 4 : !f16ab ? 6 : a_regs ? 7 : 8;
+  if ((int)pi->nops != want)
+    return wv_derr(d, pi->loc, "'wgmma.mma_async' of this form takes %d operands (d, %s, b-desc, scale-d%s), found %u", want,
+                   a_regs ? "{a}" : "a-desc", intab ? "" : !f16ab ? ", imm-scale-a, imm-scale-b"
+                   : a_regs ? ", imm-scale-a, imm-scale-b, imm-trans-b" : ", imm-scale-a, imm-scale-b, imm-trans-a, imm-trans-b",
+                   pi->nops);
+  wv_wgmma_aux *q = calloc(1, sizeof *q);
+  if (!q) return wv_derr(d, pi->loc, "out of memory");
+  in->aux = q;
+  q->n = (uint16_t)w->n, q->k = (uint16_t)K;
+  q->ty = (wv_mma_types){(enum wv_mt)ta, (enum wv_mt)tb, (enum wv_mt)td, (enum wv_mt)td};
+  q->flags = (uint8_t)((w->satfinite ? WV_MMA_SATFINITE : 0) | (ta == WV_MT_B1 ? WV_MMA_B1_AND : 0));
+  q->a_regs = (uint8_t)a_regs;
+  q->nd = (uint8_t)(td == WV_MT_F16 ? w->n / 4 : w->n / 2);
+  int v = 0;
+  if (!intab) {
+    if (wgmma_imm(d, &pi->ops[4], "imm-scale-a", 1, -1, &v)) return -1;
+    q->neg_a = (uint8_t)v;
+    if (wgmma_imm(d, &pi->ops[5], "imm-scale-b", 1, -1, &v)) return -1;
+    q->neg_b = (uint8_t)v;
+  }
+  if (f16ab && !a_regs) {
+    if (wgmma_imm(d, &pi->ops[6], "imm-trans-a", 0, 1, &v)) return -1;
+    q->trans_a = (uint8_t)v;
+  }
+  if (f16ab) {
+    if (wgmma_imm(d, &pi->ops[want - 1], "imm-trans-b", 0, 1, &v)) return -1;
+    q->trans_b = (uint8_t)v;
+  }
+  if (pi->ops[3].kind == PTX_OPND_INT) { /* an immediate scale-d, as ptxas accepts: 0 or 1 */
+    if ((uint64_t)pi->ops[3].ival > 1) return wv_derr(d, pi->ops[3].loc, "'wgmma.mma_async': scale-d must be a predicate, 0 or 1");
+    q->scale_d = -1, q->scale_neg = (uint8_t)(pi->ops[3].ival != 0); /* -1: the constant false, negated if 1 */
+  } else if ((q->scale_d = wv_dpred(d, &pi->ops[3], &q->scale_neg)) < 0)
+    return -1;
+  if (a_regs ? vec(d, pi, &pi->ops[1], "A", 4, 4, 0, q->a) : (q->a[0] = wv_dsrc(d, &pi->ops[1], WV_T_B64)) == WV_NOSLOT)
+    return -1;
+  if ((q->b = wv_dsrc(d, &pi->ops[2], WV_T_B64)) == WV_NOSLOT) return -1;
+  if (vec(d, pi, &pi->ops[0], "D", q->nd, 4, 0, q->c) || vec(d, pi, &pi->ops[0], "D", q->nd, 4, 1, q->d)) return -1;
+  in->fn = wv_h_mma(WV_MK_WGMMA);
+  return 0;
+}
+
+/* wgmma.fence.sync.aligned; wgmma.commit_group.sync.aligned; wgmma.wait_group.sync.aligned N;
+ * wgmma.mma_async... — sm_90a only (PTX ISA 8.0). */
+static int dec_wgmma(wv_dec *d, const ptx_insn *pi, wv_insn *in, const mma_words *w) {
+  const char *tg = d->ast->target ? d->ast->target : "";
+  if (strcmp(tg, "sm_90a") && strcmp(tg, "compute_90a"))
+    return wv_derr(d, pi->loc, "'wgmma' needs .target sm_90a (this module's target is '%s')", tg);
+  const char *op = pi->nmods ? pi->mods[0] : "";
+  int sync = 0, aligned = 0;
+  for (uint32_t i = 1; i < pi->nmods; i++) sync |= !strcmp(pi->mods[i], "sync"), aligned |= !strcmp(pi->mods[i], "aligned");
+  if (!sync || !aligned) return wv_derr(d, pi->loc, "'wgmma.%s' needs .sync.aligned", op);
+  if (!strcmp(op, "mma_async")) return dec_wgmma_mma(d, pi, in, w);
+  int wait = !strcmp(op, "wait_group");
+  if (!wait && strcmp(op, "fence") && strcmp(op, "commit_group"))
+    return wv_derr(d, pi->loc, "'wgmma' is wgmma.{fence,commit_group,wait_group,mma_async}");
+  if (pi->nmods != 3) return wv_derr(d, pi->loc, "'wgmma.%s': unexpected modifier", op);
+  if (pi->nops != (uint32_t)wait) return wv_derr(d, pi->loc, "'wgmma.%s' takes %d operand%s, found %u", op, wait, wait ? "" : "s", pi->nops);
+  if (wait && (pi->ops[0].kind != PTX_OPND_INT || (int64_t)pi->ops[0].ival < 0))
+    return wv_derr(d, pi->ops[0].loc, "'wgmma.wait_group' needs an immediate count N >= 0");
+  in->fn = wv_h_mma(WV_MK_WGMMA_SYNC);
+  return 0;
+}
+
 int wv_dec_matrix(wv_dec *d, const ptx_insn *pi, wv_insn *in) {
   mma_words w;
   words(pi, &w);
   switch (in->op) {
   case WV_OP_MMA: return dec_mma_sync(d, pi, in, &w);
+  case WV_OP_WGMMA: return dec_wgmma(d, pi, in, &w);
   case WV_OP_WMMA:
     if (!w.first) return wv_derr(d, pi->loc, "'wmma' needs .load, .store or .mma");
     if (w.first[0] == 'm') return dec_wmma_mma(d, pi, in, &w);

@@ -1417,7 +1417,7 @@ static int space_of(const char *w) {
 /* PTX ISA 9.0 mnemonics that ops.def does not implement (yet): valid PTX, so a kernel using one
  * is refused at launch; any other mnemonic is a load error. */
 static const char *const known_unimplemented[] = {
-  "wgmma", "tex", "tld4", "txq",
+  "tex", "tld4", "txq",
   "suld", "sust", "sured", "suq", "istypep", "multimem",
   "alloca", "stacksave", "stackrestore", "brx",
   "applypriority", "discard", "createpolicy", "clusterlaunchcontrol", "tcgen05", "vadd", "vsub", "vmad",

@@ -55,10 +55,15 @@ nv fpapprox sm_80 fpapprox_fast -use_fast_math
 for n in ref_shfl shfl_battery vote block atomics control fp32 fpconv sm90 its async_pipeline async_prim async_barrier async_cg async_namedbar async_memmodel async_mbarrier tiles isa10 half indirect sregs cg_large_tile vecatom atom_half half_set half_oob mma mma_subbyte cluster; do nv "$n" sm_90; done
 # sm_90a (nvcc): .multicast::cluster is meant for sm_90a
 for n in bulk tmap; do nv "$n" sm_90a; done
+# sm_90a, written directly as PTX (one wgmma form per kernel, up to 128 accumulator registers)
+echo "python3 gen_wgmma.py ptx > ptx/wgmma.sm_90a.ptx" >>"$LOG"
+python3 gen_wgmma.py ptx >ptx/wgmma.sm_90a.ptx
 
 if [ "${1:-}" = "--check" ]; then
   for f in ptx/*.ptx; do
-    "$PTXAS" -arch=sm_90 "$f" -o /dev/null || { echo "ptxas sm_90 failed: $f" >&2; exit 1; }
+    arch=sm_90
+    case "$f" in *.sm_90a.ptx) arch=sm_90a ;; esac  # wgmma is sm_90a only
+    "$PTXAS" -arch=$arch "$f" -o /dev/null || { echo "ptxas $arch failed: $f" >&2; exit 1; }
     case "$f" in *.sm_70.ptx | *.sm_80.ptx) "$PTXAS" -arch=sm_80 "$f" -o /dev/null ||
       { echo "ptxas sm_80 failed: $f" >&2; exit 1; } ;; esac
   done

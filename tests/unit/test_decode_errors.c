@@ -211,7 +211,7 @@ static const char MIXED_PTX[] = WVT_HDR
     ".reg .b64 %rd<4>;\n"
     ".shared .align 16 .b8 tile[256];\n"
     "mov.u32 %r1, tile;\n"
-    "wgmma.fence.sync.aligned; // MBAR\n"
+    "tcgen05.fence::before_thread_sync; // MBAR\n"
     "ret;\n"
     "}\n"
     ".visible .entry clean(.param .u64 p)\n"
@@ -273,7 +273,7 @@ static void test_unsupported_instruction_is_deferred(void **state) {
   wvt_assert_status(vm, st, WV_ERR_UNSUPPORTED);
   snprintf(want, sizeof want, "mixed.ptx:%u:", wvt_line_of(MIXED_PTX, "MBAR"));
   wvt_assert_contains(wv_last_error(vm), want);
-  wvt_assert_contains(wv_last_error(vm), "wgmma");
+  wvt_assert_contains(wv_last_error(vm), "tcgen05");
   wvt_assert_contains(wv_last_error(vm), "viacall");
   /* and the clean kernel still runs afterwards */
   memset(out, 0, sizeof out);

@@ -332,18 +332,23 @@ static void test_arch_specific_and_family_targets(void **state) {
   wv_fatbin_free(&fb);
   free(b.p);
 
-  /* same number: the generic target wins over the arch-specific one, whatever the order */
+  /* same number: at the device's own (max_arch) the arch-specific target wins over the generic one, whatever
+   * the order (an H100 runs nvcc -arch=sm_90a's sm_90a code); below it the generic one */
   wv_fatbin_entry v[3] = {
       {.kind = WV_FATBIN_PTX, .arch = 90, .flags = WV_FATBIN_F_ARCH_SPECIFIC},
       {.kind = WV_FATBIN_PTX, .arch = 90},
       {.kind = WV_FATBIN_PTX, .arch = 86},
   };
   wv_fatbin hand = {.v = v, .n = 3, .units = 1};
-  assert_int_equal(wv_fatbin_best_ptx(&hand, 90), 1);
+  assert_int_equal(wv_fatbin_best_ptx(&hand, 90), 0);
   assert_int_equal(wv_fatbin_best_ptx(&hand, 89), 2);
   v[1].flags = WV_FATBIN_F_ARCH_SPECIFIC;
   v[0].flags = 0;
-  assert_int_equal(wv_fatbin_best_ptx(&hand, 90), 0);
+  assert_int_equal(wv_fatbin_best_ptx(&hand, 90), 1);
+  v[2].arch = 90; /* below max_arch: the generic one */
+  v[0].arch = v[1].arch = 80;
+  assert_int_equal(wv_fatbin_best_ptx(&hand, 90), 2);
+  assert_int_equal(wv_fatbin_best_ptx(&hand, 85), 0);
 }
 
 /* ---- the __cudaRegisterFatBinary wrapper ------------------------------------------------------- */
