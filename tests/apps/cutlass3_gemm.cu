@@ -69,19 +69,10 @@ static void run(const char *what, int M, int N, int K, float alpha, float beta, 
   TRY(cudaDeviceSynchronize());
   std::vector<float> d = to_host(dd, c.size());
   report(what, d);
-  double err = 0;
-  for (int i = 0; i < M; i++)
-    for (int j = 0; j < N; j++) {
-      double s = 0, mag = 0;
-      for (int k = 0; k < K; k++) {
-        double p = (double)(float)a[(size_t)i * K + k] * (double)(float)b[(size_t)j * K + k];
-        s += p;
-        mag += fabs(p);
-      }
-      double cij = c[(size_t)i * N + j], want = alpha * s + beta * cij;
-      mag = fabs(alpha) * mag + fabs(beta * cij);
-      err = fmax(err, fabs(d[(size_t)i * N + j] - want) / mag);
-    }
+  double err = gemm_error(
+      M, N, K, [&](int i, int k) { return (double)(float)a[(size_t)i * K + k]; },
+      [&](int k, int j) { return (double)(float)b[(size_t)j * K + k]; }, [&](int i, int j) { return c[(size_t)i * N + j]; },
+      [&](int i, int j) { return d[(size_t)i * N + j]; }, false, alpha, beta);
   check(err <= 1e-5, "%s close to the exact result (max error %.3g)", what, err);
   if (work) TRY(cudaFree(work));
   TRY(cudaFree(da));
