@@ -1,0 +1,32 @@
+#!/usr/bin/env bash
+# same_counts.sh WARPVM [ID-REGEX] — every run of tests/kernels/runs.txt under --engine jit and --engine interp
+# gives the same execution counters (--stats: warp and thread instructions, divergence, barriers, memory
+# requests, ...): the JIT runs the same instructions on the same lanes, in the same time slices (README
+# "Engines"). The outputs themselves are compared by the kernel.jit.* tests. Exit 0 when all agree.
+set -u
+WARPVM=$1
+FILTER=${2:-.}
+cd "$(dirname "$0")/../kernels" || exit 2
+fail=0 n=0
+while read -r id ptx rest; do
+  [[ "$id" =~ ^[A-Za-z0-9] ]] || continue
+  [[ "$id" =~ $FILTER ]] || continue
+  n=$((n + 1))
+  # shellcheck disable=SC2086
+  a=$(eval "$WARPVM" run "$ptx" $rest --engine interp --stats 2>&1 >/dev/null | grep -vE '^(jit_|kernel_seconds)')
+  # shellcheck disable=SC2086
+  b=$(eval "$WARPVM" run "$ptx" $rest --engine jit --stats 2>&1 >/dev/null | grep -vE '^(jit_|kernel_seconds)')
+  if [ "$a" != "$b" ]; then
+    # shellcheck disable=SC2086
+    a2=$(eval "$WARPVM" run "$ptx" $rest --engine interp --stats 2>&1 >/dev/null | grep -vE '^(jit_|kernel_seconds)')
+    if [ "$a" != "$a2" ]; then # the interpreter's own counts vary (cp.async completion, host timing): nothing to compare
+      echo "skip $id: its counters differ from run to run"
+      continue
+    fi
+    fail=1
+    echo "FAIL $id: the counters differ between --engine interp and --engine jit"
+    diff <(echo "$a") <(echo "$b") | head -20
+  fi
+done <runs.txt
+echo "same_counts: $n runs checked"
+exit $fail
