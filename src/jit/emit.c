@@ -37,8 +37,13 @@ typedef struct em {
   LLVMValueRef *pv;  /* predicate values, NULL: not loaded */
   uint8_t *pdirty;
   uint32_t npreds;
-  LLVMValueRef lane, lanes_stride_unit; /* <0..31> as i64 */
+  LLVMValueRef lane;  /* <0..31> as i64 */
+  LLVMValueRef shared, shared_size, async_pending; /* the CTA's, loaded at the entry */
+  uint32_t counts[4]; /* n_gld n_gst n_sld n_sst added so far, stored at the exit and at a bail-out */
 } em;
+
+static const size_t COUNTERS[4] = {offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_sld),
+                                   offsetof(wv_exec, n_sst)};
 
 static LLVMValueRef cint(LLVMTypeRef t, uint64_t v) { return LLVMConstInt(t, v, 0); }
 static LLVMTypeRef vec(LLVMTypeRef t) { return LLVMVectorType(t, WV_WARP); }
@@ -113,8 +118,15 @@ static void setpred(em *e, uint32_t i, LLVMValueRef m32, LLVMValueRef t) { /* P 
   e->pv[i] = LLVMBuildOr(e->b, keep, LLVMBuildAnd(e->b, t, m32, ""), "");
   e->pdirty[i] = 1;
 }
-/* Store every changed register and predicate back (at the exit and before a bail-out). */
+static LLVMValueRef field(em *e, size_t off, LLVMTypeRef t);
+/* Store every changed register and predicate back, and add the memory counters (at the exit and before a
+ * bail-out). */
 static void flush(em *e) {
+  for (int c = 0; c < 4; c++) {
+    if (!e->counts[c]) continue;
+    LLVMValueRef cp = field(e, COUNTERS[c], e->i64);
+    LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i64, cp, ""), cint(e->i64, e->counts[c]), ""), cp);
+  }
   for (uint32_t i = 0; i < e->nregs; i++) {
     if (!e->regs[i].dirty) continue;
     uint32_t s = e->regs[i].slot;
@@ -236,57 +248,89 @@ static void emit_setp(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m3
   if (in->pd >= 0) setpred(e, (uint32_t)in->pd, m32, u);
 }
 
-/* ld/st: bail unless a lane is active and the check passes; count as h_mem.c count() does; gather/scatter. */
-static size_t counter(int space, int st) {
+/* ld/st: bail unless a lane is active and the check passes; count as h_mem.c count() does (which counter: 0 .. 3
+ * of COUNTERS, -1 none); gather/scatter. */
+static int counter(int space, int st) {
   switch (space) {
-  case WV_SPACE_SHARED: return st ? offsetof(wv_exec, n_sst) : offsetof(wv_exec, n_sld);
-  case WV_SPACE_GLOBAL: case WV_SPACE_GENERIC: case WV_SPACE_CONST: return st ? offsetof(wv_exec, n_gst) : offsetof(wv_exec, n_gld);
-  default: return (size_t)-1;
+  case WV_SPACE_SHARED: return st ? 3 : 2;
+  case WV_SPACE_GLOBAL: case WV_SPACE_GENERIC: case WV_SPACE_CONST: return st ? 1 : 0;
+  default: return -1;
   }
+}
+
+/* The active lanes' lowest and highest value of base and the OR of all, reduced at 32 bits where w32 (GVN shares
+ * them between the accesses through one register). */
+static void reduce_addrs(em *e, LLVMValueRef a, LLVMValueRef mv, int w32, LLVMValueRef *lo, LLVMValueRef *hi,
+                         LLVMValueRef *bits) {
+  LLVMTypeRef t = w32 ? e->i32 : e->i64, rt[1] = {vec(t)};
+  if (w32) a = narrow(e, a, 32);
+  LLVMValueRef l = LLVMBuildSelect(e->b, mv, a, splat(e, t, ~0ull), "");
+  LLVMValueRef h = LLVMBuildSelect(e->b, mv, a, LLVMConstNull(vec(t)), "");
+  *lo = intrinsic(e, "llvm.vector.reduce.umin", rt, 1, &l, 1);
+  *hi = intrinsic(e, "llvm.vector.reduce.umax", rt, 1, &h, 1);
+  *bits = intrinsic(e, "llvm.vector.reduce.or", rt, 1, &h, 1);
+  if (w32) {
+    *lo = LLVMBuildZExt(e->b, *lo, e->i64, "");
+    *hi = LLVMBuildZExt(e->b, *hi, e->i64, "");
+    *bits = LLVMBuildZExt(e->b, *bits, e->i64, "");
+  }
+}
+
+/* A .shared access: wv_warp_region_at's test for the space (host = the CTA's shared bytes, abase 0, no stride),
+ * from the base register's extremes r_lo, r_hi and OR r_or: every lane's r + off lies in [r_lo + off, r_hi + off]
+ * when that does not pass 2^32, and is aligned when r_or | off is. Only where this proves the exact test true
+ * does the access go ahead (a load not at all while a cp.async of the CTA is pending); else the interpreter
+ * runs it. */
+static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVMValueRef r_or, uint64_t off,
+                               unsigned bytes, int st) {
+  LLVMValueRef lo = LLVMBuildAdd(e->b, r_lo, cint(e->i64, off), ""), hi = LLVMBuildAdd(e->b, r_hi, cint(e->i64, off), "");
+  LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, LLVMBuildOr(e->b, r_or, cint(e->i64, off), ""),
+                                                                cint(e->i64, bytes - 1), ""), cint(e->i64, 0), "");
+  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, hi, cint(e->i64, 0xffffffffu), ""), "");
+  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntULT, lo, cint(e->i64, WV_SHARED_BASE), ""), "");
+  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), ""),
+                                             e->shared_size, ""), "");
+  if (!st) bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->async_pending, cint(e->i32, 0), ""), "");
+  return bad;
 }
 
 static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
   int st = o->kind == WV_JK_ST;
   unsigned bytes = o->bits / 8;
   bail_if(e, LLVMBuildICmp(e->b, LLVMIntEQ, m32, cint(e->i32, 0), ""), k);
-  /* the lanes' addresses as warp_addrs (h_mem.c) computes them */
+  /* the lanes' addresses as warp_addrs (h_mem.c) computes them: ((base & bmask) + off) & wmask */
   uint64_t bmask = (in->addrf & WV_AF_ADDR32) ? 0xffffffffu : ~0ull, wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
-  LLVMValueRef a = in->a != WV_NOSLOT ? reg(e, in->a) : LLVMConstNull(e->v64);
-  a = LLVMBuildAnd(e->b, a, splat(e, e->i64, bmask), "");
-  a = LLVMBuildAdd(e->b, a, splat(e, e->i64, (uint64_t)in->imm), "");
-  a = LLVMBuildAnd(e->b, a, splat(e, e->i64, wmask), "");
-  LLVMTypeRef rt[1] = {e->v64};
-  LLVMValueRef lo = LLVMBuildSelect(e->b, mv, a, splat(e, e->i64, ~0ull), "");
-  LLVMValueRef hi = LLVMBuildSelect(e->b, mv, a, LLVMConstNull(e->v64), "");
-  lo = intrinsic(e, "llvm.vector.reduce.umin", rt, 1, &lo, 1);
-  LLVMValueRef bits = intrinsic(e, "llvm.vector.reduce.or", rt, 1, &hi, 1);
-  hi = intrinsic(e, "llvm.vector.reduce.umax", rt, 1, &hi, 1);
-  LLVMTypeRef pt[] = {e->ptr, e->i32, e->i64, e->i64, e->i64, e->i32, e->i32, e->ptr};
-  LLVMTypeRef ft = LLVMFunctionType(e->i32, pt, 8, 0);
-  LLVMValueRef fp = LLVMConstIntToPtr(cint(e->i64, (uint64_t)(uintptr_t)&wv_jit_mem), e->ptr);
-  LLVMValueRef args[] = {e->x, cint(e->i32, in->space), lo, hi, bits, cint(e->i32, bytes), cint(e->i32, (uint64_t)st), e->out};
-  LLVMValueRef ok = LLVMBuildCall2(e->b, ft, fp, args, 8, "");
-  bail_if(e, LLVMBuildICmp(e->b, LLVMIntEQ, ok, cint(e->i32, 0), ""), k);
-  size_t co = counter(in->space, st);
-  if (co != (size_t)-1) {
-    LLVMValueRef cp = field(e, co, e->i64);
-    LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i64, cp, ""), cint(e->i64, 1), ""), cp);
+  LLVMValueRef base = in->a != WV_NOSLOT ? reg(e, in->a) : LLVMConstNull(e->v64);
+  base = LLVMBuildAnd(e->b, base, splat(e, e->i64, bmask), "");
+  LLVMValueRef a = LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, base, splat(e, e->i64, (uint64_t)in->imm), ""), splat(e, e->i64, wmask), "");
+  LLVMValueRef lo, hi, bits, ptrs;
+  if (in->space == WV_SPACE_SHARED && wmask == 0xffffffffu && bmask == 0xffffffffu && in->imm >= 0 && in->imm < (1 << 30)) {
+    reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
+    bail_if(e, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), k);
+    ptrs = LLVMBuildGEP2(e->b, e->i8, e->shared, (LLVMValueRef[]){narrow(e, a, 32)}, 1, ""); /* offsets below 2^31 */
+  } else {
+    reduce_addrs(e, a, mv, wmask == 0xffffffffu, &lo, &hi, &bits);
+    LLVMTypeRef pt[] = {e->ptr, e->i32, e->i64, e->i64, e->i64, e->i32, e->i32, e->ptr};
+    LLVMTypeRef ft = LLVMFunctionType(e->i32, pt, 8, 0);
+    LLVMValueRef fp = LLVMConstIntToPtr(cint(e->i64, (uint64_t)(uintptr_t)&wv_jit_mem), e->ptr);
+    LLVMValueRef args[] = {e->x, cint(e->i32, in->space), lo, hi, bits, cint(e->i32, bytes), cint(e->i32, (uint64_t)st), e->out};
+    LLVMValueRef ok = LLVMBuildCall2(e->b, ft, fp, args, 8, "");
+    bail_if(e, LLVMBuildICmp(e->b, LLVMIntEQ, ok, cint(e->i32, 0), ""), k);
+    LLVMValueRef one = cint(e->i64, 1);
+    LLVMValueRef hb = LLVMBuildLoad2(e->b, e->i64, e->out, "");
+    LLVMValueRef stride = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, e->out, &one, 1, ""), "");
+    LLVMValueRef addr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, broadcast(e, hb), a, ""),
+                                     LLVMBuildMul(e->b, broadcast(e, stride), e->lane, ""), "");
+    ptrs = LLVMBuildIntToPtr(e->b, addr, e->vptr, "");
   }
-  LLVMValueRef one = cint(e->i64, 1);
-  LLVMValueRef hb = LLVMBuildLoad2(e->b, e->i64, e->out, "");
-  LLVMValueRef stride = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, e->out, &one, 1, ""), "");
-  LLVMValueRef sv = broadcast(e, stride);
-  LLVMValueRef hv = broadcast(e, hb);
-  LLVMValueRef addr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, hv, a, ""), LLVMBuildMul(e->b, sv, e->lane, ""), "");
-  LLVMValueRef ptrs = LLVMBuildIntToPtr(e->b, addr, e->vptr, "");
+  int co = counter(in->space, st);
+  if (co >= 0) e->counts[co]++;
   LLVMTypeRef et = vec(ity(e, o->bits));
+  LLVMTypeRef tys[] = {et, e->vptr};
   if (st) {
-    LLVMValueRef v = narrow(e, reg(e, in->d[0]), o->bits);
-    LLVMTypeRef tys[] = {et, e->vptr};
-    LLVMValueRef sa[] = {v, ptrs, cint(e->i32, bytes), mv};
+    LLVMValueRef sa[] = {narrow(e, reg(e, in->d[0]), o->bits), ptrs, cint(e->i32, bytes), mv};
     intrinsic(e, "llvm.masked.scatter", tys, 2, sa, 4);
   } else {
-    LLVMTypeRef tys[] = {et, e->vptr};
     LLVMValueRef ga[] = {ptrs, cint(e->i32, bytes), mv, LLVMGetUndef(et)};
     LLVMValueRef v = intrinsic(e, "llvm.masked.gather", tys, 2, ga, 4);
     if (in->d[0] != WV_NOSLOT) setreg(e, in->d[0], mv, widen(e, v, o->bits, o->sgn));
@@ -398,6 +442,14 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
     e.bank[k] = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, bank) + (size_t)k * sizeof(void *), e.ptr), "");
   e.preds_p = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, preds), e.ptr), "");
   e.out = LLVMBuildAlloca(e.b, LLVMArrayType(e.i64, 2), "");
+  { /* the running CTA's shared memory: nothing in a region changes where it is, its size or pending cp.asyncs */
+    LLVMValueRef cta = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, cta), e.ptr), "");
+    LLVMValueRef i0 = cint(e.i64, offsetof(wv_cta, shared)), i1 = cint(e.i64, offsetof(wv_cta, shared_size));
+    LLVMValueRef i2 = cint(e.i64, offsetof(wv_cta, async_pending));
+    e.shared = LLVMBuildLoad2(e.b, e.ptr, LLVMBuildGEP2(e.b, e.i8, cta, &i0, 1, ""), "");
+    e.shared_size = LLVMBuildZExt(e.b, LLVMBuildLoad2(e.b, e.i32, LLVMBuildGEP2(e.b, e.i8, cta, &i1, 1, ""), ""), e.i64, "");
+    e.async_pending = LLVMBuildLoad2(e.b, e.i32, LLVMBuildGEP2(e.b, e.i8, cta, &i2, 1, ""), "");
+  }
   LLVMValueRef lanes[WV_WARP];
   for (int l = 0; l < WV_WARP; l++) lanes[l] = cint(e.i64, (uint64_t)l);
   e.lane = LLVMConstVector(lanes, WV_WARP);

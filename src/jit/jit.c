@@ -216,6 +216,17 @@ int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, cha
   LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
   LLVMErrorRef e = LLVMRunPasses(mod, "default<O2>", j->tm, po);
   LLVMDisposePassBuilderOptions(po);
+  const char *dump = getenv("WARPVM_JIT_DUMP"); /* a developer's look: "ir" or "asm" of every compiled function */
+  if (!e && dump && !strcmp(dump, "ir")) LLVMDumpModule(mod);
+  if (!e && dump && !strcmp(dump, "asm")) {
+    LLVMMemoryBufferRef mb;
+    char *m2 = NULL;
+    if (!LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMAssemblyFile, &m2, &mb)) {
+      fwrite(LLVMGetBufferStart(mb), 1, LLVMGetBufferSize(mb), stderr);
+      LLVMDisposeMemoryBuffer(mb);
+    }
+    LLVMDisposeMessage(m2);
+  }
   if (!e) {
     LLVMOrcThreadSafeModuleRef tsm = LLVMOrcCreateNewThreadSafeModule(mod, tsc);
     e = LLVMOrcLLJITAddLLVMIRModuleWithRT(j->lljit, jm->rt, tsm);
