@@ -37,7 +37,7 @@ typedef struct em {
   LLVMValueRef *pv;  /* predicate values, NULL: not loaded */
   uint8_t *pdirty;
   uint32_t npreds;
-  LLVMValueRef lane;  /* <0..31> as i64 */
+  LLVMValueRef lane, lane32;  /* <0..31> as i64, i32 */
   LLVMValueRef shared, shared_size, async_pending; /* the CTA's, loaded at the entry */
   uint32_t counts[4]; /* n_gld n_gst n_sld n_sst added so far, stored at the exit and at a bail-out */
 } em;
@@ -294,6 +294,56 @@ static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVM
   return bad;
 }
 
+/* The lanes' accesses at ptrs (lane l's address a[l]): where the active lanes' addresses are consecutive elements
+ * (a[l] - l * size the same for all of them: a warp reading or writing a row) one masked vector load or store,
+ * else a gather or scatter (lanes in order: of two stores to one address the higher lane's stays, as in the
+ * interpreter's lane loop). Masked-off lanes touch no memory either way. */
+static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, LLVMValueRef ptrs, LLVMValueRef base,
+                   LLVMValueRef off32) {
+  int st = o->kind == WV_JK_ST;
+  unsigned bytes = o->bits / 8;
+  LLVMTypeRef et = vec(ity(e, o->bits)), rt[1] = {e->v64};
+  LLVMValueRef sv = st ? narrow(e, reg(e, in->d[0]), o->bits) : NULL; /* (loaded before the branches) */
+  LLVMValueRef row, p0;
+  if (off32) { /* ptrs = base + off32[l]: the offsets decide (reduced at 32 bits) */
+    LLVMTypeRef r32[1] = {vec(e->i32)};
+    LLVMValueRef d = LLVMBuildSub(e->b, off32, LLVMBuildMul(e->b, e->lane32, splat(e, e->i32, bytes), ""), "");
+    LLVMValueRef dl = LLVMBuildSelect(e->b, mv, d, splat(e, e->i32, ~0ull), ""), dh = LLVMBuildSelect(e->b, mv, d, LLVMConstNull(r32[0]), "");
+    dl = intrinsic(e, "llvm.vector.reduce.umin", r32, 1, &dl, 1);
+    dh = intrinsic(e, "llvm.vector.reduce.umax", r32, 1, &dh, 1);
+    row = LLVMBuildICmp(e->b, LLVMIntEQ, dl, dh, "");
+    p0 = LLVMBuildGEP2(e->b, e->i8, base, (LLVMValueRef[]){dl}, 1, ""); /* lane 0's element of the row (offsets < 2^31) */
+  } else {
+    LLVMValueRef pi = LLVMBuildPtrToInt(e->b, ptrs, e->v64, "");
+    LLVMValueRef d = LLVMBuildSub(e->b, pi, LLVMBuildMul(e->b, e->lane, splat(e, e->i64, bytes), ""), "");
+    LLVMValueRef dl = LLVMBuildSelect(e->b, mv, d, splat(e, e->i64, ~0ull), ""), dh = LLVMBuildSelect(e->b, mv, d, LLVMConstNull(e->v64), "");
+    dl = intrinsic(e, "llvm.vector.reduce.umin", rt, 1, &dl, 1);
+    dh = intrinsic(e, "llvm.vector.reduce.umax", rt, 1, &dh, 1);
+    row = LLVMBuildICmp(e->b, LLVMIntEQ, dl, dh, "");
+    p0 = LLVMBuildIntToPtr(e->b, dl, e->ptr, "");
+  }
+  LLVMBasicBlockRef bv = LLVMAppendBasicBlockInContext(e->c, e->fn, "row"), bg = LLVMAppendBasicBlockInContext(e->c, e->fn, "lanes");
+  LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "done");
+  LLVMBuildCondBr(e->b, row, bv, bg);
+  LLVMValueRef vv = NULL, vg = NULL, bytes32 = cint(e->i32, bytes);
+  LLVMTypeRef tv[] = {et, e->ptr}, tg[] = {et, e->vptr};
+  LLVMPositionBuilderAtEnd(e->b, bv);
+  if (st) intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){sv, p0, bytes32, mv}, 4);
+  else vv = intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p0, bytes32, mv, LLVMGetUndef(et)}, 4);
+  LLVMBuildBr(e->b, bj);
+  LLVMPositionBuilderAtEnd(e->b, bg);
+  if (st) intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){sv, ptrs, bytes32, mv}, 4);
+  else vg = intrinsic(e, "llvm.masked.gather", tg, 2, (LLVMValueRef[]){ptrs, bytes32, mv, LLVMGetUndef(et)}, 4);
+  LLVMBuildBr(e->b, bj);
+  LLVMPositionBuilderAtEnd(e->b, bj);
+  if (st) return;
+  LLVMValueRef v = LLVMBuildPhi(e->b, et, "");
+  LLVMValueRef inv[] = {vv, vg};
+  LLVMBasicBlockRef inb[] = {bv, bg};
+  LLVMAddIncoming(v, inv, inb, 2);
+  if (in->d[0] != WV_NOSLOT) setreg(e, in->d[0], mv, widen(e, v, o->bits, o->sgn));
+}
+
 static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
   int st = o->kind == WV_JK_ST;
   unsigned bytes = o->bits / 8;
@@ -303,11 +353,13 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
   LLVMValueRef base = in->a != WV_NOSLOT ? reg(e, in->a) : LLVMConstNull(e->v64);
   base = LLVMBuildAnd(e->b, base, splat(e, e->i64, bmask), "");
   LLVMValueRef a = LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, base, splat(e, e->i64, (uint64_t)in->imm), ""), splat(e, e->i64, wmask), "");
-  LLVMValueRef lo, hi, bits, ptrs;
+  LLVMValueRef lo, hi, bits, ptrs, shbase = NULL, off32 = NULL;
   if (in->space == WV_SPACE_SHARED && wmask == 0xffffffffu && bmask == 0xffffffffu && in->imm >= 0 && in->imm < (1 << 30)) {
     reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
     bail_if(e, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), k);
-    ptrs = LLVMBuildGEP2(e->b, e->i8, e->shared, (LLVMValueRef[]){narrow(e, a, 32)}, 1, ""); /* offsets below 2^31 */
+    shbase = e->shared;
+    off32 = narrow(e, a, 32);
+    ptrs = LLVMBuildGEP2(e->b, e->i8, e->shared, &off32, 1, ""); /* offsets below 2^31 */
   } else {
     reduce_addrs(e, a, mv, wmask == 0xffffffffu, &lo, &hi, &bits);
     LLVMTypeRef pt[] = {e->ptr, e->i32, e->i64, e->i64, e->i64, e->i32, e->i32, e->ptr};
@@ -325,16 +377,7 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
   }
   int co = counter(in->space, st);
   if (co >= 0) e->counts[co]++;
-  LLVMTypeRef et = vec(ity(e, o->bits));
-  LLVMTypeRef tys[] = {et, e->vptr};
-  if (st) {
-    LLVMValueRef sa[] = {narrow(e, reg(e, in->d[0]), o->bits), ptrs, cint(e->i32, bytes), mv};
-    intrinsic(e, "llvm.masked.scatter", tys, 2, sa, 4);
-  } else {
-    LLVMValueRef ga[] = {ptrs, cint(e->i32, bytes), mv, LLVMGetUndef(et)};
-    LLVMValueRef v = intrinsic(e, "llvm.masked.gather", tys, 2, ga, 4);
-    if (in->d[0] != WV_NOSLOT) setreg(e, in->d[0], mv, widen(e, v, o->bits, o->sgn));
-  }
+  access(e, in, o, mv, ptrs, shbase, off32);
 }
 
 static LLVMValueRef emit_cvta(em *e, const wv_insn *in) { /* h_mem.c h_cvta */
@@ -453,6 +496,8 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   LLVMValueRef lanes[WV_WARP];
   for (int l = 0; l < WV_WARP; l++) lanes[l] = cint(e.i64, (uint64_t)l);
   e.lane = LLVMConstVector(lanes, WV_WARP);
+  for (int l = 0; l < WV_WARP; l++) lanes[l] = cint(e.i32, (uint64_t)l);
+  e.lane32 = LLVMConstVector(lanes, WV_WARP);
   for (uint32_t k = 0; k < len; k++) {
     wv_jop o;
     if (!wv_jit_select(&f->code[pc + k], &o)) break; /* (regions hold only these) */
