@@ -126,6 +126,7 @@ static void flush(em *e) {
     if (!e->counts[c]) continue;
     LLVMValueRef cp = field(e, COUNTERS[c], e->i64);
     LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i64, cp, ""), cint(e->i64, e->counts[c]), ""), cp);
+    e->counts[c] = 0;
   }
   for (uint32_t i = 0; i < e->nregs; i++) {
     if (!e->regs[i].dirty) continue;
@@ -133,20 +134,23 @@ static void flush(em *e) {
     LLVMValueRef idx = cint(e->i64, (uint64_t)WV_SLOT_INDEX(s) * WV_WARP);
     LLVMValueRef p = LLVMBuildGEP2(e->b, e->i64, e->bank[WV_SLOT_BANK(s)], &idx, 1, "");
     LLVMSetAlignment(LLVMBuildStore(e->b, e->regs[i].v, p), 8);
+    e->regs[i].dirty = 0;
   }
   for (uint32_t i = 0; i < e->npreds; i++) {
     if (!e->pdirty[i]) continue;
     LLVMValueRef idx = cint(e->i64, i);
     LLVMBuildStore(e->b, e->pv[i], LLVMBuildGEP2(e->b, e->i32, e->preds_p, &idx, 1, ""));
+    e->pdirty[i] = 0;
   }
 }
-/* if (cond) return k, with the state as it was before instruction k. */
+/* if (cond) return k, with the state as it was before instruction k: what changed is stored first, on the way
+ * (so no value has to live on for a bail-out, and each is stored once), and the bail-out only returns. */
 static void bail_if(em *e, LLVMValueRef cond, uint32_t k) {
+  flush(e);
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(e->c, e->fn, "bail");
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->c, e->fn, "go");
   LLVMBuildCondBr(e->b, cond, out, go);
   LLVMPositionBuilderAtEnd(e->b, out);
-  flush(e);
   LLVMBuildRet(e->b, cint(e->i32, k));
   LLVMPositionBuilderAtEnd(e->b, go);
 }
@@ -347,7 +351,7 @@ static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, L
 static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
   int st = o->kind == WV_JK_ST;
   unsigned bytes = o->bits / 8;
-  bail_if(e, LLVMBuildICmp(e->b, LLVMIntEQ, m32, cint(e->i32, 0), ""), k);
+  LLVMValueRef none = LLVMBuildICmp(e->b, LLVMIntEQ, m32, cint(e->i32, 0), "");
   /* the lanes' addresses as warp_addrs (h_mem.c) computes them: ((base & bmask) + off) & wmask */
   uint64_t bmask = (in->addrf & WV_AF_ADDR32) ? 0xffffffffu : ~0ull, wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
   LLVMValueRef base = in->a != WV_NOSLOT ? reg(e, in->a) : LLVMConstNull(e->v64);
@@ -356,11 +360,12 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
   LLVMValueRef lo, hi, bits, ptrs, shbase = NULL, off32 = NULL;
   if (in->space == WV_SPACE_SHARED && wmask == 0xffffffffu && bmask == 0xffffffffu && in->imm >= 0 && in->imm < (1 << 30)) {
     reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-    bail_if(e, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), k);
+    bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
     shbase = e->shared;
     off32 = narrow(e, a, 32);
     ptrs = LLVMBuildGEP2(e->b, e->i8, e->shared, &off32, 1, ""); /* offsets below 2^31 */
   } else {
+    bail_if(e, none, k);
     reduce_addrs(e, a, mv, wmask == 0xffffffffu, &lo, &hi, &bits);
     LLVMTypeRef pt[] = {e->ptr, e->i32, e->i64, e->i64, e->i64, e->i32, e->i32, e->ptr};
     LLVMTypeRef ft = LLVMFunctionType(e->i32, pt, 8, 0);
