@@ -302,30 +302,28 @@ static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVM
  * (a[l] - l * size the same for all of them: a warp reading or writing a row) one masked vector load or store,
  * else a gather or scatter (lanes in order: of two stores to one address the higher lane's stays, as in the
  * interpreter's lane loop). Masked-off lanes touch no memory either way. */
+/* The lanes' accesses at ptrs: where the active lanes' elements are consecutive (a warp reading or writing a
+ * row) one masked vector load or store, else a gather or scatter (lanes in order: of two stores to one address
+ * the higher lane's stays, as in the interpreter's lane loop). Masked-off lanes touch no memory either way. The
+ * row test is on the address register itself (each lane's address is base[l] + off + l * stride, off and stride
+ * the same for all lanes), so accesses through one register share it: a row when base[l] - l * size is the same
+ * for all active lanes and stride is 0; its first element is at first + off. */
 static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, LLVMValueRef ptrs, LLVMValueRef base,
-                   LLVMValueRef off32) {
-  int st = o->kind == WV_JK_ST;
+                   LLVMValueRef stride, LLVMValueRef host, uint64_t off) {
+  int st = o->kind == WV_JK_ST, w32 = LLVMGetVectorSize(LLVMTypeOf(base)) && LLVMGetElementType(LLVMTypeOf(base)) == e->i32;
   unsigned bytes = o->bits / 8;
-  LLVMTypeRef et = vec(ity(e, o->bits)), rt[1] = {e->v64};
+  LLVMTypeRef et = vec(ity(e, o->bits)), bt = w32 ? e->i32 : e->i64, rt[1] = {vec(bt)};
   LLVMValueRef sv = st ? narrow(e, reg(e, in->d[0]), o->bits) : NULL; /* (loaded before the branches) */
-  LLVMValueRef row, p0;
-  if (off32) { /* ptrs = base + off32[l]: the offsets decide (reduced at 32 bits) */
-    LLVMTypeRef r32[1] = {vec(e->i32)};
-    LLVMValueRef d = LLVMBuildSub(e->b, off32, LLVMBuildMul(e->b, e->lane32, splat(e, e->i32, bytes), ""), "");
-    LLVMValueRef dl = LLVMBuildSelect(e->b, mv, d, splat(e, e->i32, ~0ull), ""), dh = LLVMBuildSelect(e->b, mv, d, LLVMConstNull(r32[0]), "");
-    dl = intrinsic(e, "llvm.vector.reduce.umin", r32, 1, &dl, 1);
-    dh = intrinsic(e, "llvm.vector.reduce.umax", r32, 1, &dh, 1);
-    row = LLVMBuildICmp(e->b, LLVMIntEQ, dl, dh, "");
-    p0 = LLVMBuildGEP2(e->b, e->i8, base, (LLVMValueRef[]){dl}, 1, ""); /* lane 0's element of the row (offsets < 2^31) */
-  } else {
-    LLVMValueRef pi = LLVMBuildPtrToInt(e->b, ptrs, e->v64, "");
-    LLVMValueRef d = LLVMBuildSub(e->b, pi, LLVMBuildMul(e->b, e->lane, splat(e, e->i64, bytes), ""), "");
-    LLVMValueRef dl = LLVMBuildSelect(e->b, mv, d, splat(e, e->i64, ~0ull), ""), dh = LLVMBuildSelect(e->b, mv, d, LLVMConstNull(e->v64), "");
-    dl = intrinsic(e, "llvm.vector.reduce.umin", rt, 1, &dl, 1);
-    dh = intrinsic(e, "llvm.vector.reduce.umax", rt, 1, &dh, 1);
-    row = LLVMBuildICmp(e->b, LLVMIntEQ, dl, dh, "");
-    p0 = LLVMBuildIntToPtr(e->b, dl, e->ptr, "");
-  }
+  LLVMValueRef d = LLVMBuildSub(e->b, base, LLVMBuildMul(e->b, w32 ? e->lane32 : e->lane, splat(e, bt, bytes), ""), "");
+  LLVMValueRef dl = LLVMBuildSelect(e->b, mv, d, splat(e, bt, ~0ull), ""), dh = LLVMBuildSelect(e->b, mv, d, LLVMConstNull(rt[0]), "");
+  dl = intrinsic(e, "llvm.vector.reduce.umin", rt, 1, &dl, 1);
+  dh = intrinsic(e, "llvm.vector.reduce.umax", rt, 1, &dh, 1);
+  LLVMValueRef row = LLVMBuildICmp(e->b, LLVMIntEQ, dl, dh, "");
+  if (stride) row = LLVMBuildAnd(e->b, row, LLVMBuildICmp(e->b, LLVMIntEQ, stride, cint(e->i64, 0), ""), "");
+  /* (32 bits: base[l] is below 2^31, so base[l] - l * size is exact as a signed number, negative where the
+   * row starts below lane 0's place) */
+  LLVMValueRef first = LLVMBuildAdd(e->b, w32 ? LLVMBuildSExt(e->b, dl, e->i64, "") : dl, cint(e->i64, off), "");
+  LLVMValueRef p0 = LLVMBuildGEP2(e->b, e->i8, host, &first, 1, ""); /* lane 0's element of the row */
   LLVMBasicBlockRef bv = LLVMAppendBasicBlockInContext(e->c, e->fn, "row"), bg = LLVMAppendBasicBlockInContext(e->c, e->fn, "lanes");
   LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "done");
   LLVMBuildCondBr(e->b, row, bv, bg);
@@ -357,13 +355,15 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
   LLVMValueRef base = in->a != WV_NOSLOT ? reg(e, in->a) : LLVMConstNull(e->v64);
   base = LLVMBuildAnd(e->b, base, splat(e, e->i64, bmask), "");
   LLVMValueRef a = LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, base, splat(e, e->i64, (uint64_t)in->imm), ""), splat(e, e->i64, wmask), "");
-  LLVMValueRef lo, hi, bits, ptrs, shbase = NULL, off32 = NULL;
+  LLVMValueRef lo, hi, bits, ptrs, off32;
+  LLVMValueRef rbase, rstride = NULL, rhost;
   if (in->space == WV_SPACE_SHARED && wmask == 0xffffffffu && bmask == 0xffffffffu && in->imm >= 0 && in->imm < (1 << 30)) {
     reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
     bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
-    shbase = e->shared;
-    off32 = narrow(e, a, 32);
+    off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
     ptrs = LLVMBuildGEP2(e->b, e->i8, e->shared, &off32, 1, ""); /* offsets below 2^31 */
+    rbase = narrow(e, base, 32);
+    rhost = e->shared;
   } else {
     bail_if(e, none, k);
     reduce_addrs(e, a, mv, wmask == 0xffffffffu, &lo, &hi, &bits);
@@ -379,10 +379,18 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
     LLVMValueRef addr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, broadcast(e, hb), a, ""),
                                      LLVMBuildMul(e->b, broadcast(e, stride), e->lane, ""), "");
     ptrs = LLVMBuildIntToPtr(e->b, addr, e->vptr, "");
+    /* a row of base + off + hb: modulo 2^64 unless the space's addresses wrap at 32 bits (then no row test) */
+    rbase = wmask == ~0ull ? base : a;
+    rstride = stride;
+    rhost = LLVMBuildIntToPtr(e->b, hb, e->ptr, "");
+    if (wmask != ~0ull) { /* the row test on the addresses themselves */
+      rbase = a;
+      rhost = LLVMBuildGEP2(e->b, e->i8, rhost, (LLVMValueRef[]){cint(e->i64, (uint64_t)-in->imm)}, 1, "");
+    }
   }
   int co = counter(in->space, st);
   if (co >= 0) e->counts[co]++;
-  access(e, in, o, mv, ptrs, shbase, off32);
+  access(e, in, o, mv, ptrs, rbase, rstride, rhost, (uint64_t)in->imm);
 }
 
 static LLVMValueRef emit_cvta(em *e, const wv_insn *in) { /* h_mem.c h_cvta */
