@@ -440,6 +440,16 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
     break;
   }
   case WV_JK_MOV: r = widen(e, narrow(e, reg(e, in->a), o->bits), o->bits, o->sgn); break;
+  case WV_JK_CVTI: /* (DT)(ST)a, stored extended by DT's sign */
+    r = widen(e, narrow(e, widen(e, narrow(e, reg(e, in->a), o->bits), o->bits, o->sgn), o->flt), o->flt, o->neg);
+    break;
+  case WV_JK_I2F: { /* the host's conversion, rounded to nearest */
+    LLVMValueRef a = narrow(e, reg(e, in->a), o->bits);
+    LLVMTypeRef ft = vec(o->flt == 32 ? e->f32 : e->f64);
+    LLVMValueRef f = o->sgn ? LLVMBuildSIToFP(e->b, a, ft, "") : LLVMBuildUIToFP(e->b, a, ft, "");
+    r = o->flt == 32 ? widen(e, LLVMBuildBitCast(e->b, f, vec(e->i32), ""), 32, 0) : LLVMBuildBitCast(e->b, f, e->v64, "");
+    break;
+  }
   case WV_JK_SETP: emit_setp(e, in, o, m32); return;
   case WV_JK_SELP: {
     LLVMValueRef c = pred(e, in->c);

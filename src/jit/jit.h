@@ -28,6 +28,8 @@ typedef enum wv_jk {
   WV_JK_MULWIDE, /* mul.wide: bits/sgn of the sources */
   WV_JK_MADWIDE, /* mad.wide.{u,s}32 */
   WV_JK_MOV,     /* mov (bits: the width kept, 64 = all) and cvt between 32 and 64 bits (sgn: sign-extend) */
+  WV_JK_CVTI,    /* cvt between integers: bits/sgn the source's, flt/neg the destination's width and sign */
+  WV_JK_I2F,     /* cvt.rn.f32/.f64 of an integer (bits/sgn), flt the float's width */
   WV_JK_SETP,    /* setp on an integer (bits/sgn) or float (flt: 32 or 64) type, jop.cmp */
   WV_JK_SELP,
   WV_JK_FBIN,    /* add sub mul .rn .f32 without flags */

@@ -49,6 +49,29 @@ static int select_move(const wv_insn *in, wv_jop *o) {
   wv_insn k = {0};
   if (in->fn == wv_h_cvt(WV_T_U64, WV_T_U32, &k)) return set(o, WV_JK_MOV, WV_OP_CVT, WV_T_U32);
   if (in->fn == wv_h_cvt(WV_T_U64, WV_T_S32, &k)) return set(o, WV_JK_MOV, WV_OP_CVT, WV_T_S32);
+  if (in->op != WV_OP_CVT) return 0;
+  static const wv_type INTS[8] = {WV_T_U8, WV_T_U16, WV_T_U32, WV_T_U64, WV_T_S8, WV_T_S16, WV_T_S32, WV_T_S64};
+  for (int si = 0; si < 8; si++) {
+    k.type2 = (uint8_t)INTS[si];
+    k.rnd = WV_RND_NONE;
+    for (int di = 0; di < 8; di++) { /* integer to integer: C's conversion (h_cvt.c GEN_I2I) */
+      k.type = (uint8_t)INTS[di];
+      if (in->fn != wv_h_cvt(INTS[di], INTS[si], &k)) continue;
+      set(o, WV_JK_CVTI, WV_OP_CVT, INTS[si]);
+      o->flt = (uint8_t)(wv_type_size(INTS[di]) * 8);
+      o->neg = (uint8_t)wv_type_is_signed(INTS[di]);
+      return 1;
+    }
+    k.rnd = WV_RND_RN;
+    for (int f = 0; f < 2; f++) { /* integer to float, rounded to nearest (GEN_I2F) */
+      wv_type ft = f ? WV_T_F64 : WV_T_F32;
+      k.type = (uint8_t)ft;
+      if (in->fn != wv_h_cvt(ft, INTS[si], &k)) continue;
+      set(o, WV_JK_I2F, WV_OP_CVT, INTS[si]);
+      o->flt = f ? 64 : 32;
+      return 1;
+    }
+  }
   return 0;
 }
 

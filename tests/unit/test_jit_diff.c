@@ -107,6 +107,10 @@ static void insn(gen *g) {
     break;
   case 15: emit(g, "%scvt.u64.u32 %%rd%u, %%r%u;\n%scvt.s64.s32 %%rd%u, %%r%u;\n%scvt.u32.u64 %%r%u, %%rd%u;\n", G, d, a, G, a,
                 b, G, c, d);
+    emit(g, "%scvt.%s16.%s32 %%h%u, %%r%u;\n%scvt.%s32.%s16 %%r%u, %%h%u;\n%scvt.%s8.%s64 %%r%u, %%rd%u;\n", G, s32,
+         pick(g, 2) ? "s" : "u", a % 4, b, G, pick(g, 2) ? "s" : "u", s32, c, d % 4, G, s32, pick(g, 2) ? "s" : "u", a, b);
+    emit(g, "%scvt.rn.f32.%s32 %%f%u, %%r%u;\n%scvt.rn.f64.%s64 %%fd%u, %%rd%u;\n%scvt.rn.f32.%s64 %%f%u, %%rd%u;\n", G,
+         s32, d, a, G, pick(g, 2) ? "s" : "u", b % 4, c, G, pick(g, 2) ? "s" : "u", a, d);
     break;
   case 16: case 17: emit(g, "%s%s.f32 %%f%u, %%f%u, %%f%u;\n", G, FB[pick(g, 9)], d, a, b); break;
   case 18: emit(g, "%sfma.rn.f32 %%f%u, %%f%u, %%f%u, %%f%u;\n", G, d, a, b, c); break;
@@ -155,6 +159,7 @@ static void kernel_text(gen *g, int n) {
   for (int i = 0; i < 8; i++) emit(g, "st.global.f32 [%%rd17+%d], %%f%d;\n", 128 + 4 * i, i);
   for (int i = 0; i < 4; i++) emit(g, "st.global.u16 [%%rd17+%d], %%h%d;\n", 160 + 2 * i, i);
   for (int i = 0; i < 4; i++) emit(g, "selp.u32 %%t3, 1, 0, %%p%d;\nst.global.u32 [%%rd17+%d], %%t3;\n", i, 168 + 4 * i);
+  for (int i = 0; i < 4; i++) emit(g, "st.global.f64 [%%rd17+%d], %%fd%d;\n", 184 + 8 * i, i);
   emit(g, "ret;\n}\n");
 }
 
