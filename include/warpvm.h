@@ -108,6 +108,9 @@ typedef struct wv_config {
    * launch is large enough, else interpreted), "interp" (the interpreter alone), "jit" (straight-line
    * code compiled through LLVM; wv_create fails without LLVM). Profiling always interprets. */
   const char *engine;
+  /* nonzero: the JIT keeps no compiled code on disk ($XDG_CACHE_HOME/warpvm/jit or ~/.cache/warpvm/jit, at most
+   * 256 MiB, the least recently used going first); WARPVM_JIT_CACHE=0 says the same. */
+  int no_jit_cache;
 } wv_config;
 
 #define WV_PROFILE_ON 1u    /* count every launch: instructions per class, divergence, memory requests, */

@@ -36,7 +36,7 @@ static const char USAGE[] =
     "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N] [--timeout S]\n"
     "                  [--machine NAME] [--warps-per-wave 1|2] [--async-delivery at-wait|eager|random:SEED]\n"
     "                  [--memory-model sc|weak] [--seed N] [--schedule serial|interleave|random:SEED]\n"
-    "                  [--stack BYTES] [--check memcheck,synccheck] [--no-contract] [--threads N] [--engine E]\n"
+    "                  [--stack BYTES] [--check memcheck,synccheck] [--no-contract] [--threads N] [--engine E] [--no-jit-cache]\n"
     "                  [--profile] [--profile-json FILE] [--trace FILE]\n"
     "       warpvm list FILE.ptx\n"
     "       warpvm contractions FILE.ptx\n"
@@ -98,6 +98,7 @@ static const char HELP[] =
     "  --engine E           interp, jit or auto (default auto; also WARPVM_ENGINE): jit compiles straight-line\n"
     "                       code through LLVM into vector code on first launch (README \"Engines\"); auto does so\n"
     "                       for launches of 65536 threads or more when warpvm has LLVM; --profile interprets\n"
+    "  --no-jit-cache       keep no compiled code in ~/.cache/warpvm/jit (also WARPVM_JIT_CACHE=0)\n"
     "  --threads N          threads that run the CTAs, 1 to 1024 (default: one per core, joining a launch once it\n"
     "                       has run 100 us): CTAs start in grid order on all of them, output and fault reports\n"
     "                       as with one; cooperative launches,\n"
@@ -321,7 +322,8 @@ static int parse_vm_opt(int argc, char **argv, int *i, wv_vm_opts *o) {
       fprintf(stderr, "warpvm: warpvm was built without LLVM; the JIT is unavailable\n");
       return -EXIT_USAGE;
     }
-  } else if (!strcmp(a, "--threads") && more) {
+  } else if (!strcmp(a, "--no-jit-cache")) o->no_jit_cache = 1;
+  else if (!strcmp(a, "--threads") && more) {
     if (!parse_count_max(argv[++*i], 1024, &o->threads) || !o->threads)
       return -usage_error("bad --threads (an integer from 1 to 1024)");
   }
@@ -580,7 +582,7 @@ static int cmd_run(int argc, char **argv) {
                    .machine = o.vm.machine, .warps_per_wave = (uint32_t)o.vm.wpw,
                    .async_delivery = o.vm.async_delivery, .memory_model = o.vm.memory_model, .schedule = o.vm.schedule,
                    .seed = (uint32_t)o.vm.seed, .no_contract = o.vm.no_contract,
-                   .threads = (uint32_t)o.vm.threads, .engine = o.vm.engine,
+                   .threads = (uint32_t)o.vm.threads, .engine = o.vm.engine, .no_jit_cache = o.vm.no_jit_cache,
                    .profile = (o.vm.profile || o.vm.profile_json ? WV_PROFILE_ON : 0) | (o.vm.trace ? WV_PROFILE_ON | WV_PROFILE_TRACE : 0)};
   if (o.vm.checks) wv_checks_parse(o.vm.checks, &cfg.checks);
   wv_vm *vm = create_vm(&cfg);

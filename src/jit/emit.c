@@ -19,6 +19,8 @@
 #include "exec/handlers.h"
 #include "jit/emit.h"
 
+const char wv_jit_emit_build[] = __DATE__ " " __TIME__;
+
 typedef struct rval {
   uint32_t slot;
   LLVMValueRef v;
@@ -369,7 +371,8 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
     reduce_addrs(e, a, mv, wmask == 0xffffffffu, &lo, &hi, &bits);
     LLVMTypeRef pt[] = {e->ptr, e->i32, e->i64, e->i64, e->i64, e->i32, e->i32, e->ptr};
     LLVMTypeRef ft = LLVMFunctionType(e->i32, pt, 8, 0);
-    LLVMValueRef fp = LLVMConstIntToPtr(cint(e->i64, (uint64_t)(uintptr_t)&wv_jit_mem), e->ptr);
+    LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_jit_mem"); /* jit.c defines the symbol's address */
+    if (!fp) fp = LLVMAddFunction(e->mod, "wv_jit_mem", ft);
     LLVMValueRef args[] = {e->x, cint(e->i32, in->space), lo, hi, bits, cint(e->i32, bytes), cint(e->i32, (uint64_t)st), e->out};
     LLVMValueRef ok = LLVMBuildCall2(e->b, ft, fp, args, 8, "");
     bail_if(e, LLVMBuildICmp(e->b, LLVMIntEQ, ok, cint(e->i32, 0), ""), k);

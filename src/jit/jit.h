@@ -64,7 +64,8 @@ typedef struct wv_jit_stats {
 } wv_jit_stats;
 
 int wv_jit_available(void); /* 0: built without LLVM */
-wv_jit *wv_jit_new(char *err, size_t errlen);
+/* cache_dir: where compiled objects are kept (cache.c), NULL: nowhere. */
+wv_jit *wv_jit_new(const char *cache_dir, char *err, size_t errlen);
 void wv_jit_free(wv_jit *j);
 wv_jit_mod *wv_jit_mod_new(wv_jit *j, const wv_irmod *m);
 void wv_jit_mod_free(wv_jit *j, wv_jit_mod *jm);

@@ -3,12 +3,14 @@
  * interpreter, or compiled code from the JIT (src/jit) for the kernel and every function it calls, compiled
  * at the first launch that runs them and kept with their module. auto compiles a kernel once a launch of it
  * has at least AUTO_THREADS threads (a small launch is over before its compilation would be); profiling and
- * the AMD machines always interpret.
+ * the AMD machines always interpret. Compiled functions are kept on disk (src/jit/cache.c) unless
+ * wv_config.no_jit_cache or WARPVM_JIT_CACHE=0 says not to.
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
+#include "jit/cache.h"
 #include "jit/jit.h"
 #include "rt/vm_internal.h"
 
@@ -49,8 +51,10 @@ const struct wv_jit_code *const *wv_engine_prepare(wv_vm *vm, struct wv_module *
   int known = mod->jit && wv_jit_compiled(mod->jit, fi);
   if (vm->engine == WV_ENGINE_AUTO && !known && threads < AUTO_THREADS) return NULL;
   if (!vm->jit) {
-    char err[512];
-    if (!(vm->jit = wv_jit_new(err, sizeof err))) return NULL; /* the interpreter runs it */
+    char err[512], dir[4096];
+    const char *env = getenv("WARPVM_JIT_CACHE");
+    int cache = !vm->cfg.no_jit_cache && !(env && !strcmp(env, "0")) && !wv_jit_cache_dir(dir, sizeof dir);
+    if (!(vm->jit = wv_jit_new(cache ? dir : NULL, err, sizeof err))) return NULL; /* the interpreter runs it */
   }
   if (!mod->jit && !(mod->jit = wv_jit_mod_new(vm->jit, &mod->ir))) return NULL;
   if (!known) {
