@@ -1,12 +1,13 @@
 /*
  * emit.c — one region as an LLVM function `i32 region(ptr x, i32 mask)` (exec/jit_hook.h). Each PTX
  * register is its 32 lanes as one <32 x i64> SSA value, loaded from the register file at its first use and
- * stored back, whole, at the exit and at every bail-out; a predicate is its i32 lane mask. Every instruction
- * runs on its active lanes (mask & its guard, as sched.c's group_loop computes them): the new value of a
- * destination is select(active, result, old). A memory instruction first asks exec's warp-wide check
- * (jit_rt.c wv_jit_mem) and, when it says no or no lane is active, returns its index before any effect of it:
- * the interpreter runs it. The arithmetic is that of the handler select.c recognised (h_int.c, h_setp.c,
- * h_float.c, h_mov.c, h_cvt.c, h_mem.c), in the same widths; f32 NaN results are the canonical NaN.
+ * stored back, whole, before each memory instruction's check and at the exit; a predicate is its i32 lane
+ * mask. Every instruction runs on its active lanes (mask & its guard, as sched.c's group_loop computes them):
+ * the new value of a destination is select(active, result, old). A memory instruction first passes exec's
+ * warp-wide check (jit_rt.c wv_jit_mem, or the same test for .shared inline) and, when it fails or no lane is
+ * active, the function returns its index before any effect of it: the interpreter runs it. The arithmetic is
+ * that of the handler select.c recognised (h_int.c, h_setp.c, h_float.c, h_mov.c, h_cvt.c, h_mem.c), in the
+ * same widths; f32 NaN results are the canonical NaN.
  */
 #ifdef WV_HAVE_LLVM
 #include <stddef.h>
@@ -64,8 +65,7 @@ static LLVMValueRef broadcast(em *e, LLVMValueRef s) {
 static LLVMTypeRef ity(em *e, unsigned bits) {
   return bits == 8 ? e->i8 : bits == 16 ? e->i16 : bits == 32 ? e->i32 : e->i64;
 }
-static LLVMValueRef field(em *e, size_t off, LLVMTypeRef t) { /* x + off as a pointer to t */
-  (void)t;
+static LLVMValueRef field(em *e, size_t off) { /* x + off */
   LLVMValueRef idx = cint(e->i64, off);
   return LLVMBuildGEP2(e->b, e->i8, e->x, &idx, 1, "");
 }
@@ -120,13 +120,13 @@ static void setpred(em *e, uint32_t i, LLVMValueRef m32, LLVMValueRef t) { /* P 
   e->pv[i] = LLVMBuildOr(e->b, keep, LLVMBuildAnd(e->b, t, m32, ""), "");
   e->pdirty[i] = 1;
 }
-static LLVMValueRef field(em *e, size_t off, LLVMTypeRef t);
+static LLVMValueRef field(em *e, size_t off);
 /* Store every changed register and predicate back, and add the memory counters (at the exit and before a
  * bail-out). */
 static void flush(em *e) {
   for (int c = 0; c < 4; c++) {
     if (!e->counts[c]) continue;
-    LLVMValueRef cp = field(e, COUNTERS[c], e->i64);
+    LLVMValueRef cp = field(e, COUNTERS[c]);
     LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i64, cp, ""), cint(e->i64, e->counts[c]), ""), cp);
     e->counts[c] = 0;
   }
@@ -508,11 +508,11 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   e.b = LLVMCreateBuilderInContext(c);
   LLVMPositionBuilderAtEnd(e.b, LLVMAppendBasicBlockInContext(c, e.fn, "entry"));
   for (int k = 0; k < 3; k++)
-    e.bank[k] = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, bank) + (size_t)k * sizeof(void *), e.ptr), "");
-  e.preds_p = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, preds), e.ptr), "");
+    e.bank[k] = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, bank) + (size_t)k * sizeof(void *)), "");
+  e.preds_p = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, preds)), "");
   e.out = LLVMBuildAlloca(e.b, LLVMArrayType(e.i64, 2), "");
   { /* the running CTA's shared memory: nothing in a region changes where it is, its size or pending cp.asyncs */
-    LLVMValueRef cta = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, cta), e.ptr), "");
+    LLVMValueRef cta = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, cta)), "");
     LLVMValueRef i0 = cint(e.i64, offsetof(wv_cta, shared)), i1 = cint(e.i64, offsetof(wv_cta, shared_size));
     LLVMValueRef i2 = cint(e.i64, offsetof(wv_cta, async_pending));
     e.shared = LLVMBuildLoad2(e.b, e.ptr, LLVMBuildGEP2(e.b, e.i8, cta, &i0, 1, ""), "");
