@@ -74,6 +74,7 @@ typedef struct jfunc {
 
 struct wv_jit_mod {
   const wv_irmod *m;
+  uint32_t nfuncs;
   jfunc *f;                 /* per function */
   uint8_t *done;            /* per function: compiled (or found nothing to compile) */
   const wv_jit_code **table;/* per function: &f[i].code once it has regions */
@@ -161,14 +162,15 @@ wv_jit_mod *wv_jit_mod_new(wv_jit *j, const wv_irmod *m) {
   wv_jit_mod *jm = calloc(1, sizeof *jm);
   if (!jm) return NULL;
   jm->m = m;
+  jm->nfuncs = m->nfuncs;
   jm->f = calloc(m->nfuncs + 1, sizeof *jm->f);
+  for (uint32_t i = 0; jm->f && i < m->nfuncs; i++) jm->f[i].obj = -1;
   jm->done = calloc(m->nfuncs + 1, 1);
   jm->table = calloc(m->nfuncs + 1, sizeof *jm->table);
   if (!jm->f || !jm->done || !jm->table) {
     wv_jit_mod_free(j, jm);
     return NULL;
   }
-  for (uint32_t i = 0; i < m->nfuncs; i++) jm->f[i].obj = -1;
   return jm;
 }
 
@@ -183,7 +185,7 @@ static void obj_release(wv_jit *j, int32_t o) {
 
 void wv_jit_mod_free(wv_jit *j, wv_jit_mod *jm) {
   if (!jm) return;
-  for (uint32_t i = 0; jm->f && i < jm->m->nfuncs; i++) {
+  for (uint32_t i = 0; jm->f && i < jm->nfuncs; i++) {
     obj_release(j, jm->f[i].obj);
     free(jm->f[i].len);
     free(jm->f[i].entry);

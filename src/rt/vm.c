@@ -93,10 +93,10 @@ void wv_module_unload(wv_module *m) {
   wv_vm *vm = m->vm;
   for (wv_module **p = &vm->modules; *p; p = &(*p)->next)
     if (*p == m) { *p = m->next; break; }
+  wv_engine_forget(vm, m); /* (it reads the functions) */
   wv_irmod_free(vm, &m->ir);
   free(m->kernels);
   free(m->reach);
-  wv_engine_forget(vm, m);
   free(m->text);
   free_units((wv_module_priv *)m);
   free(m);
