@@ -104,6 +104,13 @@ typedef struct wv_config {
   /* WV_PROFILE_* bits (0: off, nothing counted): per launch and per PTX line, the counters of
    * `warpvm --profile` (README "Profiling"), read back with wv_profile_*. */
   uint32_t profile;
+  /* How plain instructions run (README "Engines"): NULL or "auto" (compiled where warpvm has LLVM and the
+   * launch is large enough, else interpreted), "interp" (the interpreter alone), "jit" (straight-line
+   * code compiled through LLVM; wv_create fails without LLVM). Profiling always interprets. */
+  const char *engine;
+  /* nonzero: the JIT keeps no compiled code on disk ($XDG_CACHE_HOME/warpvm/jit or ~/.cache/warpvm/jit, at most
+   * 256 MiB, the least recently used going first); WARPVM_JIT_CACHE=0 says the same. */
+  int no_jit_cache;
 } wv_config;
 
 #define WV_PROFILE_ON 1u    /* count every launch: instructions per class, divergence, memory requests, */
@@ -132,6 +139,10 @@ typedef struct wv_stats {
   uint64_t invalid_reads;       /* loads outside every allocation that a GPU lets pass (WV_DIAG_INVALID_READ) */
   uint64_t ctas;                /* CTAs run */
   double kernel_seconds;        /* wall time inside launches */
+  double jit_seconds;           /* the JIT engine: time spent compiling */
+  uint64_t jit_functions;       /* ... functions compiled, */
+  uint64_t jit_regions;         /* ... regions of straight-line code given compiled code, */
+  uint64_t jit_instructions;    /* ... and the PTX instructions in them */
 } wv_stats;
 
 /* Profiles of the launches since wv_profile_reset (wv_config.profile; README "Profiling"). */
@@ -165,6 +176,8 @@ typedef struct wv_param_info {
 /* vm */
 /* cfg may be NULL. Returns NULL if out of memory or if cfg names an unknown machine or mapping. */
 wv_vm *wv_create(const wv_config *cfg);
+/* 1 when this warpvm was built with LLVM, so that wv_config.engine "jit" can compile (README "Engines"). */
+int wv_has_jit(void);
 void wv_destroy(wv_vm *vm);
 const char *wv_last_error(const wv_vm *vm);
 const char *wv_status_name(wv_status s);

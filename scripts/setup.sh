@@ -16,6 +16,9 @@ command -v make >/dev/null 2>&1 || need+=(make)
 command -v clang-14 >/dev/null 2>&1 || need+=(clang-14)
 compgen -G "/usr/lib/llvm-14/lib/clang/*/lib/linux/libclang_rt.fuzzer-x86_64.a" >/dev/null || need+=(libclang-rt-14-dev)
 command -v llvm-cov-14 >/dev/null 2>&1 || need+=(llvm-14)
+# The JIT engine (src/jit, README "Engines"): LLVM 15's C API and shared library. Optional for the build (without
+# it only the interpreter runs), installed here so that CI builds and tests both engines.
+[ -f /usr/lib/llvm-15/include/llvm-c/LLJIT.h ] || need+=(llvm-15-dev)
 if [ ${#need[@]} -gt 0 ]; then
   echo "setup: installing ${need[*]}"
   SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO="sudo"

@@ -146,6 +146,8 @@ int wv_cli_run_app(const wv_vm_opts *o, int argc, char **argv) {
   bad |= setenv("WARPVM_TIMEOUT", num, 1);
   if (o->async_delivery) bad |= setenv("WARPVM_ASYNC_DELIVERY", o->async_delivery, 1);
   if (o->memory_model) bad |= setenv("WARPVM_MEMORY_MODEL", o->memory_model, 1);
+  if (o->engine) bad |= setenv("WARPVM_ENGINE", o->engine, 1);
+  if (o->no_jit_cache) bad |= setenv("WARPVM_JIT_CACHE", "0", 1);
   if (o->schedule) bad |= setenv("WARPVM_SCHEDULE", o->schedule, 1);
   if (o->has_seed) { snprintf(num, sizeof num, "%llu", (unsigned long long)o->seed); bad |= setenv("WARPVM_SEED", num, 1); }
   if (o->checks) bad |= setenv("WARPVM_CHECK", o->checks, 1);

@@ -18,6 +18,8 @@ typedef struct wv_vm_opts {
   const char *profile_json, *trace; /* --profile-json FILE, --trace FILE */
   int no_contract;           /* --no-contract */
   const char *checks;        /* --check LIST (validated: wv_checks_parse) */
+  const char *engine;        /* --engine interp|jit|auto (validated) */
+  int no_jit_cache;          /* --no-jit-cache */
   const char *preload_first; /* ./app in sanitizer builds: their runtime must be loaded before ours */
 } wv_vm_opts;
 

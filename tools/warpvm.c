@@ -36,7 +36,7 @@ static const char USAGE[] =
     "                  [--arg SPEC]... [--print INDEX:TYPE]... [--stats] [--max-steps N] [--timeout S]\n"
     "                  [--machine NAME] [--warps-per-wave 1|2] [--async-delivery at-wait|eager|random:SEED]\n"
     "                  [--memory-model sc|weak] [--seed N] [--schedule serial|interleave|random:SEED]\n"
-    "                  [--stack BYTES] [--check memcheck,synccheck] [--no-contract] [--threads N]\n"
+    "                  [--stack BYTES] [--check memcheck,synccheck] [--no-contract] [--threads N] [--engine E] [--no-jit-cache]\n"
     "                  [--profile] [--profile-json FILE] [--trace FILE]\n"
     "       warpvm list FILE.ptx\n"
     "       warpvm contractions FILE.ptx\n"
@@ -44,7 +44,7 @@ static const char USAGE[] =
     "       warpvm lower FILE.ptx --machine NAME\n"
     "       warpvm gcn FILE.s [--wave 64|32|8] [--rdna] [--set vN=A,B,...]... [--exec MASK]   (see gcn --help)\n"
     "       warpvm [--machine NAME] [--warps-per-wave 1|2] [--max-steps N] [--timeout S] [--async-delivery D]\n"
-    "              [--memory-model sc|weak] [--seed N] [--schedule S] [--check LIST] [--no-contract] [--threads N]\n"
+    "              [--memory-model sc|weak] [--seed N] [--schedule S] [--check LIST] [--no-contract] [--threads N] [--engine E]\n"
     "              [--stats] [--verbose] [--profile] [--profile-json FILE] [--trace FILE]\n"
     "              ./app [ARGS...]\n"
     "       warpvm --help | -h | --version\n";
@@ -95,6 +95,10 @@ static const char HELP[] =
     "  --no-contract        run each mul and add as written, each rounded (as ptxas --fmad=false would); by\n"
     "                       default a mul.f32/.f64 and an add/sub without rounding modifier run as one fma,\n"
     "                       rounded once, wherever ptxas fuses them (docs/CONTRACTION.md), as on the GPU\n"
+    "  --engine E           interp, jit or auto (default auto; also WARPVM_ENGINE): jit compiles straight-line\n"
+    "                       code through LLVM into vector code on first launch (README \"Engines\"); auto does so\n"
+    "                       for launches of 65536 threads or more when warpvm has LLVM; --profile interprets\n"
+    "  --no-jit-cache       keep no compiled code in ~/.cache/warpvm/jit (also WARPVM_JIT_CACHE=0)\n"
     "  --threads N          threads that run the CTAs, 1 to 1024 (default: one per core, joining a launch once it\n"
     "                       has run 100 us): CTAs start in grid order on all of them, output and fault reports\n"
     "                       as with one; cooperative launches,\n"
@@ -189,12 +193,13 @@ static void print_stats(const wv_vm *vm) {
           "global_loads: %" PRIu64 "\nglobal_stores: %" PRIu64 "\nshared_loads: %" PRIu64 "\n"
           "shared_stores: %" PRIu64 "\nlocal_loads: %" PRIu64 "\nlocal_stores: %" PRIu64 "\n"
           "atomics: %" PRIu64 "\nasync_copies: %" PRIu64 "\nasync_early_reads: %" PRIu64 "\n"
-          "invalid_reads: %" PRIu64 "\nctas: %" PRIu64 "\nkernel_seconds: %.6f\n",
+          "invalid_reads: %" PRIu64 "\nctas: %" PRIu64 "\nkernel_seconds: %.6f\n"
+          "jit_compile_ms: %.3f\njit_functions: %" PRIu64 "\njit_regions: %" PRIu64 "\njit_instructions: %" PRIu64 "\n",
           s.launches, s.warp_instructions, s.thread_instructions, eff, s.divergent_branches,
           s.reconvergences, s.forced_yields, s.barriers, s.collectives, s.collective_undefined, s.global_loads,
           s.global_stores, s.shared_loads, s.shared_stores, s.local_loads, s.local_stores, s.atomics,
           s.async_copies, s.async_early_reads, s.invalid_reads,
-          s.ctas, s.kernel_seconds);
+          s.ctas, s.kernel_seconds, s.jit_seconds * 1e3, s.jit_functions, s.jit_regions, s.jit_instructions);
 }
 
 /* Device printf text goes through stdout's own buffer, so it stays ahead of the --print blocks. */
@@ -309,6 +314,15 @@ static int parse_vm_opt(int argc, char **argv, int *i, wv_vm_opts *o) {
     if (wv_checks_parse(argv[++*i], &c) != WV_OK) return -usage_error("bad --check (memcheck, synccheck, comma-separated)");
     o->checks = argv[*i];
   } else if (!strcmp(a, "--no-contract")) o->no_contract = 1;
+  else if (!strcmp(a, "--engine") && more) {
+    o->engine = argv[++*i];
+    if (strcmp(o->engine, "interp") && strcmp(o->engine, "jit") && strcmp(o->engine, "auto"))
+      return -usage_error("bad --engine (interp, jit or auto)");
+    if (!strcmp(o->engine, "jit") && !wv_has_jit()) {
+      fprintf(stderr, "warpvm: warpvm was built without LLVM; the JIT is unavailable\n");
+      return -EXIT_USAGE;
+    }
+  } else if (!strcmp(a, "--no-jit-cache")) o->no_jit_cache = 1;
   else if (!strcmp(a, "--threads") && more) {
     if (!parse_count_max(argv[++*i], 1024, &o->threads) || !o->threads)
       return -usage_error("bad --threads (an integer from 1 to 1024)");
@@ -568,7 +582,7 @@ static int cmd_run(int argc, char **argv) {
                    .machine = o.vm.machine, .warps_per_wave = (uint32_t)o.vm.wpw,
                    .async_delivery = o.vm.async_delivery, .memory_model = o.vm.memory_model, .schedule = o.vm.schedule,
                    .seed = (uint32_t)o.vm.seed, .no_contract = o.vm.no_contract,
-                   .threads = (uint32_t)o.vm.threads,
+                   .threads = (uint32_t)o.vm.threads, .engine = o.vm.engine, .no_jit_cache = o.vm.no_jit_cache,
                    .profile = (o.vm.profile || o.vm.profile_json ? WV_PROFILE_ON : 0) | (o.vm.trace ? WV_PROFILE_ON | WV_PROFILE_TRACE : 0)};
   if (o.vm.checks) wv_checks_parse(o.vm.checks, &cfg.checks);
   wv_vm *vm = create_vm(&cfg);

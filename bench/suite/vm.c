@@ -36,6 +36,7 @@ bs_vm *bs_vm_open(uint32_t threads, char *err, size_t errlen) {
   bs_vm *v = calloc(1, sizeof *v);
   wv_config cfg = {0};
   BS_SET_THREADS(cfg, threads);
+  cfg.engine = getenv("WARPVM_ENGINE"); /* interp, jit or auto (README "Engines"); NULL: auto */
   if (!v || !(v->vm = wv_create(&cfg))) {
     snprintf(err, errlen, "warpvm: cannot create a vm");
     free(v);

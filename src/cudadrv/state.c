@@ -47,10 +47,10 @@ static void print_stats(cu_driver *d) {
   wv_get_stats(d->vm, &s);
   fprintf(stderr,
           "warpvm: %llu launches, %llu CTAs, %llu warp instructions, %llu thread instructions, "
-          "%.3f s in kernels (%.1f M thread-instructions/s)\n",
+          "%.3f s in kernels (%.1f M thread-instructions/s), %.1f ms compiling (JIT)\n",
           (unsigned long long)s.launches, (unsigned long long)s.ctas, (unsigned long long)s.warp_instructions,
           (unsigned long long)s.thread_instructions, s.kernel_seconds,
-          s.kernel_seconds > 0 ? (double)s.thread_instructions / s.kernel_seconds * 1e-6 : 0.0);
+          s.kernel_seconds > 0 ? (double)s.thread_instructions / s.kernel_seconds * 1e-6 : 0.0, s.jit_seconds * 1e3);
 }
 
 /* Library teardown: after every atexit handler of the program and after the runtime's teardown
@@ -84,6 +84,7 @@ static void drv_init(void) {
   cfg.warps_per_wave = (uint32_t)env_u64("WARPVM_WARPS_PER_WAVE", 0, 2);
   cfg.async_delivery = getenv("WARPVM_ASYNC_DELIVERY");
   cfg.memory_model = getenv("WARPVM_MEMORY_MODEL");
+  cfg.engine = getenv("WARPVM_ENGINE");
   cfg.schedule = getenv("WARPVM_SCHEDULE");
   cfg.stack_bytes = (uint32_t)env_u64("WARPVM_STACK", 0, UINT32_MAX);
   cfg.seed = (uint32_t)env_u64("WARPVM_SEED", 0, UINT32_MAX);

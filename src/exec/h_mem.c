@@ -79,8 +79,15 @@ static void warp_addrs(wv_exec *x, uint32_t slot, int64_t off_, uint8_t flags, u
 /* (handlers.h) */
 int wv_warp_region(wv_exec *x, int space, uint32_t slot, int64_t off, uint8_t flags, uint32_t m, uint32_t bytes,
                    int store, uint64_t *addr, wv_region *r) {
-  uint64_t lo, hi, bits, delta = 0;
+  uint64_t lo, hi, bits;
   warp_addrs(x, slot, off, flags, m, addr, &lo, &hi, &bits);
+  return wv_warp_region_at(x, space, lo, hi, bits, bytes, store, r);
+}
+
+/* (handlers.h) */
+int wv_warp_region_at(wv_exec *x, int space, uint64_t lo, uint64_t hi, uint64_t bits, uint32_t bytes, int store,
+                      wv_region *r) {
+  uint64_t delta = 0;
   if (bits & (bytes - 1)) return 0; /* a window's base is aligned: a space address has the same low bits */
   int sp = space;
   if (sp == WV_SPACE_GENERIC) { /* one space for all lanes: both ends in one window, or in one allocation */

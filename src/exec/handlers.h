@@ -79,6 +79,10 @@ typedef struct wv_region {
 } wv_region;
 int wv_warp_region(wv_exec *x, int space, uint32_t slot, int64_t off, uint8_t flags, uint32_t m, uint32_t bytes,
                    int store, uint64_t *addr, wv_region *r);
+/* The same check from the active lanes' lowest and highest address and the OR of all of them (the JIT engine,
+ * src/jit, computes those in its own code and asks this). */
+int wv_warp_region_at(wv_exec *x, int space, uint64_t lo, uint64_t hi, uint64_t bits, uint32_t bytes, int store,
+                      wv_region *r);
 /* setp's `.BOOL c` (PTX ISA "setp"): v combined with predicate c (!c when negated); v unchanged without one. */
 static inline uint32_t wv_setp_bool(const wv_exec *x, const wv_insn *in, uint32_t v) {
   if (!in->boolop) return v;

@@ -729,6 +729,7 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
   for (;;) {
     wv_warp_bind(x, w, g->frame);
     const wv_insn *code = g->frame->fn->code;
+    const wv_jit_code *jc = !prof && s->jit ? s->jit[fn_index(s, g->frame->fn)] : NULL;
     uint32_t pc = g->pc, mask = g->mask;
     uint32_t stop = (g->cbar && g->cbar->frame == g->frame && g->cbar->rpc != WV_RPC_EXIT) ? g->cbar->rpc : WV_RPC_NONE;
     x->cur_mask = mask;
@@ -750,6 +751,13 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
         *budget = 0;
         g->pc = pc;
         return R_SLICE;
+      }
+      if (!prof && jc && jc->len[pc] && n + jc->len[pc] <= *budget) { /* compiled code (jit_hook.h) */
+        uint32_t len = jc->len[pc], k = (uint32_t)jc->entry[pc](x, mask);
+        n += k;
+        pc += k;
+        if (k == len) continue;
+        /* it stopped before instruction pc, which runs below (never a leader: no stop, and budget is left) */
       }
       in = &code[pc];
       n++;
@@ -1157,6 +1165,7 @@ sched *wv_sched_new(const wv_launch_desc *L) {
   x->mm = vm->weak ? wv_mm_new(vm->mm_seed) : NULL;
   x->rng = vm->async_seed ? vm->async_seed : 1;
   if (vm->cfg.profile) s->prof = wv_prof_new(L->mod, (vm->cfg.profile & WV_PROFILE_TRACE) != 0);
+  s->jit = L->jit;
   if (!s->free_frames || !s->consts || !x->kparams_mem || (vm->weak && !x->mm) || (vm->cfg.profile && !s->prof)) {
     wv_sched_free(s);
     return NULL;

@@ -11,6 +11,7 @@
 #include <stdatomic.h>
 
 #include "exec/exec.h"
+#include "exec/jit_hook.h"
 
 #define WV_SCHED_SLICE 1024   /* warp instructions a group runs before others get a turn */
 
@@ -31,6 +32,7 @@ typedef struct wv_launch_desc {
   uint32_t csize;             /* CTAs of a cluster */
   int explicit_cluster;       /* launched with a cluster shape (%is_explicit_cluster) */
   double deadline;            /* wall-clock watchdog: CLOCK_MONOTONIC seconds, 0 = none */
+  const wv_jit_code *const *jit; /* the JIT engine's code per function index (NULL entries: none), NULL: interpret */
 } wv_launch_desc;
 
 typedef struct sched {
@@ -59,6 +61,7 @@ typedef struct sched {
   uint64_t ci;
   char msg[2048];             /* the report of the fault that ended the last CTA (wv_cta_turn) */
   struct wv_prof *prof;       /* --profile: this worker's counts (profile.h), NULL when off */
+  const wv_jit_code *const *jit; /* the launch's compiled regions (jit_hook.h), NULL: interpret only */
 } sched;
 
 /* A worker's executor for the launch L (its own kernel-parameter copy, frames, counters); NULL if out

@@ -71,7 +71,10 @@ wv_vm *wv_create(const wv_config *cfg) {
   static const char *const schedules[] = {"serial", "interleave", "random", NULL}; /* WV_SCHED_* */
   vm->async_mode = parse_mode(vm->cfg.async_delivery, deliveries, &vm->async_seed);
   vm->sched_mode = parse_mode(vm->cfg.schedule, schedules, &vm->sched_seed);
-  if (bad_mm || vm->async_mode < 0 || vm->sched_mode < 0 || wv_amd_select(vm, vm->cfg.machine, vm->cfg.warps_per_wave)) {
+  vm->engine = wv_engine_parse(vm->cfg.engine);
+  if (vm->engine == WV_ENGINE_JIT && !wv_has_jit()) vm->engine = -1; /* built without LLVM */
+  if (bad_mm || vm->async_mode < 0 || vm->sched_mode < 0 || vm->engine < 0 ||
+      wv_amd_select(vm, vm->cfg.machine, vm->cfg.warps_per_wave)) {
     free(vm);
     return NULL;
   }
@@ -90,6 +93,7 @@ void wv_module_unload(wv_module *m) {
   wv_vm *vm = m->vm;
   for (wv_module **p = &vm->modules; *p; p = &(*p)->next)
     if (*p == m) { *p = m->next; break; }
+  wv_engine_forget(vm, m); /* (it reads the functions) */
   wv_irmod_free(vm, &m->ir);
   free(m->kernels);
   free(m->reach);
@@ -101,6 +105,7 @@ void wv_module_unload(wv_module *m) {
 void wv_destroy(wv_vm *vm) {
   if (!vm) return;
   while (vm->modules) wv_module_unload(vm->modules);
+  wv_engine_fini(vm);
   wv_amd_fini(vm);
   wv_devrt_fini(&vm->devrt);
   wv_heap_fini(&vm->heap);

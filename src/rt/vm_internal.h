@@ -27,6 +27,7 @@ struct wv_module {
   struct wv_kernel *kernels;
   uint32_t nkernels;
   uint32_t *reach;           /* per function: the builtins' flags it reaches, | WV_REACH_KNOWN (launch.c) */
+  struct wv_jit_mod *jit;    /* the JIT engine's code for its functions (engine.c), NULL: none yet */
   struct wv_module *next;
 };
 
@@ -76,6 +77,8 @@ struct wv_vm {
   wv_devrt devrt;                   /* dynamic parallelism (exec/cdp.h) */
   struct wv_prof *prof_acc;         /* --profile: the running launch's counts (exec/profile.h) */
   struct wv_prof_log *prof_log;     /* --profile: the records of profiled launches (profile_report.c) */
+  struct wv_jit *jit;               /* the JIT engine (src/jit), made by the first launch that compiles */
+  int engine;                       /* WV_ENGINE_* (engine.c) */
   char err[2048];
 };
 
@@ -121,5 +124,15 @@ void wv_irmod_free(wv_vm *vm, wv_irmod *m);
 /* amd.c: machine selection and running a warp collective through its lowered AMD code. */
 int wv_amd_select(wv_vm *vm, const char *machine, uint32_t warps_per_wave);
 void wv_amd_fini(wv_vm *vm);
+
+/* engine.c: which engine runs plain instructions (wv_config.engine). */
+enum { WV_ENGINE_AUTO = 0, WV_ENGINE_INTERP, WV_ENGINE_JIT };
+int wv_engine_parse(const char *name); /* -1: unknown */
+/* The compiled code a launch of kfn with `threads` threads in all runs with (sched.h wv_launch_desc.jit), NULL:
+ * interpret. Compiles kfn and the functions it calls at the first launch that uses them. */
+struct wv_jit_code;
+const struct wv_jit_code *const *wv_engine_prepare(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, uint64_t threads);
+void wv_engine_forget(wv_vm *vm, struct wv_module *mod);
+void wv_engine_fini(wv_vm *vm);
 
 #endif

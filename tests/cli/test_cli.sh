@@ -376,6 +376,25 @@ grep -Eq '^thread_instructions: [1-9]' "$TMP/err" || why "thread_instructions is
 want_err '^simt_efficiency: 1\.0000$'
 check "run scale2 with --print and --stats"
 
+# ---- --engine: the same output under each engine; jit without LLVM is refused -------------------------
+wv run "$K" --kernel scale2 --grid 2 --block 32 --arg buf:256 --arg buf:256:iota32 --arg u32:64 --print 0:u32 --engine fast
+want_rc 1
+want_err 'bad --engine'
+check "--engine: an unknown engine is a usage error"
+for e in interp auto jit; do
+  wv run "$K" --kernel scale2 --grid 2 --block 32 --arg buf:256 --arg buf:256:iota32 --arg u32:64 --print 0:u32 \
+     --engine $e --no-jit-cache --stats
+  if [ "$e" = jit ] && [ "$rc" -eq 1 ]; then
+    want_err '^warpvm: warpvm was built without LLVM; the JIT is unavailable$'
+  else
+    want_rc 0
+    cmp -s "$TMP/out" "$TMP/want" || why "stdout differs from the expected 'arg 0:' block"
+    want_err '^jit_compile_ms: [0-9]+\.[0-9]{3}$'
+    [ "$e" = jit ] && ! grep -Eq '^jit_functions: [1-9]' "$TMP/err" && why "--engine jit compiled nothing"
+  fi
+  check "--engine $e"
+done
+
 wv run "$K" --kernel scale2 --grid 2 --block 32 --arg buf:256 --arg buf:256:iota32 --arg u32:64 --print 0:u32
 [ -s "$TMP/err" ] && why "stderr not empty without --stats"
 cmp -s "$TMP/out" "$TMP/want" || why "stdout differs"

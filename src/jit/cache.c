@@ -1,0 +1,127 @@
+/*
+ * cache.c — the JIT's object files on disk (README "Engines"): $XDG_CACHE_HOME/warpvm/jit, else
+ * ~/.cache/warpvm/jit, one file per compiled function, named by the hash of everything its code depends on
+ * (jit.c: the instructions of its regions, warpvm's build of the JIT, the CPU, LLVM). Files are written under a
+ * temporary name and renamed, so concurrent processes never read half a file; past WV_JIT_CACHE_MAX bytes the
+ * oldest files go. Any failure only means compiling again.
+ */
+#include <dirent.h>
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include "jit/cache.h"
+
+#define WV_JIT_CACHE_MAX (256ull << 20)
+
+/* (cache.h) */
+int wv_jit_cache_dir(char *buf, size_t cap) {
+  const char *x = getenv("XDG_CACHE_HOME"), *h = getenv("HOME");
+  int n = x && *x ? snprintf(buf, cap, "%s/warpvm/jit", x) : h && *h ? snprintf(buf, cap, "%s/.cache/warpvm/jit", h) : -1;
+  return n > 0 && (size_t)n < cap ? 0 : -1;
+}
+
+static int mkdirs(char *path) { /* mkdir -p */
+  for (char *p = path + 1; *p; p++) {
+    if (*p != '/') continue;
+    *p = 0;
+    int bad = mkdir(path, 0755) && errno != EEXIST;
+    *p = '/';
+    if (bad) return -1;
+  }
+  return mkdir(path, 0755) && errno != EEXIST ? -1 : 0;
+}
+
+static void file_of(const char *dir, const uint64_t key[2], char *buf, size_t cap) {
+  snprintf(buf, cap, "%s/%016llx%016llx.o", dir, (unsigned long long)key[0], (unsigned long long)key[1]);
+}
+
+void *wv_jit_cache_get(const char *dir, const uint64_t key[2], size_t *size) {
+  char path[4200];
+  file_of(dir, key, path, sizeof path);
+  FILE *f = fopen(path, "rb");
+  if (!f) return NULL;
+  struct stat sb;
+  void *buf = NULL;
+  if (!fstat(fileno(f), &sb) && sb.st_size > 0 && sb.st_size < (1 << 30) && (buf = malloc((size_t)sb.st_size)) &&
+      fread(buf, 1, (size_t)sb.st_size, f) != (size_t)sb.st_size) {
+    free(buf);
+    buf = NULL;
+  }
+  fclose(f);
+  if (buf) {
+    *size = (size_t)sb.st_size;
+    utimensat(AT_FDCWD, path, NULL, 0); /* recently used: the last to go */
+  }
+  return buf;
+}
+
+/* Remove the least recently used files until the folder holds at most 3/4 of the limit. */
+static void trim(const char *dir) {
+  DIR *d = opendir(dir);
+  if (!d) return;
+  struct ent { char name[64]; time_t t; off_t size; } *v = NULL;
+  size_t n = 0, cap = 0;
+  unsigned long long total = 0;
+  struct dirent *de;
+  while ((de = readdir(d))) {
+    struct stat sb;
+    char path[4200];
+    if (strlen(de->d_name) != 34) continue; /* 32 hex digits and ".o" */
+    snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
+    if (stat(path, &sb)) continue;
+    if (n == cap) {
+      struct ent *nv = realloc(v, (cap = cap ? 2 * cap : 64) * sizeof *v);
+      if (!nv) break;
+      v = nv;
+    }
+    snprintf(v[n].name, sizeof v[n].name, "%s", de->d_name);
+    v[n].t = sb.st_mtime;
+    v[n].size = sb.st_size;
+    total += (unsigned long long)sb.st_size;
+    n++;
+  }
+  closedir(d);
+  while (total > WV_JIT_CACHE_MAX / 4 * 3 && n) {
+    size_t o = 0;
+    for (size_t i = 1; i < n; i++)
+      if (v[i].t < v[o].t) o = i;
+    char path[4200];
+    snprintf(path, sizeof path, "%s/%s", dir, v[o].name);
+    unlink(path);
+    total -= (unsigned long long)v[o].size;
+    v[o] = v[--n];
+  }
+  free(v);
+}
+
+void wv_jit_cache_put(const char *dir, const uint64_t key[2], const void *data, size_t size) {
+  char path[4200], tmp[4300], d[4096];
+  snprintf(d, sizeof d, "%s", dir);
+  if (mkdirs(d)) return;
+  file_of(dir, key, path, sizeof path);
+  snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
+  FILE *f = fopen(tmp, "wb");
+  if (!f) return;
+  int ok = fwrite(data, 1, size, f) == size;
+  ok = !fclose(f) && ok;
+  if (!ok || rename(tmp, path)) {
+    unlink(tmp);
+    return;
+  }
+  struct stat sb;
+  unsigned long long total = 0;
+  DIR *dd = opendir(dir);
+  struct dirent *de;
+  while (dd && (de = readdir(dd))) { /* the folder's size: trim only past the limit */
+    char p2[4200];
+    snprintf(p2, sizeof p2, "%s/%s", dir, de->d_name);
+    if (strlen(de->d_name) == 34 && !stat(p2, &sb)) total += (unsigned long long)sb.st_size;
+  }
+  if (dd) closedir(dd);
+  if (total > WV_JIT_CACHE_MAX) trim(dir);
+}

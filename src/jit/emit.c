@@ -1,0 +1,540 @@
+/*
+ * emit.c — one region as an LLVM function `i32 region(ptr x, i32 mask)` (exec/jit_hook.h). Each PTX
+ * register is its 32 lanes as one <32 x i64> SSA value, loaded from the register file at its first use and
+ * stored back, whole, before each memory instruction's check and at the exit; a predicate is its i32 lane
+ * mask. Every instruction runs on its active lanes (mask & its guard, as sched.c's group_loop computes them):
+ * the new value of a destination is select(active, result, old). A memory instruction first passes exec's
+ * warp-wide check (jit_rt.c wv_jit_mem, or the same test for .shared inline) and, when it fails or no lane is
+ * active, the function returns its index before any effect of it: the interpreter runs it. The arithmetic is
+ * that of the handler select.c recognised (h_int.c, h_setp.c, h_float.c, h_mov.c, h_cvt.c, h_mem.c), in the
+ * same widths; f32 NaN results are the canonical NaN.
+ */
+#ifdef WV_HAVE_LLVM
+#include <stddef.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include <llvm-c/Core.h>
+
+#include "exec/handlers.h"
+#include "jit/emit.h"
+
+const char wv_jit_emit_build[] = __DATE__ " " __TIME__;
+
+typedef struct rval {
+  uint32_t slot;
+  LLVMValueRef v;
+  int dirty;
+} rval;
+
+typedef struct em {
+  LLVMContextRef c;
+  LLVMModuleRef mod;
+  LLVMBuilderRef b;
+  LLVMValueRef fn, x, mask;
+  LLVMValueRef bank[3], preds_p, out; /* the banks' and predicates' base pointers; wv_jit_mem's out[2] */
+  LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, v64, vptr, vi1;
+  rval *regs;
+  uint32_t nregs, capregs;
+  LLVMValueRef *pv;  /* predicate values, NULL: not loaded */
+  uint8_t *pdirty;
+  uint32_t npreds;
+  LLVMValueRef lane, lane32;  /* <0..31> as i64, i32 */
+  LLVMValueRef shared, shared_size, async_pending; /* the CTA's, loaded at the entry */
+  uint32_t counts[4]; /* n_gld n_gst n_sld n_sst added so far, stored at the exit and at a bail-out */
+} em;
+
+static const size_t COUNTERS[4] = {offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_sld),
+                                   offsetof(wv_exec, n_sst)};
+
+static LLVMValueRef cint(LLVMTypeRef t, uint64_t v) { return LLVMConstInt(t, v, 0); }
+static LLVMTypeRef vec(LLVMTypeRef t) { return LLVMVectorType(t, WV_WARP); }
+static LLVMValueRef splat(em *e, LLVMTypeRef t, uint64_t v) {
+  (void)e;
+  LLVMValueRef el[WV_WARP];
+  for (int i = 0; i < WV_WARP; i++) el[i] = cint(t, v);
+  return LLVMConstVector(el, WV_WARP);
+}
+/* A scalar repeated in the 32 lanes. */
+static LLVMValueRef broadcast(em *e, LLVMValueRef s) {
+  LLVMTypeRef vt = vec(LLVMTypeOf(s));
+  LLVMValueRef v = LLVMBuildInsertElement(e->b, LLVMGetUndef(vt), s, cint(e->i32, 0), "");
+  return LLVMBuildShuffleVector(e->b, v, LLVMGetUndef(vt), LLVMConstNull(vec(e->i32)), "");
+}
+static LLVMTypeRef ity(em *e, unsigned bits) {
+  return bits == 8 ? e->i8 : bits == 16 ? e->i16 : bits == 32 ? e->i32 : e->i64;
+}
+static LLVMValueRef field(em *e, size_t off) { /* x + off */
+  LLVMValueRef idx = cint(e->i64, off);
+  return LLVMBuildGEP2(e->b, e->i8, e->x, &idx, 1, "");
+}
+
+/* ---- intrinsics ---- */
+static LLVMValueRef intrinsic(em *e, const char *name, LLVMTypeRef *tys, size_t nty, LLVMValueRef *args, unsigned nargs) {
+  unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
+  LLVMValueRef f = LLVMGetIntrinsicDeclaration(e->mod, id, tys, nty);
+  LLVMTypeRef ft = LLVMIntrinsicGetType(e->c, id, tys, nty);
+  return LLVMBuildCall2(e->b, ft, f, args, nargs, "");
+}
+
+/* ---- registers and predicates ---- */
+static rval *find(em *e, uint32_t slot) {
+  for (uint32_t i = 0; i < e->nregs; i++)
+    if (e->regs[i].slot == slot) return &e->regs[i];
+  return NULL;
+}
+static LLVMValueRef reg(em *e, uint32_t slot) {
+  rval *r = find(e, slot);
+  if (r) return r->v;
+  if (e->nregs == e->capregs) {
+    e->capregs = e->capregs ? 2 * e->capregs : 32;
+    e->regs = realloc(e->regs, e->capregs * sizeof *e->regs);
+  }
+  LLVMValueRef idx = cint(e->i64, (uint64_t)WV_SLOT_INDEX(slot) * WV_WARP);
+  LLVMValueRef p = LLVMBuildGEP2(e->b, e->i64, e->bank[WV_SLOT_BANK(slot)], &idx, 1, "");
+  LLVMValueRef v = LLVMBuildLoad2(e->b, e->v64, p, "");
+  LLVMSetAlignment(v, 8);
+  e->regs[e->nregs++] = (rval){.slot = slot, .v = v, .dirty = 0};
+  return v;
+}
+/* d's lanes m (<32 x i1>) become v. */
+static void setreg(em *e, uint32_t slot, LLVMValueRef m, LLVMValueRef v) {
+  if (slot == WV_NOSLOT) return;
+  LLVMValueRef old = reg(e, slot);
+  rval *r = find(e, slot);
+  r->v = LLVMBuildSelect(e->b, m, v, old, "");
+  r->dirty = 1;
+}
+static LLVMValueRef pred(em *e, uint32_t i) {
+  if (!e->pv[i]) {
+    LLVMValueRef idx = cint(e->i64, i);
+    LLVMValueRef p = LLVMBuildGEP2(e->b, e->i32, e->preds_p, &idx, 1, "");
+    e->pv[i] = LLVMBuildLoad2(e->b, e->i32, p, "");
+  }
+  return e->pv[i];
+}
+static void setpred(em *e, uint32_t i, LLVMValueRef m32, LLVMValueRef t) { /* P = (P & ~m) | (t & m) */
+  LLVMValueRef old = pred(e, i);
+  LLVMValueRef keep = LLVMBuildAnd(e->b, old, LLVMBuildNot(e->b, m32, ""), "");
+  e->pv[i] = LLVMBuildOr(e->b, keep, LLVMBuildAnd(e->b, t, m32, ""), "");
+  e->pdirty[i] = 1;
+}
+static LLVMValueRef field(em *e, size_t off);
+/* Store every changed register and predicate back, and add the memory counters (at the exit and before a
+ * bail-out). */
+static void flush(em *e) {
+  for (int c = 0; c < 4; c++) {
+    if (!e->counts[c]) continue;
+    LLVMValueRef cp = field(e, COUNTERS[c]);
+    LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i64, cp, ""), cint(e->i64, e->counts[c]), ""), cp);
+    e->counts[c] = 0;
+  }
+  for (uint32_t i = 0; i < e->nregs; i++) {
+    if (!e->regs[i].dirty) continue;
+    uint32_t s = e->regs[i].slot;
+    LLVMValueRef idx = cint(e->i64, (uint64_t)WV_SLOT_INDEX(s) * WV_WARP);
+    LLVMValueRef p = LLVMBuildGEP2(e->b, e->i64, e->bank[WV_SLOT_BANK(s)], &idx, 1, "");
+    LLVMSetAlignment(LLVMBuildStore(e->b, e->regs[i].v, p), 8);
+    e->regs[i].dirty = 0;
+  }
+  for (uint32_t i = 0; i < e->npreds; i++) {
+    if (!e->pdirty[i]) continue;
+    LLVMValueRef idx = cint(e->i64, i);
+    LLVMBuildStore(e->b, e->pv[i], LLVMBuildGEP2(e->b, e->i32, e->preds_p, &idx, 1, ""));
+    e->pdirty[i] = 0;
+  }
+}
+/* if (cond) return k, with the state as it was before instruction k: what changed is stored first, on the way
+ * (so no value has to live on for a bail-out, and each is stored once), and the bail-out only returns. */
+static void bail_if(em *e, LLVMValueRef cond, uint32_t k) {
+  flush(e);
+  LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(e->c, e->fn, "bail");
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->c, e->fn, "go");
+  LLVMBuildCondBr(e->b, cond, out, go);
+  LLVMPositionBuilderAtEnd(e->b, out);
+  LLVMBuildRet(e->b, cint(e->i32, k));
+  LLVMPositionBuilderAtEnd(e->b, go);
+}
+
+/* ---- value helpers: a register's lanes at a width, and back to the 64-bit storage form ---- */
+static LLVMValueRef narrow(em *e, LLVMValueRef v, unsigned bits) {
+  return bits == 64 ? v : LLVMBuildTrunc(e->b, v, vec(ity(e, bits)), "");
+}
+static LLVMValueRef widen(em *e, LLVMValueRef v, unsigned bits, int sgn) {
+  if (bits == 64) return v;
+  return sgn ? LLVMBuildSExt(e->b, v, e->v64, "") : LLVMBuildZExt(e->b, v, e->v64, "");
+}
+static LLVMValueRef as_f32(em *e, LLVMValueRef v64) {
+  return LLVMBuildBitCast(e->b, narrow(e, v64, 32), vec(e->f32), "");
+}
+/* An f32 result as the handlers store it: NaN → the canonical 0x7fffffff, zero-extended. */
+static LLVMValueRef from_f32(em *e, LLVMValueRef f) {
+  LLVMValueRef bits = LLVMBuildBitCast(e->b, f, vec(e->i32), "");
+  LLVMValueRef nan = LLVMBuildFCmp(e->b, LLVMRealUNO, f, f, "");
+  bits = LLVMBuildSelect(e->b, nan, splat(e, e->i32, 0x7fffffffu), bits, "");
+  return LLVMBuildZExt(e->b, bits, e->v64, "");
+}
+
+/* ---- instructions ---- */
+static LLVMValueRef ibin(em *e, const wv_insn *in, const wv_jop *o) {
+  unsigned w = o->bits;
+  LLVMTypeRef vt = vec(ity(e, w));
+  LLVMValueRef a = narrow(e, reg(e, in->a), w), b = narrow(e, reg(e, in->b), w), r;
+  switch (o->op) {
+  case WV_OP_ADD: r = LLVMBuildAdd(e->b, a, b, ""); break;
+  case WV_OP_SUB: r = LLVMBuildSub(e->b, a, b, ""); break;
+  case WV_OP_MUL: r = LLVMBuildMul(e->b, a, b, ""); break;
+  case WV_OP_AND: r = LLVMBuildAnd(e->b, a, b, ""); break;
+  case WV_OP_OR: r = LLVMBuildOr(e->b, a, b, ""); break;
+  case WV_OP_XOR: r = LLVMBuildXor(e->b, a, b, ""); break;
+  case WV_OP_MIN: case WV_OP_MAX: {
+    LLVMIntPredicate p = o->op == WV_OP_MIN ? (o->sgn ? LLVMIntSLT : LLVMIntULT) : (o->sgn ? LLVMIntSGT : LLVMIntUGT);
+    r = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, p, a, b, ""), a, b, "");
+    break;
+  }
+  default: { /* shl/shr: the amount is b's low 32 bits, unsigned; past the width 0 (shr.s: the sign fill) */
+    LLVMValueRef sh = narrow(e, reg(e, in->b), 32);
+    LLVMValueRef big = LLVMBuildICmp(e->b, LLVMIntUGE, sh, splat(e, e->i32, w), "");
+    if (o->op == WV_OP_SHR && o->sgn) {
+      LLVMValueRef amt = LLVMBuildSelect(e->b, big, splat(e, e->i32, w - 1), sh, "");
+      amt = w == 64 ? LLVMBuildZExt(e->b, amt, vt, "") : w < 32 ? LLVMBuildTrunc(e->b, amt, vt, "") : amt;
+      r = LLVMBuildAShr(e->b, a, amt, "");
+    } else {
+      LLVMValueRef amt = LLVMBuildSelect(e->b, big, splat(e, e->i32, 0), sh, "");
+      amt = w == 64 ? LLVMBuildZExt(e->b, amt, vt, "") : w < 32 ? LLVMBuildTrunc(e->b, amt, vt, "") : amt;
+      r = o->op == WV_OP_SHL ? LLVMBuildShl(e->b, a, amt, "") : LLVMBuildLShr(e->b, a, amt, "");
+      r = LLVMBuildSelect(e->b, big, LLVMConstNull(vt), r, "");
+    }
+  }
+  }
+  return widen(e, r, w, o->sgn);
+}
+
+static LLVMValueRef setp_cmp(em *e, const wv_insn *in, const wv_jop *o) {
+  if (o->flt) {
+    static const LLVMRealPredicate FP[] = {
+        [WV_CMP_EQ] = LLVMRealOEQ,  [WV_CMP_NE] = LLVMRealONE,  [WV_CMP_LT] = LLVMRealOLT,  [WV_CMP_LE] = LLVMRealOLE,
+        [WV_CMP_GT] = LLVMRealOGT,  [WV_CMP_GE] = LLVMRealOGE,  [WV_CMP_EQU] = LLVMRealUEQ, [WV_CMP_NEU] = LLVMRealUNE,
+        [WV_CMP_LTU] = LLVMRealULT, [WV_CMP_LEU] = LLVMRealULE, [WV_CMP_GTU] = LLVMRealUGT, [WV_CMP_GEU] = LLVMRealUGE,
+        [WV_CMP_NUM] = LLVMRealORD, [WV_CMP_NAN] = LLVMRealUNO};
+    LLVMValueRef a, b;
+    if (o->flt == 32) a = as_f32(e, reg(e, in->a)), b = as_f32(e, reg(e, in->b));
+    else a = LLVMBuildBitCast(e->b, reg(e, in->a), vec(e->f64), ""), b = LLVMBuildBitCast(e->b, reg(e, in->b), vec(e->f64), "");
+    return LLVMBuildFCmp(e->b, FP[o->cmp], a, b, "");
+  }
+  static const LLVMIntPredicate S[] = {[WV_CMP_EQ] = LLVMIntEQ, [WV_CMP_NE] = LLVMIntNE, [WV_CMP_LT] = LLVMIntSLT,
+                                       [WV_CMP_LE] = LLVMIntSLE, [WV_CMP_GT] = LLVMIntSGT, [WV_CMP_GE] = LLVMIntSGE};
+  static const LLVMIntPredicate U[] = {[WV_CMP_EQ] = LLVMIntEQ,  [WV_CMP_NE] = LLVMIntNE,  [WV_CMP_LT] = LLVMIntULT,
+                                       [WV_CMP_LE] = LLVMIntULE, [WV_CMP_GT] = LLVMIntUGT, [WV_CMP_GE] = LLVMIntUGE,
+                                       [WV_CMP_LO] = LLVMIntULT, [WV_CMP_LS] = LLVMIntULE, [WV_CMP_HI] = LLVMIntUGT,
+                                       [WV_CMP_HS] = LLVMIntUGE};
+  LLVMValueRef a = narrow(e, reg(e, in->a), o->bits), b = narrow(e, reg(e, in->b), o->bits);
+  return LLVMBuildICmp(e->b, o->sgn ? S[o->cmp] : U[o->cmp], a, b, "");
+}
+
+/* setp's .BOOL c (handlers.h wv_setp_bool). */
+static LLVMValueRef setp_bool(em *e, const wv_insn *in, LLVMValueRef v, LLVMValueRef c) {
+  if (!in->boolop) return v;
+  return in->boolop == WV_BOOL_AND ? LLVMBuildAnd(e->b, v, c, "") : in->boolop == WV_BOOL_OR ? LLVMBuildOr(e->b, v, c, "")
+                                                                                              : LLVMBuildXor(e->b, v, c, "");
+}
+
+static void emit_setp(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32) {
+  LLVMValueRef r = LLVMBuildBitCast(e->b, setp_cmp(e, in, o), e->i32, "");
+  r = LLVMBuildAnd(e->b, r, m32, "");
+  LLVMValueRef u = LLVMBuildNot(e->b, r, ""), c = NULL;
+  if (in->boolop) {
+    c = pred(e, in->c);
+    if (in->neg_c) c = LLVMBuildNot(e->b, c, "");
+  }
+  LLVMValueRef t = setp_bool(e, in, r, c);
+  u = setp_bool(e, in, u, c);
+  if (in->d[0] != WV_NOSLOT) setpred(e, in->d[0], m32, t);
+  if (in->pd >= 0) setpred(e, (uint32_t)in->pd, m32, u);
+}
+
+/* ld/st: bail unless a lane is active and the check passes; count as h_mem.c count() does (which counter: 0 .. 3
+ * of COUNTERS, -1 none); gather/scatter. */
+static int counter(int space, int st) {
+  switch (space) {
+  case WV_SPACE_SHARED: return st ? 3 : 2;
+  case WV_SPACE_GLOBAL: case WV_SPACE_GENERIC: case WV_SPACE_CONST: return st ? 1 : 0;
+  default: return -1;
+  }
+}
+
+/* The active lanes' lowest and highest value of base and the OR of all, reduced at 32 bits where w32 (GVN shares
+ * them between the accesses through one register). */
+static void reduce_addrs(em *e, LLVMValueRef a, LLVMValueRef mv, int w32, LLVMValueRef *lo, LLVMValueRef *hi,
+                         LLVMValueRef *bits) {
+  LLVMTypeRef t = w32 ? e->i32 : e->i64, rt[1] = {vec(t)};
+  if (w32) a = narrow(e, a, 32);
+  LLVMValueRef l = LLVMBuildSelect(e->b, mv, a, splat(e, t, ~0ull), "");
+  LLVMValueRef h = LLVMBuildSelect(e->b, mv, a, LLVMConstNull(vec(t)), "");
+  *lo = intrinsic(e, "llvm.vector.reduce.umin", rt, 1, &l, 1);
+  *hi = intrinsic(e, "llvm.vector.reduce.umax", rt, 1, &h, 1);
+  *bits = intrinsic(e, "llvm.vector.reduce.or", rt, 1, &h, 1);
+  if (w32) {
+    *lo = LLVMBuildZExt(e->b, *lo, e->i64, "");
+    *hi = LLVMBuildZExt(e->b, *hi, e->i64, "");
+    *bits = LLVMBuildZExt(e->b, *bits, e->i64, "");
+  }
+}
+
+/* A .shared access: wv_warp_region_at's test for the space (host = the CTA's shared bytes, abase 0, no stride),
+ * from the base register's extremes r_lo, r_hi and OR r_or: every lane's r + off lies in [r_lo + off, r_hi + off]
+ * when that does not pass 2^32, and is aligned when r_or | off is. Only where this proves the exact test true
+ * does the access go ahead (a load not at all while a cp.async of the CTA is pending); else the interpreter
+ * runs it. */
+static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVMValueRef r_or, uint64_t off,
+                               unsigned bytes, int st) {
+  LLVMValueRef lo = LLVMBuildAdd(e->b, r_lo, cint(e->i64, off), ""), hi = LLVMBuildAdd(e->b, r_hi, cint(e->i64, off), "");
+  LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, LLVMBuildOr(e->b, r_or, cint(e->i64, off), ""),
+                                                                cint(e->i64, bytes - 1), ""), cint(e->i64, 0), "");
+  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, hi, cint(e->i64, 0xffffffffu), ""), "");
+  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntULT, lo, cint(e->i64, WV_SHARED_BASE), ""), "");
+  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), ""),
+                                             e->shared_size, ""), "");
+  if (!st) bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->async_pending, cint(e->i32, 0), ""), "");
+  return bad;
+}
+
+/* The lanes' accesses at ptrs (lane l's address a[l]): where the active lanes' addresses are consecutive elements
+ * (a[l] - l * size the same for all of them: a warp reading or writing a row) one masked vector load or store,
+ * else a gather or scatter (lanes in order: of two stores to one address the higher lane's stays, as in the
+ * interpreter's lane loop). Masked-off lanes touch no memory either way. */
+/* The lanes' accesses at ptrs: where the active lanes' elements are consecutive (a warp reading or writing a
+ * row) one masked vector load or store, else a gather or scatter (lanes in order: of two stores to one address
+ * the higher lane's stays, as in the interpreter's lane loop). Masked-off lanes touch no memory either way. The
+ * row test is on the address register itself (each lane's address is base[l] + off + l * stride, off and stride
+ * the same for all lanes), so accesses through one register share it: a row when base[l] - l * size is the same
+ * for all active lanes and stride is 0; its first element is at first + off. */
+static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, LLVMValueRef ptrs, LLVMValueRef base,
+                   LLVMValueRef stride, LLVMValueRef host, uint64_t off) {
+  int st = o->kind == WV_JK_ST, w32 = LLVMGetVectorSize(LLVMTypeOf(base)) && LLVMGetElementType(LLVMTypeOf(base)) == e->i32;
+  unsigned bytes = o->bits / 8;
+  LLVMTypeRef et = vec(ity(e, o->bits)), bt = w32 ? e->i32 : e->i64, rt[1] = {vec(bt)};
+  LLVMValueRef sv = st ? narrow(e, reg(e, in->d[0]), o->bits) : NULL; /* (loaded before the branches) */
+  LLVMValueRef d = LLVMBuildSub(e->b, base, LLVMBuildMul(e->b, w32 ? e->lane32 : e->lane, splat(e, bt, bytes), ""), "");
+  LLVMValueRef dl = LLVMBuildSelect(e->b, mv, d, splat(e, bt, ~0ull), ""), dh = LLVMBuildSelect(e->b, mv, d, LLVMConstNull(rt[0]), "");
+  dl = intrinsic(e, "llvm.vector.reduce.umin", rt, 1, &dl, 1);
+  dh = intrinsic(e, "llvm.vector.reduce.umax", rt, 1, &dh, 1);
+  LLVMValueRef row = LLVMBuildICmp(e->b, LLVMIntEQ, dl, dh, "");
+  if (stride) row = LLVMBuildAnd(e->b, row, LLVMBuildICmp(e->b, LLVMIntEQ, stride, cint(e->i64, 0), ""), "");
+  /* (32 bits: base[l] is below 2^31, so base[l] - l * size is exact as a signed number, negative where the
+   * row starts below lane 0's place) */
+  LLVMValueRef first = LLVMBuildAdd(e->b, w32 ? LLVMBuildSExt(e->b, dl, e->i64, "") : dl, cint(e->i64, off), "");
+  LLVMValueRef p0 = LLVMBuildGEP2(e->b, e->i8, host, &first, 1, ""); /* lane 0's element of the row */
+  LLVMBasicBlockRef bv = LLVMAppendBasicBlockInContext(e->c, e->fn, "row"), bg = LLVMAppendBasicBlockInContext(e->c, e->fn, "lanes");
+  LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "done");
+  LLVMBuildCondBr(e->b, row, bv, bg);
+  LLVMValueRef vv = NULL, vg = NULL, bytes32 = cint(e->i32, bytes);
+  LLVMTypeRef tv[] = {et, e->ptr}, tg[] = {et, e->vptr};
+  LLVMPositionBuilderAtEnd(e->b, bv);
+  if (st) intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){sv, p0, bytes32, mv}, 4);
+  else vv = intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p0, bytes32, mv, LLVMGetUndef(et)}, 4);
+  LLVMBuildBr(e->b, bj);
+  LLVMPositionBuilderAtEnd(e->b, bg);
+  if (st) intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){sv, ptrs, bytes32, mv}, 4);
+  else vg = intrinsic(e, "llvm.masked.gather", tg, 2, (LLVMValueRef[]){ptrs, bytes32, mv, LLVMGetUndef(et)}, 4);
+  LLVMBuildBr(e->b, bj);
+  LLVMPositionBuilderAtEnd(e->b, bj);
+  if (st) return;
+  LLVMValueRef v = LLVMBuildPhi(e->b, et, "");
+  LLVMValueRef inv[] = {vv, vg};
+  LLVMBasicBlockRef inb[] = {bv, bg};
+  LLVMAddIncoming(v, inv, inb, 2);
+  if (in->d[0] != WV_NOSLOT) setreg(e, in->d[0], mv, widen(e, v, o->bits, o->sgn));
+}
+
+static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
+  int st = o->kind == WV_JK_ST;
+  unsigned bytes = o->bits / 8;
+  LLVMValueRef none = LLVMBuildICmp(e->b, LLVMIntEQ, m32, cint(e->i32, 0), "");
+  /* the lanes' addresses as warp_addrs (h_mem.c) computes them: ((base & bmask) + off) & wmask */
+  uint64_t bmask = (in->addrf & WV_AF_ADDR32) ? 0xffffffffu : ~0ull, wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
+  LLVMValueRef base = in->a != WV_NOSLOT ? reg(e, in->a) : LLVMConstNull(e->v64);
+  base = LLVMBuildAnd(e->b, base, splat(e, e->i64, bmask), "");
+  LLVMValueRef a = LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, base, splat(e, e->i64, (uint64_t)in->imm), ""), splat(e, e->i64, wmask), "");
+  LLVMValueRef lo, hi, bits, ptrs, off32;
+  LLVMValueRef rbase, rstride = NULL, rhost;
+  if (in->space == WV_SPACE_SHARED && wmask == 0xffffffffu && bmask == 0xffffffffu && in->imm >= 0 && in->imm < (1 << 30)) {
+    reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
+    bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
+    off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
+    ptrs = LLVMBuildGEP2(e->b, e->i8, e->shared, &off32, 1, ""); /* offsets below 2^31 */
+    rbase = narrow(e, base, 32);
+    rhost = e->shared;
+  } else {
+    bail_if(e, none, k);
+    reduce_addrs(e, a, mv, wmask == 0xffffffffu, &lo, &hi, &bits);
+    LLVMTypeRef pt[] = {e->ptr, e->i32, e->i64, e->i64, e->i64, e->i32, e->i32, e->ptr};
+    LLVMTypeRef ft = LLVMFunctionType(e->i32, pt, 8, 0);
+    LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_jit_mem"); /* jit.c defines the symbol's address */
+    if (!fp) fp = LLVMAddFunction(e->mod, "wv_jit_mem", ft);
+    LLVMValueRef args[] = {e->x, cint(e->i32, in->space), lo, hi, bits, cint(e->i32, bytes), cint(e->i32, (uint64_t)st), e->out};
+    LLVMValueRef ok = LLVMBuildCall2(e->b, ft, fp, args, 8, "");
+    bail_if(e, LLVMBuildICmp(e->b, LLVMIntEQ, ok, cint(e->i32, 0), ""), k);
+    LLVMValueRef one = cint(e->i64, 1);
+    LLVMValueRef hb = LLVMBuildLoad2(e->b, e->i64, e->out, "");
+    LLVMValueRef stride = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, e->out, &one, 1, ""), "");
+    LLVMValueRef addr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, broadcast(e, hb), a, ""),
+                                     LLVMBuildMul(e->b, broadcast(e, stride), e->lane, ""), "");
+    ptrs = LLVMBuildIntToPtr(e->b, addr, e->vptr, "");
+    /* a row of base + off + hb: modulo 2^64 unless the space's addresses wrap at 32 bits (then no row test) */
+    rbase = wmask == ~0ull ? base : a;
+    rstride = stride;
+    rhost = LLVMBuildIntToPtr(e->b, hb, e->ptr, "");
+    if (wmask != ~0ull) { /* the row test on the addresses themselves */
+      rbase = a;
+      rhost = LLVMBuildGEP2(e->b, e->i8, rhost, (LLVMValueRef[]){cint(e->i64, (uint64_t)-in->imm)}, 1, "");
+    }
+  }
+  int co = counter(in->space, st);
+  if (co >= 0) e->counts[co]++;
+  access(e, in, o, mv, ptrs, rbase, rstride, rhost, (uint64_t)in->imm);
+}
+
+static LLVMValueRef emit_cvta(em *e, const wv_insn *in) { /* h_mem.c h_cvta */
+  uint64_t win = in->space == WV_SPACE_SHARED || in->space == WV_SPACE_CLUSTER ? WV_SHARED_WINDOW
+               : in->space == WV_SPACE_LOCAL                                  ? WV_LOCAL_WINDOW
+               : in->space == WV_SPACE_KPARAM                                 ? WV_PARAM_WINDOW
+                                                                              : 0;
+  int to = in->mode, nar = wv_type_size((wv_type)in->type) == 4;
+  LLVMValueRef a = reg(e, in->a);
+  if (nar || (win && !to)) a = widen(e, narrow(e, a, 32), 32, 0);
+  LLVMValueRef v = to ? LLVMBuildSub(e->b, a, splat(e, e->i64, win), "") : LLVMBuildAdd(e->b, a, splat(e, e->i64, win), "");
+  return nar ? widen(e, narrow(e, v, 32), 32, 0) : v;
+}
+
+static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
+  LLVMValueRef m32 = e->mask;
+  if (in->guard >= 0) {
+    LLVMValueRef p = pred(e, (uint32_t)in->guard);
+    m32 = LLVMBuildAnd(e->b, m32, in->guard_neg ? LLVMBuildNot(e->b, p, "") : p, "");
+  }
+  LLVMValueRef mv = LLVMBuildBitCast(e->b, m32, e->vi1, "");
+  LLVMValueRef r = NULL;
+  switch (o->kind) {
+  case WV_JK_IBIN: r = ibin(e, in, o); break;
+  case WV_JK_IUN: {
+    LLVMValueRef a = narrow(e, reg(e, in->a), o->bits);
+    r = widen(e, o->op == WV_OP_NOT ? LLVMBuildNot(e->b, a, "") : LLVMBuildNeg(e->b, a, ""), o->bits, o->sgn);
+    break;
+  }
+  case WV_JK_MADLO: {
+    LLVMValueRef a = narrow(e, reg(e, in->a), o->bits), b = narrow(e, reg(e, in->b), o->bits), c = narrow(e, reg(e, in->c), o->bits);
+    r = widen(e, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, a, b, ""), c, ""), o->bits, o->sgn);
+    break;
+  }
+  case WV_JK_MULWIDE: { /* the product at twice the width, stored extended by the source's signedness */
+    unsigned w2 = o->bits * 2;
+    LLVMTypeRef t2 = vec(ity(e, w2));
+    LLVMValueRef a = narrow(e, reg(e, in->a), o->bits), b = narrow(e, reg(e, in->b), o->bits);
+    a = o->sgn ? LLVMBuildSExt(e->b, a, t2, "") : LLVMBuildZExt(e->b, a, t2, "");
+    b = o->sgn ? LLVMBuildSExt(e->b, b, t2, "") : LLVMBuildZExt(e->b, b, t2, "");
+    r = widen(e, LLVMBuildMul(e->b, a, b, ""), w2, o->sgn);
+    break;
+  }
+  case WV_JK_MADWIDE: {
+    LLVMValueRef a = widen(e, narrow(e, reg(e, in->a), 32), 32, o->sgn), b = widen(e, narrow(e, reg(e, in->b), 32), 32, o->sgn);
+    r = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, a, b, ""), reg(e, in->c), "");
+    break;
+  }
+  case WV_JK_MOV: r = widen(e, narrow(e, reg(e, in->a), o->bits), o->bits, o->sgn); break;
+  case WV_JK_CVTI: /* (DT)(ST)a, stored extended by DT's sign */
+    r = widen(e, narrow(e, widen(e, narrow(e, reg(e, in->a), o->bits), o->bits, o->sgn), o->flt), o->flt, o->neg);
+    break;
+  case WV_JK_I2F: { /* the host's conversion, rounded to nearest */
+    LLVMValueRef a = narrow(e, reg(e, in->a), o->bits);
+    LLVMTypeRef ft = vec(o->flt == 32 ? e->f32 : e->f64);
+    LLVMValueRef f = o->sgn ? LLVMBuildSIToFP(e->b, a, ft, "") : LLVMBuildUIToFP(e->b, a, ft, "");
+    r = o->flt == 32 ? widen(e, LLVMBuildBitCast(e->b, f, vec(e->i32), ""), 32, 0) : LLVMBuildBitCast(e->b, f, e->v64, "");
+    break;
+  }
+  case WV_JK_SETP: emit_setp(e, in, o, m32); return;
+  case WV_JK_SELP: {
+    LLVMValueRef c = pred(e, in->c);
+    if (in->neg_c) c = LLVMBuildNot(e->b, c, "");
+    r = LLVMBuildSelect(e->b, LLVMBuildBitCast(e->b, c, e->vi1, ""), reg(e, in->a), reg(e, in->b), "");
+    break;
+  }
+  case WV_JK_FBIN: {
+    LLVMValueRef a = as_f32(e, reg(e, in->a)), b = as_f32(e, reg(e, in->b));
+    r = from_f32(e, o->op == WV_OP_ADD ? LLVMBuildFAdd(e->b, a, b, "") : o->op == WV_OP_SUB ? LLVMBuildFSub(e->b, a, b, "")
+                                                                                           : LLVMBuildFMul(e->b, a, b, ""));
+    break;
+  }
+  case WV_JK_FFMA: {
+    LLVMValueRef a = narrow(e, reg(e, in->a), 32), c = narrow(e, reg(e, in->c), 32);
+    if (o->neg & 1) a = LLVMBuildXor(e->b, a, splat(e, e->i32, 0x80000000u), "");
+    if (o->neg & 2) c = LLVMBuildXor(e->b, c, splat(e, e->i32, 0x80000000u), "");
+    LLVMTypeRef ft = vec(e->f32);
+    LLVMValueRef args[] = {LLVMBuildBitCast(e->b, a, ft, ""), as_f32(e, reg(e, in->b)), LLVMBuildBitCast(e->b, c, ft, "")};
+    r = from_f32(e, intrinsic(e, "llvm.fma", &ft, 1, args, 3));
+    break;
+  }
+  case WV_JK_CVTA: r = emit_cvta(e, in); break;
+  case WV_JK_LD: case WV_JK_ST: emit_mem(e, in, o, m32, mv, k); return;
+  default: return;
+  }
+  setreg(e, in->d[0], mv, r);
+}
+
+/* (emit.h) */
+LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char *name, const wv_func *f, uint32_t pc,
+                                uint32_t len) {
+  em e = {.c = c, .mod = mod};
+  e.i1 = LLVMInt1TypeInContext(c);
+  e.i8 = LLVMInt8TypeInContext(c);
+  e.i16 = LLVMInt16TypeInContext(c);
+  e.i32 = LLVMInt32TypeInContext(c);
+  e.i64 = LLVMInt64TypeInContext(c);
+  e.f32 = LLVMFloatTypeInContext(c);
+  e.f64 = LLVMDoubleTypeInContext(c);
+  e.ptr = LLVMPointerTypeInContext(c, 0);
+  e.v64 = vec(e.i64);
+  e.vptr = vec(e.ptr);
+  e.vi1 = vec(e.i1);
+  e.npreds = f->npreds + 1;
+  e.pv = calloc(e.npreds, sizeof *e.pv);
+  e.pdirty = calloc(e.npreds, 1);
+  LLVMTypeRef params[] = {e.ptr, e.i32};
+  e.fn = LLVMAddFunction(mod, name, LLVMFunctionType(e.i32, params, 2, 0));
+  e.x = LLVMGetParam(e.fn, 0);
+  e.mask = LLVMGetParam(e.fn, 1);
+
+  e.b = LLVMCreateBuilderInContext(c);
+  LLVMPositionBuilderAtEnd(e.b, LLVMAppendBasicBlockInContext(c, e.fn, "entry"));
+  for (int k = 0; k < 3; k++)
+    e.bank[k] = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, bank) + (size_t)k * sizeof(void *)), "");
+  e.preds_p = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, preds)), "");
+  e.out = LLVMBuildAlloca(e.b, LLVMArrayType(e.i64, 2), "");
+  { /* the running CTA's shared memory: nothing in a region changes where it is, its size or pending cp.asyncs */
+    LLVMValueRef cta = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, cta)), "");
+    LLVMValueRef i0 = cint(e.i64, offsetof(wv_cta, shared)), i1 = cint(e.i64, offsetof(wv_cta, shared_size));
+    LLVMValueRef i2 = cint(e.i64, offsetof(wv_cta, async_pending));
+    e.shared = LLVMBuildLoad2(e.b, e.ptr, LLVMBuildGEP2(e.b, e.i8, cta, &i0, 1, ""), "");
+    e.shared_size = LLVMBuildZExt(e.b, LLVMBuildLoad2(e.b, e.i32, LLVMBuildGEP2(e.b, e.i8, cta, &i1, 1, ""), ""), e.i64, "");
+    e.async_pending = LLVMBuildLoad2(e.b, e.i32, LLVMBuildGEP2(e.b, e.i8, cta, &i2, 1, ""), "");
+  }
+  LLVMValueRef lanes[WV_WARP];
+  for (int l = 0; l < WV_WARP; l++) lanes[l] = cint(e.i64, (uint64_t)l);
+  e.lane = LLVMConstVector(lanes, WV_WARP);
+  for (int l = 0; l < WV_WARP; l++) lanes[l] = cint(e.i32, (uint64_t)l);
+  e.lane32 = LLVMConstVector(lanes, WV_WARP);
+  for (uint32_t k = 0; k < len; k++) {
+    wv_jop o;
+    if (!wv_jit_select(&f->code[pc + k], &o)) break; /* (regions hold only these) */
+    emit_insn(&e, &f->code[pc + k], &o, k);
+  }
+  flush(&e);
+  LLVMBuildRet(e.b, cint(e.i32, len));
+  LLVMDisposeBuilder(e.b);
+  free(e.regs);
+  free(e.pv);
+  free(e.pdirty);
+  return e.fn;
+}
+#endif

@@ -1,0 +1,19 @@
+/*
+ * emit.h — emit.c's one entry: a region of a PTX function as an LLVM function (jit.h says what a region is).
+ */
+#ifndef WV_JIT_EMIT_H
+#define WV_JIT_EMIT_H
+
+#include <llvm-c/Core.h>
+
+#include "jit/jit.h"
+
+/* `int name(wv_exec *x, uint32_t mask)`: instructions pc .. pc + len - 1 of f (exec/jit_hook.h). */
+LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char *name, const wv_func *f, uint32_t pc,
+                                uint32_t len);
+
+/* When emit.c was built: part of every compiled function's key (jit.c), so a changed code generator never
+ * reuses an object of another build. */
+extern const char wv_jit_emit_build[];
+
+#endif

@@ -1,0 +1,393 @@
+/*
+ * jit.c — the JIT engine's use of LLVM (C API): one ORC LLJIT per vm for the host CPU (its name and features:
+ * AVX2/AVX-512 vectors). A PTX function's regions are one LLVM module, optimised with the new pass manager
+ * ("default<O2>") and compiled by the host's target machine into an object file in memory, which the LLJIT
+ * links. The object is named by the hash of everything its code depends on (key_of): the same function in
+ * another module (or another process, through cache.c's files) reuses it, and it stays linked while a loaded
+ * module uses it. Built without LLVM, wv_jit_available() is 0 and nothing compiles.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "jit/jit.h"
+
+#ifndef WV_HAVE_LLVM
+int wv_jit_available(void) { return 0; }
+wv_jit *wv_jit_new(const char *cache_dir, char *err, size_t errlen) {
+  (void)cache_dir;
+  snprintf(err, errlen, "warpvm was built without LLVM; the JIT is unavailable");
+  return NULL;
+}
+void wv_jit_free(wv_jit *j) { (void)j; }
+wv_jit_mod *wv_jit_mod_new(wv_jit *j, const wv_irmod *m) { (void)j, (void)m; return NULL; }
+void wv_jit_mod_free(wv_jit *j, wv_jit_mod *jm) { (void)j, (void)jm; }
+int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, char *err, size_t errlen) {
+  (void)j, (void)jm, (void)fi, (void)st;
+  snprintf(err, errlen, "warpvm was built without LLVM; the JIT is unavailable");
+  return -1;
+}
+int wv_jit_compiled(const wv_jit_mod *jm, uint32_t fi) { (void)jm, (void)fi; return 0; }
+const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm) { (void)jm; return NULL; }
+#else
+#include <pthread.h>
+
+#include <llvm-c/Core.h>
+#include <llvm-c/Analysis.h>
+#include <stddef.h>
+#include <llvm-c/Error.h>
+#include <llvm-c/LLJIT.h>
+#include <llvm-c/Orc.h>
+#include <llvm-c/Target.h>
+#include <llvm-c/TargetMachine.h>
+#include <llvm-c/Transforms/PassBuilder.h>
+
+#include "exec/sched.h"
+#include "jit/cache.h"
+#include "jit/emit.h"
+
+#define MIN_REGION 2 /* instructions: a shorter run is not worth a call */
+#define JIT_FORMAT "warpvm-jit-1 " __DATE__ " " __TIME__ /* this build's code generation (jit.c, emit.c) */
+
+/* A compiled function's object, linked under its own resource tracker while some module uses it. */
+typedef struct jobj {
+  uint64_t key[2];
+  LLVMOrcResourceTrackerRef rt;
+  uint32_t refs;
+} jobj;
+
+struct wv_jit {
+  LLVMOrcLLJITRef lljit;
+  LLVMTargetMachineRef tm; /* the host's: the optimiser's cost model, the data layout, the code */
+  char *triple, *cpu, *features;
+  char *cache;             /* cache.c's folder, NULL: none */
+  jobj *objs;
+  uint32_t nobjs, capobjs;
+};
+
+typedef struct jfunc {
+  wv_jit_code code;
+  uint16_t *len;
+  wv_jit_entry *entry;
+  int32_t obj;              /* its jobj, -1: none */
+} jfunc;
+
+struct wv_jit_mod {
+  const wv_irmod *m;
+  uint32_t nfuncs;
+  jfunc *f;                 /* per function */
+  uint8_t *done;            /* per function: compiled (or found nothing to compile) */
+  const wv_jit_code **table;/* per function: &f[i].code once it has regions */
+};
+
+int wv_jit_available(void) { return 1; }
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static int init_ok;
+static void init_llvm(void) {
+  init_ok = !LLVMInitializeNativeTarget() && !LLVMInitializeNativeAsmPrinter();
+}
+
+static void take_error(LLVMErrorRef e, char *err, size_t errlen) {
+  char *m = LLVMGetErrorMessage(e);
+  snprintf(err, errlen, "LLVM: %s", m);
+  LLVMDisposeErrorMessage(m);
+}
+
+wv_jit *wv_jit_new(const char *cache_dir, char *err, size_t errlen) {
+  pthread_once(&init_once, init_llvm);
+  if (!init_ok) {
+    snprintf(err, errlen, "LLVM has no target for this host");
+    return NULL;
+  }
+  wv_jit *j = calloc(1, sizeof *j);
+  if (!j) return NULL;
+  j->triple = LLVMGetDefaultTargetTriple();
+  j->cpu = LLVMGetHostCPUName();
+  j->features = LLVMGetHostCPUFeatures();
+  LLVMTargetRef t;
+  char *msg = NULL;
+  if (LLVMGetTargetFromTriple(j->triple, &t, &msg)) {
+    snprintf(err, errlen, "LLVM: %s", msg ? msg : "no target");
+    LLVMDisposeMessage(msg);
+    wv_jit_free(j);
+    return NULL;
+  }
+  j->tm = LLVMCreateTargetMachine(t, j->triple, j->cpu, j->features, LLVMCodeGenLevelDefault, LLVMRelocDefault,
+                                  LLVMCodeModelJITDefault);
+  LLVMOrcJITTargetMachineBuilderRef jtmb;
+  LLVMErrorRef e = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
+  if (e) {
+    take_error(e, err, errlen);
+    wv_jit_free(j);
+    return NULL;
+  }
+  LLVMOrcLLJITBuilderRef b = LLVMOrcCreateLLJITBuilder();
+  LLVMOrcLLJITBuilderSetJITTargetMachineBuilder(b, jtmb);
+  if ((e = LLVMOrcCreateLLJIT(&j->lljit, b))) {
+    take_error(e, err, errlen);
+    j->lljit = NULL;
+    wv_jit_free(j);
+    return NULL;
+  }
+  /* what compiled code calls, by name (an object file holds no address of this process) */
+  LLVMOrcCSymbolMapPair sym = {LLVMOrcLLJITMangleAndIntern(j->lljit, "wv_jit_mem"),
+                               {(LLVMOrcExecutorAddress)(uintptr_t)&wv_jit_mem,
+                                {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}};
+  if ((e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(j->lljit), LLVMOrcAbsoluteSymbols(&sym, 1)))) {
+    take_error(e, err, errlen);
+    wv_jit_free(j);
+    return NULL;
+  }
+  if (cache_dir) j->cache = strdup(cache_dir);
+  return j;
+}
+
+void wv_jit_free(wv_jit *j) {
+  if (!j) return;
+  if (j->lljit) {
+    LLVMErrorRef e = LLVMOrcDisposeLLJIT(j->lljit);
+    if (e) LLVMConsumeError(e);
+  }
+  if (j->tm) LLVMDisposeTargetMachine(j->tm);
+  LLVMDisposeMessage(j->triple);
+  LLVMDisposeMessage(j->cpu);
+  LLVMDisposeMessage(j->features);
+  free(j->cache);
+  free(j->objs);
+  free(j);
+}
+
+wv_jit_mod *wv_jit_mod_new(wv_jit *j, const wv_irmod *m) {
+  wv_jit_mod *jm = calloc(1, sizeof *jm);
+  if (!jm) return NULL;
+  jm->m = m;
+  jm->nfuncs = m->nfuncs;
+  jm->f = calloc(m->nfuncs + 1, sizeof *jm->f);
+  for (uint32_t i = 0; jm->f && i < m->nfuncs; i++) jm->f[i].obj = -1;
+  jm->done = calloc(m->nfuncs + 1, 1);
+  jm->table = calloc(m->nfuncs + 1, sizeof *jm->table);
+  if (!jm->f || !jm->done || !jm->table) {
+    wv_jit_mod_free(j, jm);
+    return NULL;
+  }
+  return jm;
+}
+
+static void obj_release(wv_jit *j, int32_t o) {
+  if (o < 0 || --j->objs[o].refs) return;
+  LLVMErrorRef e = LLVMOrcResourceTrackerRemove(j->objs[o].rt);
+  if (e) LLVMConsumeError(e);
+  LLVMOrcReleaseResourceTracker(j->objs[o].rt);
+  j->objs[o].rt = NULL;
+  j->objs[o].key[0] = j->objs[o].key[1] = 0;
+}
+
+void wv_jit_mod_free(wv_jit *j, wv_jit_mod *jm) {
+  if (!jm) return;
+  for (uint32_t i = 0; jm->f && i < jm->nfuncs; i++) {
+    obj_release(j, jm->f[i].obj);
+    free(jm->f[i].len);
+    free(jm->f[i].entry);
+  }
+  free(jm->f);
+  free(jm->done);
+  free(jm->table);
+  free(jm);
+}
+
+int wv_jit_compiled(const wv_jit_mod *jm, uint32_t fi) { return jm->done[fi]; }
+const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm) { return jm->table; }
+
+/* ---- the key: what a function's code depends on ---- */
+typedef struct hash { uint64_t h[2]; } hash;
+static void feed(hash *k, const void *p, size_t n) {
+  const uint8_t *b = p;
+  for (size_t i = 0; i < n; i++) {
+    k->h[0] = (k->h[0] ^ b[i]) * 0x100000001b3ull;
+    k->h[1] = (k->h[1] ^ b[i]) * 0x100000001b3ull + (k->h[1] >> 29);
+  }
+}
+#define FEED(k, v) feed(k, &(v), sizeof(v))
+static void feed_str(hash *k, const char *s) { feed(k, s, strlen(s) + 1); }
+
+static void key_of(const wv_jit *j, const wv_func *f, const uint16_t *len, uint64_t key[2]) {
+  hash k = {{0xcbf29ce484222325ull, 0x84222325cbf29ce4ull}};
+  feed_str(&k, JIT_FORMAT);
+  feed_str(&k, wv_jit_emit_build);
+  feed_str(&k, j->triple);
+  feed_str(&k, j->cpu);
+  feed_str(&k, j->features);
+  const size_t layout[] = {sizeof(wv_exec), offsetof(wv_exec, bank), offsetof(wv_exec, preds), offsetof(wv_exec, cta),
+                           offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_sld), offsetof(wv_exec, n_sst),
+                           offsetof(wv_cta, shared), offsetof(wv_cta, shared_size), offsetof(wv_cta, async_pending),
+                           WV_SHARED_BASE, WV_WARP};
+  feed(&k, layout, sizeof layout);
+  FEED(&k, f->npreds);
+  for (uint32_t pc = 0; pc < f->ncode; pc++) {
+    if (!len[pc]) continue;
+    FEED(&k, pc);
+    FEED(&k, len[pc]);
+    for (uint32_t i = pc; i < pc + len[pc]; i++) {
+      const wv_insn *in = &f->code[i];
+      wv_jop o;
+      wv_jit_select(in, &o);
+      FEED(&k, o);
+      const uint64_t v[] = {in->d[0], in->d[1], in->d[2], in->d[3], (uint64_t)(int64_t)in->pd, in->a, in->b, in->c, in->e,
+                            (uint64_t)in->imm, (uint64_t)(int64_t)in->guard, in->guard_neg, in->neg_b, in->neg_c, in->boolop,
+                            in->space, in->addrf, in->mode, in->rnd, in->type, in->type2, in->vec, in->nd, in->ftz, in->sat,
+                            in->cmp, in->op};
+      feed(&k, v, sizeof v);
+    }
+  }
+  key[0] = k.h[0];
+  key[1] = k.h[1];
+}
+
+static void sym_name(char *buf, size_t cap, const uint64_t key[2], uint32_t pc) {
+  snprintf(buf, cap, "wv_%016llx%016llx_%u", (unsigned long long)key[0], (unsigned long long)key[1], pc);
+}
+
+/* The object of f's regions, compiled: LLVM IR, optimised, machine code (a memory buffer), or NULL. */
+static LLVMMemoryBufferRef compile_object(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t key[2],
+                                          char *err, size_t errlen) {
+  LLVMContextRef c = LLVMContextCreate();
+  LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("wv", c);
+  LLVMSetTarget(mod, j->triple);
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
+  LLVMSetModuleDataLayout(mod, td);
+  LLVMDisposeTargetData(td);
+  char name[80];
+  for (uint32_t pc = 0; pc < f->ncode; pc++) {
+    if (!len[pc]) continue;
+    sym_name(name, sizeof name, key, pc);
+    wv_jit_emit_region(c, mod, name, f, pc, len[pc]);
+  }
+  LLVMMemoryBufferRef obj = NULL;
+  char *msg = NULL;
+  if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
+    snprintf(err, errlen, "JIT: invalid code for '%s': %.300s", f->name, msg ? msg : "");
+  } else {
+    LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
+    LLVMErrorRef e = LLVMRunPasses(mod, "default<O2>", j->tm, po);
+    LLVMDisposePassBuilderOptions(po);
+    const char *dump = getenv("WARPVM_JIT_DUMP"); /* a developer's look: "ir" or "asm" of every compiled function */
+    if (e) {
+      take_error(e, err, errlen);
+    } else {
+      if (dump && !strcmp(dump, "ir")) LLVMDumpModule(mod);
+      char *m2 = NULL;
+      LLVMMemoryBufferRef mb;
+      if (dump && !strcmp(dump, "asm") && !LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMAssemblyFile, &m2, &mb)) {
+        fwrite(LLVMGetBufferStart(mb), 1, LLVMGetBufferSize(mb), stderr);
+        LLVMDisposeMemoryBuffer(mb);
+      }
+      LLVMDisposeMessage(m2);
+      m2 = NULL;
+      if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMObjectFile, &m2, &obj)) {
+        snprintf(err, errlen, "LLVM: %s", m2 ? m2 : "no object");
+        obj = NULL;
+      }
+      LLVMDisposeMessage(m2);
+    }
+  }
+  LLVMDisposeMessage(msg);
+  LLVMDisposeModule(mod);
+  LLVMContextDispose(c);
+  return obj;
+}
+
+/* The jobj of key: linked already, else from the disk cache, else compiled now (and kept on disk); -1 on a
+ * failure (err). */
+static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t key[2], char *err,
+                          size_t errlen) {
+  int32_t freeslot = -1;
+  for (uint32_t i = 0; i < j->nobjs; i++) {
+    if (j->objs[i].rt && j->objs[i].key[0] == key[0] && j->objs[i].key[1] == key[1]) {
+      j->objs[i].refs++;
+      return (int32_t)i;
+    }
+    if (!j->objs[i].rt && freeslot < 0) freeslot = (int32_t)i;
+  }
+  LLVMMemoryBufferRef obj = NULL;
+  size_t size = 0;
+  void *data = j->cache ? wv_jit_cache_get(j->cache, key, &size) : NULL;
+  if (data) {
+    obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, size, "wv");
+    free(data);
+  } else {
+    obj = compile_object(j, f, len, key, err, errlen);
+    if (!obj) return -1;
+    if (j->cache) wv_jit_cache_put(j->cache, key, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
+  }
+  if (freeslot < 0) {
+    if (j->nobjs == j->capobjs) {
+      uint32_t cap = j->capobjs ? 2 * j->capobjs : 16;
+      jobj *nv = realloc(j->objs, cap * sizeof *nv);
+      if (!nv) {
+        LLVMDisposeMemoryBuffer(obj);
+        snprintf(err, errlen, "out of host memory");
+        return -1;
+      }
+      j->objs = nv;
+      j->capobjs = cap;
+    }
+    freeslot = (int32_t)j->nobjs++;
+  }
+  LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(j->lljit));
+  LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(j->lljit, rt, obj); /* (takes the buffer) */
+  if (e) {
+    take_error(e, err, errlen);
+    LLVMOrcReleaseResourceTracker(rt);
+    return -1;
+  }
+  j->objs[freeslot] = (jobj){.key = {key[0], key[1]}, .rt = rt, .refs = 1};
+  return freeslot;
+}
+
+int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, char *err, size_t errlen) {
+  if (jm->done[fi]) return 0;
+  const wv_func *f = &jm->m->funcs[fi];
+  double t0 = wv_now();
+  jfunc *jf = &jm->f[fi];
+  uint32_t n = f->ncode;
+  jf->len = calloc(n + 1, sizeof *jf->len);
+  jf->entry = calloc(n + 1, sizeof *jf->entry);
+  if (!jf->len || !jf->entry) {
+    snprintf(err, errlen, "out of host memory");
+    return -1;
+  }
+  jm->done[fi] = 1;
+  uint32_t nreg = f->defined && f->code ? wv_jit_regions(f, MIN_REGION, jf->len) : 0;
+  st->functions++;
+  if (!nreg) {
+    st->seconds += wv_now() - t0;
+    return 0;
+  }
+  uint64_t key[2], insns = 0;
+  key_of(j, f, jf->len, key);
+  int32_t o = object_for(j, f, jf->len, key, err, errlen);
+  LLVMErrorRef e = NULL;
+  for (uint32_t pc = 0; o >= 0 && !e && pc < n; pc++) {
+    if (!jf->len[pc]) continue;
+    char name[80];
+    LLVMOrcExecutorAddress a;
+    sym_name(name, sizeof name, key, pc);
+    if (!(e = LLVMOrcLLJITLookup(j->lljit, &a, name))) jf->entry[pc] = (wv_jit_entry)(uintptr_t)a;
+    insns += jf->len[pc];
+  }
+  st->seconds += wv_now() - t0;
+  if (o < 0 || e) {
+    if (e) take_error(e, err, errlen);
+    obj_release(j, o);
+    memset(jf->len, 0, n * sizeof *jf->len);
+    return -1;
+  }
+  jf->obj = o;
+  jf->code = (wv_jit_code){.ncode = n, .len = jf->len, .entry = jf->entry};
+  jm->table[fi] = &jf->code;
+  st->regions += nreg;
+  st->insns += insns;
+  return 0;
+}
+#endif

@@ -1,0 +1,84 @@
+/*
+ * jit.h — warpvm's second engine: straight-line PTX compiled through LLVM into warp-wide vector code
+ * (README "Engines"). The scheduler (src/exec/sched.c) runs a function's compiled regions through
+ * exec/jit_hook.h; everything else (control flow, divergence, barriers, collectives, faults) stays with it.
+ *
+ *   select.c  which instructions compile (each recognised by the interpreter handler the decoder gave it,
+ *             so compiled and interpreted semantics are one) and the regions they form
+ *   emit.c    a region as LLVM IR: registers as <32 x i64> SSA values, guards as lane masks, memory
+ *             checked warp-wide by exec's own check (wv_warp_region_at) before any effect
+ *   jit.c     LLVM's ORC LLJIT for the host CPU: one LLVM module per PTX function, compiled at its first
+ *             launch, freed with its PTX module
+ */
+#ifndef WV_JIT_H
+#define WV_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "exec/exec.h"
+#include "exec/jit_hook.h"
+
+/* ---- what compiles (select.c) ---- */
+typedef enum wv_jk {
+  WV_JK_NONE = 0,
+  WV_JK_IBIN,    /* add sub mul.lo min max and or xor shl shr on bits/sgn (jop.op: the opcode) */
+  WV_JK_IUN,     /* not neg */
+  WV_JK_MADLO,   /* mad.lo */
+  WV_JK_MULWIDE, /* mul.wide: bits/sgn of the sources */
+  WV_JK_MADWIDE, /* mad.wide.{u,s}32 */
+  WV_JK_MOV,     /* mov (bits: the width kept, 64 = all) and cvt between 32 and 64 bits (sgn: sign-extend) */
+  WV_JK_CVTI,    /* cvt between integers: bits/sgn the source's, flt/neg the destination's width and sign */
+  WV_JK_I2F,     /* cvt.rn.f32/.f64 of an integer (bits/sgn), flt the float's width */
+  WV_JK_SETP,    /* setp on an integer (bits/sgn) or float (flt: 32 or 64) type, jop.cmp */
+  WV_JK_SELP,
+  WV_JK_FBIN,    /* add sub mul .rn .f32 without flags */
+  WV_JK_FFMA,    /* fma.rn.f32 (mad.rn), with contract.c's negations (jop.neg: 1 product, 2 addend) */
+  WV_JK_CVTA,
+  WV_JK_LD,      /* ld/st of one element (bits, sgn) */
+  WV_JK_ST,
+} wv_jk;
+
+typedef struct wv_jop {
+  uint8_t kind;   /* wv_jk */
+  uint16_t op;    /* wv_opcode */
+  uint8_t bits;   /* integer width */
+  uint8_t sgn;
+  uint8_t flt;    /* float width of a setp, 0: integer */
+  uint8_t cmp;    /* WV_CMP_* */
+  uint8_t neg;
+} wv_jop;
+
+/* How the JIT runs instruction in, 0 if it leaves it to the interpreter. */
+int wv_jit_select(const wv_insn *in, wv_jop *o);
+/* Regions of f: len[pc] (the length of the region starting at pc, 0: none), each a run of at least min
+ * instructions that compile, inside one basic block. Returns their number. */
+uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len);
+
+/* ---- the engine (jit.c) ---- */
+typedef struct wv_jit wv_jit;         /* one per vm: the LLJIT and the host's target machine */
+typedef struct wv_jit_mod wv_jit_mod; /* one per PTX module: its functions' code */
+typedef struct wv_jit_stats {
+  double seconds;
+  uint64_t functions, regions, insns;
+} wv_jit_stats;
+
+int wv_jit_available(void); /* 0: built without LLVM */
+/* cache_dir: where compiled objects are kept (cache.c), NULL: nowhere. */
+wv_jit *wv_jit_new(const char *cache_dir, char *err, size_t errlen);
+void wv_jit_free(wv_jit *j);
+wv_jit_mod *wv_jit_mod_new(wv_jit *j, const wv_irmod *m);
+void wv_jit_mod_free(wv_jit *j, wv_jit_mod *jm);
+/* Compile function fi of the module if it is not yet (counting in st); 0, or -1 with the reason in err. */
+int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, char *err, size_t errlen);
+int wv_jit_compiled(const wv_jit_mod *jm, uint32_t fi);
+/* Per function index: its code (NULL: none), for sched.h's wv_launch_desc.jit. */
+const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm);
+
+/* ---- what compiled code calls (jit_rt.c) ---- */
+/* exec's warp-wide memory check (wv_warp_region_at) for the active lanes' lowest and highest address and the
+ * OR of all; 1 when the access may go ahead: lane l's bytes at out[0] + addr[l] + l * out[1]. */
+int wv_jit_mem(wv_exec *x, int space, uint64_t lo, uint64_t hi, uint64_t bits, uint32_t bytes, int store,
+               uint64_t *out);
+
+#endif

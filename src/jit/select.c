@@ -1,0 +1,184 @@
+/*
+ * select.c — which instructions the JIT compiles, and the regions they form. An instruction is recognised
+ * by its handler: the decoder gave it exactly one of the interpreter's specialised handlers (exec/handlers.h),
+ * and the JIT compiles only those whose meaning it reproduces bit for bit, asking the same lookup functions the
+ * decoder asks. Anything else — another rounding mode, .ftz/.sat, .approx, carries, vectors, a space it
+ * does not check — ends a region and runs in the interpreter.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/handlers.h"
+#include "jit/jit.h"
+
+static const wv_type ITYPES[6] = {WV_T_U16, WV_T_S16, WV_T_U32, WV_T_S32, WV_T_U64, WV_T_S64};
+
+static int set(wv_jop *o, wv_jk k, int op, wv_type t) {
+  memset(o, 0, sizeof *o);
+  o->kind = (uint8_t)k;
+  o->op = (uint16_t)op;
+  if (t != WV_T_NONE) {
+    o->bits = (uint8_t)(wv_type_size(t) * 8);
+    o->sgn = (uint8_t)wv_type_is_signed(t);
+  }
+  return 1;
+}
+
+static int select_int(const wv_insn *in, wv_jop *o) {
+  static const int BIN[] = {WV_OP_ADD, WV_OP_SUB, WV_OP_MUL, WV_OP_MIN, WV_OP_MAX, WV_OP_AND,
+                            WV_OP_OR,  WV_OP_XOR, WV_OP_SHL, WV_OP_SHR};
+  for (int i = 0; i < 6; i++) {
+    wv_type t = ITYPES[i];
+    for (size_t k = 0; k < sizeof BIN / sizeof *BIN; k++)
+      if (in->fn == wv_h_int(BIN[k], BIN[k] == WV_OP_MUL ? WV_V_LO : WV_V_NONE, t)) return set(o, WV_JK_IBIN, BIN[k], t);
+    if (in->fn == wv_h_int(WV_OP_NOT, WV_V_NONE, t)) return set(o, WV_JK_IUN, WV_OP_NOT, t);
+    if (in->fn == wv_h_int(WV_OP_NEG, WV_V_NONE, t)) return set(o, WV_JK_IUN, WV_OP_NEG, t);
+    if (t != WV_T_U16 && t != WV_T_S16 && in->fn == wv_h_int(WV_OP_MAD, WV_V_LO, t)) return set(o, WV_JK_MADLO, WV_OP_MAD, t);
+    if (t != WV_T_U64 && t != WV_T_S64 && in->fn == wv_h_int(WV_OP_MUL, WV_V_WIDE, t))
+      return set(o, WV_JK_MULWIDE, WV_OP_MUL, t);
+  }
+  if (in->fn == wv_h_int(WV_OP_MAD, WV_V_WIDE, WV_T_U32)) return set(o, WV_JK_MADWIDE, WV_OP_MAD, WV_T_U32);
+  if (in->fn == wv_h_int(WV_OP_MAD, WV_V_WIDE, WV_T_S32)) return set(o, WV_JK_MADWIDE, WV_OP_MAD, WV_T_S32);
+  return 0;
+}
+
+static int select_move(const wv_insn *in, wv_jop *o) {
+  if (in->fn == wv_h_mov(WV_MOV_REG, WV_T_B64)) return set(o, WV_JK_MOV, WV_OP_MOV, WV_T_U64);
+  if (in->fn == wv_h_mov(WV_MOV_REG, WV_T_B32)) return set(o, WV_JK_MOV, WV_OP_MOV, WV_T_U32);
+  if (in->fn == wv_h_mov(WV_MOV_REG, WV_T_B16)) return set(o, WV_JK_MOV, WV_OP_MOV, WV_T_U16);
+  wv_insn k = {0};
+  if (in->fn == wv_h_cvt(WV_T_U64, WV_T_U32, &k)) return set(o, WV_JK_MOV, WV_OP_CVT, WV_T_U32);
+  if (in->fn == wv_h_cvt(WV_T_U64, WV_T_S32, &k)) return set(o, WV_JK_MOV, WV_OP_CVT, WV_T_S32);
+  if (in->op != WV_OP_CVT) return 0;
+  static const wv_type INTS[8] = {WV_T_U8, WV_T_U16, WV_T_U32, WV_T_U64, WV_T_S8, WV_T_S16, WV_T_S32, WV_T_S64};
+  for (int si = 0; si < 8; si++) {
+    k.type2 = (uint8_t)INTS[si];
+    k.rnd = WV_RND_NONE;
+    for (int di = 0; di < 8; di++) { /* integer to integer: C's conversion (h_cvt.c GEN_I2I) */
+      k.type = (uint8_t)INTS[di];
+      if (in->fn != wv_h_cvt(INTS[di], INTS[si], &k)) continue;
+      set(o, WV_JK_CVTI, WV_OP_CVT, INTS[si]);
+      o->flt = (uint8_t)(wv_type_size(INTS[di]) * 8);
+      o->neg = (uint8_t)wv_type_is_signed(INTS[di]);
+      return 1;
+    }
+    k.rnd = WV_RND_RN;
+    for (int f = 0; f < 2; f++) { /* integer to float, rounded to nearest (GEN_I2F) */
+      wv_type ft = f ? WV_T_F64 : WV_T_F32;
+      k.type = (uint8_t)ft;
+      if (in->fn != wv_h_cvt(ft, INTS[si], &k)) continue;
+      set(o, WV_JK_I2F, WV_OP_CVT, INTS[si]);
+      o->flt = f ? 64 : 32;
+      return 1;
+    }
+  }
+  return 0;
+}
+
+/* setp: the handler of each (type, comparison); f32 reads .ftz itself, so only without it. */
+static int select_setp(const wv_insn *in, wv_jop *o) {
+  static const wv_type T[] = {WV_T_S16, WV_T_S32, WV_T_S64, WV_T_U16, WV_T_U32, WV_T_U64, WV_T_F32, WV_T_F64};
+  wv_insn k = {0};
+  if (in->fn == wv_h_setp(WV_OP_SELP, WV_T_NONE, &k)) return set(o, WV_JK_SELP, WV_OP_SELP, WV_T_NONE);
+  for (size_t i = 0; i < sizeof T / sizeof *T; i++)
+    for (int c = 0; c <= WV_CMP_NAN; c++) {
+      k.type = (uint8_t)T[i];
+      k.cmp = (uint8_t)c;
+      if (in->fn != wv_h_setp(WV_OP_SETP, T[i], &k)) continue;
+      int flt = T[i] == WV_T_F32 ? 32 : T[i] == WV_T_F64 ? 64 : 0;
+      if (flt == 32 && in->ftz) return 0;
+      set(o, WV_JK_SETP, WV_OP_SETP, flt ? WV_T_NONE : T[i]);
+      o->flt = (uint8_t)flt;
+      o->cmp = (uint8_t)c;
+      return 1;
+    }
+  return 0;
+}
+
+/* f32 add/sub/mul/fma rounded to nearest without flags: the handlers that do exactly that whatever the insn says;
+ * contract.c's fma with negations reads the rounding and flags from the insn, so those must be plain. */
+static int select_float(const wv_insn *in, wv_jop *o) {
+  static const int OPS[] = {WV_OP_ADD, WV_OP_SUB, WV_OP_MUL, WV_OP_FMA};
+  wv_insn k = {0};
+  k.rnd = WV_RND_RN;
+  for (size_t i = 0; i < sizeof OPS / sizeof *OPS; i++)
+    if (in->fn == wv_h_float(OPS[i], WV_T_F32, &k))
+      return set(o, OPS[i] == WV_OP_FMA ? WV_JK_FFMA : WV_JK_FBIN, OPS[i], WV_T_NONE);
+  k.mode = WV_FM_NEGP;
+  if (in->fn == wv_h_float(WV_OP_FMA, WV_T_F32, &k)) {
+    if ((in->rnd != WV_RND_NONE && in->rnd != WV_RND_RN) || in->ftz || in->sat || (in->mode & ~(WV_FM_NEGP | WV_FM_NEGC)))
+      return 0;
+    set(o, WV_JK_FFMA, WV_OP_FMA, WV_T_NONE);
+    o->neg = (uint8_t)(((in->mode & WV_FM_NEGP) ? 1 : 0) | ((in->mode & WV_FM_NEGC) ? 2 : 0));
+    return 1;
+  }
+  return 0;
+}
+
+/* ld/st of one element of 1 to 8 bytes, in a space exec's warp-wide check knows (not .shared::cluster, not an
+ * address relative to the frame's local depot); cvta. */
+static int select_mem(const wv_insn *in, wv_jop *o) {
+  wv_insn k = {0};
+  k.vec = 1;
+  if (in->fn == wv_h_mem(WV_OP_CVTA, &k)) return set(o, WV_JK_CVTA, WV_OP_CVTA, WV_T_NONE);
+  int ld = in->fn == wv_h_mem(WV_OP_LD, &k), st = in->fn == wv_h_mem(WV_OP_ST, &k);
+  if (!ld && !st) return 0;
+  unsigned size = wv_type_size((wv_type)in->type);
+  if (in->vec != 1 || !size || size > 8 || (in->addrf & WV_AF_LOCALBASE) || in->space == WV_SPACE_CLUSTER) return 0;
+  switch (in->space) {
+  case WV_SPACE_GENERIC: case WV_SPACE_GLOBAL: case WV_SPACE_SHARED: case WV_SPACE_CONST: case WV_SPACE_KPARAM:
+    break;
+  default:
+    return 0;
+  }
+  set(o, ld ? WV_JK_LD : WV_JK_ST, ld ? WV_OP_LD : WV_OP_ST, WV_T_NONE);
+  o->bits = (uint8_t)(size * 8);
+  o->sgn = (uint8_t)wv_type_is_signed((wv_type)in->type);
+  return 1;
+}
+
+int wv_jit_select(const wv_insn *in, wv_jop *o) {
+  memset(o, 0, sizeof *o);
+  if (in->ctl != WV_CTL_NONE || !in->fn) return 0;
+  for (int i = 0; i < (int)in->nd && i < 4; i++) /* destinations are frame registers (or predicates) */
+    if (in->d[i] != WV_NOSLOT && in->op != WV_OP_SETP && in->op != WV_OP_ST && WV_SLOT_BANK(in->d[i]) != WV_SLOT_REG)
+      return 0;
+  return select_int(in, o) || select_move(in, o) || select_setp(in, o) || select_float(in, o) || select_mem(in, o);
+}
+
+/* (jit.h) Leaders: the first instruction, branch targets, reconvergence points, every instruction after a
+ * control instruction. */
+uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
+  uint32_t n = f->ncode, count = 0;
+  uint8_t *lead = calloc(n + 1, 1), *ok = calloc(n + 1, 1);
+  if (!lead || !ok) {
+    free(lead);
+    free(ok);
+    return 0;
+  }
+  memset(len, 0, n * sizeof *len);
+  if (n) lead[0] = 1;
+  for (uint32_t pc = 0; pc < n; pc++) {
+    const wv_insn *in = &f->code[pc];
+    wv_jop o;
+    ok[pc] = (uint8_t)wv_jit_select(in, &o);
+    if (in->ctl != WV_CTL_NONE) {
+      lead[pc + 1] = 1;
+      if (in->ctl == WV_CTL_BRA && in->target < n) lead[in->target] = 1;
+    }
+    if (in->rpc < n) lead[in->rpc] = 1;
+  }
+  for (uint32_t pc = 0; pc < n;) {
+    if (!ok[pc]) { pc++; continue; }
+    uint32_t e = pc + 1;
+    while (e < n && ok[e] && !lead[e] && e - pc < 512) e++;
+    if (e - pc >= min) {
+      len[pc] = (uint16_t)(e - pc);
+      count++;
+    }
+    pc = e;
+  }
+  free(lead);
+  free(ok);
+  return count;
+}

@@ -1,0 +1,223 @@
+/*
+ * test_jit_diff.c — the JIT engine against the interpreter (README "Engines"): random straight-line PTX of
+ * the instructions the JIT compiles (integer arithmetic of every width, shifts past the width, mul.wide and
+ * mad, setp with every comparison and .and/.or/.xor, selp, cvt, f32 add/sub/mul/fma on NaNs, infinities,
+ * subnormals and signed zeros), mixed with instructions it leaves to the interpreter (div, popc, .ftz, .sat) and
+ * guarded by predicates that differ between lanes, on partial warps, with shared and global loads and stores
+ * between them. Every register ends in memory; the two engines must leave the same bytes. Without LLVM the
+ * JIT is unavailable and the test checks that wv_create refuses it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "wv_test.h"
+
+#define NIN 24   /* u32 inputs per thread */
+#define NOUT 40  /* u64 outputs per thread */
+#define THREADS 96
+
+typedef struct gen {
+  uint32_t s;
+  char *p, *end;
+} gen;
+
+static uint32_t rnd(gen *g) {
+  g->s ^= g->s << 13;
+  g->s ^= g->s >> 17;
+  g->s ^= g->s << 5;
+  return g->s;
+}
+static uint32_t pick(gen *g, uint32_t n) { return rnd(g) % n; }
+
+static void emit(gen *g, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void emit(gen *g, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int k = vsnprintf(g->p, (size_t)(g->end - g->p), fmt, ap);
+  va_end(ap);
+  if (k > 0 && k < g->end - g->p) g->p += k;
+}
+
+static const char *guard(gen *g, char *buf) {
+  uint32_t k = pick(g, 6);
+  if (k >= 3) return "";
+  snprintf(buf, 16, "@%s%%p%u ", k == 0 ? "!" : "", pick(g, 4));
+  return buf;
+}
+
+/* One random instruction. */
+static void insn(gen *g) {
+  static const char *const IB[] = {"add", "sub", "mul.lo", "min", "max"};
+  static const char *const LB[] = {"and", "or", "xor"};
+  static const char *const ICMP[] = {"eq", "ne", "lt", "le", "gt", "ge"};
+  static const char *const UCMP[] = {"lo", "ls", "hi", "hs"};
+  static const char *const FCMP[] = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
+  static const char *const FB[] = {"add", "sub", "mul", "add.rn", "sub.rn", "mul.rn", "add.ftz", "mul.sat", "sub.rz"};
+  static const char *const BOOL[] = {"and", "or", "xor"};
+  char gb[16];
+  const char *G = guard(g, gb);
+  uint32_t d = pick(g, 8), a = pick(g, 8), b = pick(g, 8), c = pick(g, 8);
+  const char *s32 = pick(g, 2) ? "s" : "u";
+  switch (pick(g, 24)) {
+  case 0: emit(g, "%s%s.%s32 %%r%u, %%r%u, %%r%u;\n", G, IB[pick(g, 5)], s32, d, a, b); break;
+  case 1: emit(g, "%s%s.%s64 %%rd%u, %%rd%u, %%rd%u;\n", G, IB[pick(g, 5)], s32, d, a, b); break;
+  case 2: emit(g, "%s%s.%s16 %%h%u, %%h%u, %%h%u;\n", G, IB[pick(g, 5)], s32, d % 4, a % 4, b % 4); break;
+  case 3: emit(g, "%s%s.b32 %%r%u, %%r%u, %%r%u;\n%s%s.b16 %%h%u, %%h%u, %%h%u;\n", G, LB[pick(g, 3)], d, a, b, G,
+               LB[pick(g, 3)], d % 4, a % 4, b % 4);
+    break;
+  case 4: emit(g, "%s%s.b64 %%rd%u, %%rd%u, %%rd%u;\n", G, LB[pick(g, 3)], d, a, b); break;
+  case 5: { /* shifts: the amount from a register, often past the width */
+    static const char *const T[] = {"b32", "u32", "s32"};
+    static const char *const T64[] = {"b64", "u64", "s64"};
+    const char *op = pick(g, 2) ? "shl" : "shr";
+    if (pick(g, 2)) emit(g, "%s%s.%s %%r%u, %%r%u, %%r%u;\n", G, op, T[pick(g, 3)], d, a, b);
+    else emit(g, "%s%s.%s %%rd%u, %%rd%u, %%r%u;\n", G, op, T64[pick(g, 3)], d, a, b);
+    break;
+  }
+  case 6: emit(g, "%sshr.s16 %%h%u, %%h%u, %%r%u;\n", G, d % 4, a % 4, b); break;
+  case 7: emit(g, "%s%s %%r%u, %%r%u;\n%s%s %%rd%u, %%rd%u;\n", G, pick(g, 2) ? "not.b32" : "neg.s32", d, a, G,
+               pick(g, 2) ? "not.b64" : "neg.s64", b, c);
+    break;
+  case 8: emit(g, "%smad.lo.%s32 %%r%u, %%r%u, %%r%u, %%r%u;\n%smad.lo.%s64 %%rd%u, %%rd%u, %%rd%u, %%rd%u;\n", G, s32, d,
+               a, b, c, G, s32, c, b, a, d);
+    break;
+  case 9: emit(g, "%smul.wide.%s32 %%rd%u, %%r%u, %%r%u;\n%smad.wide.%s32 %%rd%u, %%r%u, %%r%u, %%rd%u;\n", G, s32, d, a,
+               b, G, s32, a, b, c, d);
+    break;
+  case 10: emit(g, "%smul.wide.%s16 %%r%u, %%h%u, %%h%u;\n", G, s32, d, a % 4, b % 4); break;
+  case 11: {
+    int u = pick(g, 3) == 0;
+    const char *cmp = u ? UCMP[pick(g, 4)] : ICMP[pick(g, 6)];
+    const char *t = u ? (pick(g, 2) ? "u32" : "u64") : (pick(g, 2) ? (pick(g, 2) ? "s32" : "u32") : (pick(g, 2) ? "s64" : "b64"));
+    const char *r = t[1] == '6' ? "rd" : "r";
+    if (pick(g, 2)) emit(g, "%ssetp.%s.%s %%p%u, %%%s%u, %%%s%u;\n", G, cmp, t, d % 4, r, a, r, b);
+    else emit(g, "%ssetp.%s.%s.%s %%p%u|%%p%u, %%%s%u, %%%s%u, %s%%p%u;\n", G, cmp, BOOL[pick(g, 3)], t, d % 4, a % 4, r, a, r, b,
+              pick(g, 2) ? "!" : "", c % 4);
+    break;
+  }
+  case 12: {
+    const char *cmp = FCMP[pick(g, 14)];
+    if (pick(g, 2)) emit(g, "%ssetp.%s.f32 %%p%u, %%f%u, %%f%u;\n", G, cmp, d % 4, a, b);
+    else emit(g, "%ssetp.%s.%s.f32 %%p%u|%%p%u, %%f%u, %%f%u, %%p%u;\n", G, cmp, BOOL[pick(g, 3)], d % 4, a % 4, a, b, c % 4);
+    break;
+  }
+  case 13: emit(g, "%ssetp.%s.f64 %%p%u, %%fd%u, %%fd%u;\n", G, FCMP[pick(g, 14)], d % 4, a % 4, b % 4); break;
+  case 14: emit(g, "%sselp.b32 %%r%u, %%r%u, %%r%u, %%p%u;\n%sselp.b64 %%rd%u, %%rd%u, %%rd%u, %%p%u;\n", G, d, a, b, c % 4, G,
+                a, b, d, c % 4);
+    break;
+  case 15: emit(g, "%scvt.u64.u32 %%rd%u, %%r%u;\n%scvt.s64.s32 %%rd%u, %%r%u;\n%scvt.u32.u64 %%r%u, %%rd%u;\n", G, d, a, G, a,
+                b, G, c, d);
+    emit(g, "%scvt.%s16.%s32 %%h%u, %%r%u;\n%scvt.%s32.%s16 %%r%u, %%h%u;\n%scvt.%s8.%s64 %%r%u, %%rd%u;\n", G, s32,
+         pick(g, 2) ? "s" : "u", a % 4, b, G, pick(g, 2) ? "s" : "u", s32, c, d % 4, G, s32, pick(g, 2) ? "s" : "u", a, b);
+    emit(g, "%scvt.rn.f32.%s32 %%f%u, %%r%u;\n%scvt.rn.f64.%s64 %%fd%u, %%rd%u;\n%scvt.rn.f32.%s64 %%f%u, %%rd%u;\n", G,
+         s32, d, a, G, pick(g, 2) ? "s" : "u", b % 4, c, G, pick(g, 2) ? "s" : "u", a, d);
+    break;
+  case 16: case 17: emit(g, "%s%s.f32 %%f%u, %%f%u, %%f%u;\n", G, FB[pick(g, 9)], d, a, b); break;
+  case 18: emit(g, "%sfma.rn.f32 %%f%u, %%f%u, %%f%u, %%f%u;\n", G, d, a, b, c); break;
+  case 19: /* a product and a sum that FMA contraction fuses (with negations) */
+    emit(g, "mul.f32 %%f%u, %%f%u, %%f%u;\n%s%s.f32 %%f%u, %%f%u, %%f%u;\n", d, a, b, G, pick(g, 2) ? "add" : "sub", c,
+         pick(g, 2) ? d : c, pick(g, 2) ? c : d);
+    break;
+  case 20: emit(g, "%smov.b32 %%r%u, %%r%u;\n%smov.u64 %%rd%u, %d;\n%smov.f32 %%f%u, 0f%08X;\n", G, d, a, G, b,
+                (int)pick(g, 100) - 50, G, c, rnd(g));
+    break;
+  case 21: /* what the interpreter runs: ends a region */
+    emit(g, "%s%s %%r%u, %%r%u, %%r%u;\n", G, pick(g, 2) ? "div.u32" : "rem.s32", d, a, b);
+    break;
+  case 22: emit(g, "%spopc.b32 %%r%u, %%r%u;\n%sadd.s32 %%r%u, %%r%u, %d;\n", G, d, a, G, b, c, (int)pick(g, 9) - 4); break;
+  default: { /* memory: a shared word of another lane, a global word */
+    emit(g, "and.b32 %%r%u, %%r%u, 63;\nshl.b32 %%r%u, %%r%u, 2;\nadd.u32 %%r%u, %%r%u, %%s0;\n", c, a, c, c, c, c);
+    if (pick(g, 2)) emit(g, "%sst.shared.u32 [%%r%u], %%r%u;\n", G, c, b);
+    else emit(g, "%sld.shared.%s32 %%r%u, [%%r%u];\n", G, s32, d, c);
+    if (pick(g, 2)) emit(g, "%sld.global.u32 %%r%u, [%%rd20+%u];\n", G, b, (unsigned)pick(g, 64) * 4);
+    else emit(g, "%sst.global.u32 [%%rd20+%u], %%r%u;\n", G, (unsigned)pick(g, 64) * 4, b);
+    break;
+  }
+  }
+}
+
+/* A kernel: inputs per thread from `in`, n random instructions, every register to `out`. */
+static void kernel_text(gen *g, int n) {
+  emit(g, WVT_HDR ".visible .entry k(.param .u64 pin, .param .u64 pout, .param .u64 pscr)\n{\n"
+          ".shared .align 4 .b8 sm[512];\n"
+          ".reg .b32 %%r<8>; .reg .b64 %%rd<24>; .reg .b16 %%h<4>; .reg .f32 %%f<8>; .reg .f64 %%fd<4>; .reg .pred %%p<4>;\n"
+          ".reg .b32 %%t<4>; .reg .b32 %%s0;\n"
+          "ld.param.u64 %%rd16, [pin];\nld.param.u64 %%rd17, [pout];\nld.param.u64 %%rd20, [pscr];\n"
+          "mov.u32 %%t0, %%tid.x;\nmul.wide.u32 %%rd18, %%t0, %u;\nadd.s64 %%rd16, %%rd16, %%rd18;\n"
+          "mul.wide.u32 %%rd18, %%t0, %u;\nadd.s64 %%rd17, %%rd17, %%rd18;\n"
+          "mov.u32 %%s0, sm;\nshl.b32 %%t1, %%t0, 2;\nadd.u32 %%t1, %%t1, %%s0;\nst.shared.u32 [%%t1], %%t0;\nbar.sync 0;\n",
+       NIN * 4, NOUT * 8);
+  for (int i = 0; i < 8; i++) emit(g, "ld.global.u32 %%r%d, [%%rd16+%d];\n", i, 4 * i);
+  for (int i = 0; i < 8; i++) emit(g, "ld.global.u64 %%rd%d, [%%rd16+%d];\n", i, 32 + 8 * (i / 2));
+  for (int i = 0; i < 8; i++) emit(g, "ld.global.f32 %%f%d, [%%rd16+%d];\n", i, 64 + 4 * i);
+  for (int i = 0; i < 4; i++) emit(g, "ld.global.u16 %%h%d, [%%rd16+%d];\n", i, 2 * i);
+  for (int i = 0; i < 4; i++) emit(g, "ld.global.f64 %%fd%d, [%%rd16+%d];\n", i, 32 + 8 * i);
+  for (int i = 0; i < 4; i++) emit(g, "and.b32 %%t2, %%r%d, %d;\nsetp.ne.u32 %%p%d, %%t2, 0;\n", i, 1 << i, i);
+  for (int i = 0; i < n; i++) insn(g);
+  for (int i = 0; i < 8; i++) emit(g, "cvt.u64.u32 %%rd19, %%r%d;\nst.global.u64 [%%rd17+%d], %%rd19;\n", i, 8 * i);
+  for (int i = 0; i < 8; i++) emit(g, "st.global.u64 [%%rd17+%d], %%rd%d;\n", 64 + 8 * i, i);
+  for (int i = 0; i < 8; i++) emit(g, "st.global.f32 [%%rd17+%d], %%f%d;\n", 128 + 4 * i, i);
+  for (int i = 0; i < 4; i++) emit(g, "st.global.u16 [%%rd17+%d], %%h%d;\n", 160 + 2 * i, i);
+  for (int i = 0; i < 4; i++) emit(g, "selp.u32 %%t3, 1, 0, %%p%d;\nst.global.u32 [%%rd17+%d], %%t3;\n", i, 168 + 4 * i);
+  for (int i = 0; i < 4; i++) emit(g, "st.global.f64 [%%rd17+%d], %%fd%d;\n", 184 + 8 * i, i);
+  emit(g, "ret;\n}\n");
+}
+
+static uint32_t input_word(gen *g) {
+  static const uint32_t SPECIAL[] = {0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu, 31, 32, 33, 63, 64, 65, 16,
+                                     0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7f800001u, 0xffc12345u, 0x00000001u,
+                                     0x807fffffu, 0x00800000u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0x33800000u};
+  return pick(g, 3) ? rnd(g) : SPECIAL[pick(g, sizeof SPECIAL / sizeof *SPECIAL)];
+}
+
+static void run_engine(const char *engine, const char *ptx, const uint32_t *in, uint64_t *out, uint32_t *scr,
+                       uint32_t block) {
+  wv_config cfg = {0};
+  cfg.engine = engine;
+  cfg.threads = 1; /* the CTAs race on the scratch words: one host thread, one order */
+  wv_vm *vm = wv_create(&cfg);
+  assert_non_null(vm);
+  const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+  memset(out, 0, NOUT * 8 * THREADS);
+  wvt_buf bufs[3] = {{(void *)in, NIN * 4 * THREADS}, {out, NOUT * 8 * THREADS}, {scr, 256}};
+  wvt_run_ok(vm, k, 2, block, 3, bufs);
+  wv_destroy(vm);
+}
+
+static void test_random_straight_line(void **state) {
+  (void)state;
+  if (!wv_has_jit()) {
+    wv_config cfg = {0};
+    cfg.engine = "jit";
+    assert_null(wv_create(&cfg)); /* built without LLVM: no JIT to compare */
+    return;
+  }
+  static char ptx[1 << 17];
+  static uint32_t in[NIN * THREADS], scr_a[64], scr_b[64];
+  static uint64_t out_a[NOUT * THREADS], out_b[NOUT * THREADS];
+  for (uint32_t seed = 1; seed <= 40; seed++) {
+    gen g = {.s = seed * 2654435761u, .p = ptx, .end = ptx + sizeof ptx};
+    kernel_text(&g, 40 + (int)pick(&g, 60));
+    for (int i = 0; i < NIN * THREADS; i++) in[i] = input_word(&g);
+    for (int i = 0; i < 64; i++) scr_a[i] = scr_b[i] = rnd(&g);
+    uint32_t block = seed % 3 ? THREADS : 80; /* 80: a partial warp */
+    run_engine("interp", ptx, in, out_a, scr_a, block);
+    run_engine("jit", ptx, in, out_b, scr_b, block);
+    if (memcmp(out_a, out_b, sizeof out_a) || memcmp(scr_a, scr_b, sizeof scr_a)) {
+      for (int i = 0; i < NOUT * THREADS; i++)
+        if (out_a[i] != out_b[i]) {
+          fprintf(stderr, "seed %u: thread %d word %d: interp %016llx jit %016llx\n%s", seed, i / NOUT, i % NOUT,
+                  (unsigned long long)out_a[i], (unsigned long long)out_b[i], ptx);
+          break;
+        }
+      fail_msg("seed %u: the JIT and the interpreter differ", seed);
+    }
+  }
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test(test_random_straight_line),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
