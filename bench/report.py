@@ -53,25 +53,32 @@ def by_rep(rows, section):
     return out
 
 
+ENGINES = (("warpvm", "", "interp"), ("warpvm_jit", "jit_", "jit"))  # (impl in the CSV, key prefix, name)
+
+
 def kernel_stats(rows):
-    """Per kernel: medians of each implementation's wall and CPU time, warpvm's thread-instructions,
-    and the within-repetition ratios warpvm/C and warpvm/PoCL (wall and CPU)."""
+    """Per kernel: medians of each implementation's wall and CPU time, warpvm's thread-instructions, and for
+    each warpvm engine (keys prefixed "" for the interpreter, "jit_" for the JIT) the within-repetition
+    ratios warpvm/C and warpvm/PoCL (wall and CPU) and thread-instructions per second."""
     stats = {}
     for kernel, reps in by_rep(rows, "kernel").items():
         s = {}
-        for impl in ("warpvm", "c", "pocl"):
+        for impl in ("warpvm", "warpvm_jit", "c", "pocl"):
             runs = [rep[impl] for rep in reps.values() if impl in rep]
             if runs:
                 s[impl + "_wall"] = statistics.median(r["wall_s"] for r in runs)
                 s[impl + "_cpu"] = statistics.median(r["cpu_s"] for r in runs)
         s["ti"] = max(rep["warpvm"]["thread_instructions"] for rep in reps.values())
-        for other in ("c", "pocl"):
-            for t in ("wall", "cpu"):
-                ratios = [rep["warpvm"][t + "_s"] / rep[other][t + "_s"] for rep in reps.values()
-                          if other in rep and rep[other][t + "_s"] > 0]
-                if ratios:
-                    s[f"x_{other}_{t}"] = statistics.median(ratios)
-        s["tips_wall"], s["tips_cpu"] = s["ti"] / s["warpvm_wall"], s["ti"] / s["warpvm_cpu"]
+        for impl, pre, _ in ENGINES:
+            if impl + "_wall" not in s:
+                continue
+            for other in ("c", "pocl"):
+                for t in ("wall", "cpu"):
+                    ratios = [rep[impl][t + "_s"] / rep[other][t + "_s"] for rep in reps.values()
+                              if impl in rep and other in rep and rep[other][t + "_s"] > 0]
+                    if ratios:
+                        s[f"{pre}x_{other}_{t}"] = statistics.median(ratios)
+            s[pre + "tips_wall"], s[pre + "tips_cpu"] = s["ti"] / s[impl + "_wall"], s["ti"] / s[impl + "_cpu"]
         stats[kernel] = s
     return stats
 
@@ -110,18 +117,21 @@ def mtips(x):
 
 
 def kernel_table(order, one, all_, n_all, t):
-    """Markdown table of the kernels for time kind t ('wall' or 'cpu'): one row per kernel."""
-    head = (f"| kernel | thread-instr | warpvm 1 thr ms | M thr-instr/s | × C | × PoCL | "
+    """Markdown table of the kernels for time kind t ('wall' or 'cpu'): one row per kernel and warpvm engine."""
+    head = (f"| kernel | engine | thread-instr | warpvm 1 thr ms | M thr-instr/s | × C | × PoCL | "
             f"warpvm {n_all} thr ms | M thr-instr/s | × C | × PoCL | C ms | PoCL 1 thr ms | PoCL {n_all} thr ms |")
     lines = [head, "|" + " --- |" * (head.count("|") - 1)]
     for k in order:
         a, b = one[k], all_.get(k, {})
-        cells = [f"`{k}`", f"{a['ti'] / 1e6:.1f} M"]
-        for d in (a, b):
-            cells += [ms(d.get(f"warpvm_{t}")), mtips(d.get(f"tips_{t}")), num(d.get(f"x_c_{t}")),
-                      num(d.get(f"x_pocl_{t}"))]
-        cells += [ms(a.get(f"c_{t}")), ms(a.get(f"pocl_{t}")), ms(b.get(f"pocl_{t}"))]
-        lines.append("| " + " | ".join(cells) + " |")
+        for impl, pre, name in ENGINES:
+            if impl + "_wall" not in a:
+                continue
+            cells = [f"`{k}`", name, f"{a['ti'] / 1e6:.1f} M"]
+            for d in (a, b):
+                cells += [ms(d.get(f"{impl}_{t}")), mtips(d.get(f"{pre}tips_{t}")), num(d.get(f"{pre}x_c_{t}")),
+                          num(d.get(f"{pre}x_pocl_{t}"))]
+            cells += [ms(a.get(f"c_{t}")), ms(a.get(f"pocl_{t}")), ms(b.get(f"pocl_{t}"))]
+            lines.append("| " + " | ".join(cells) + " |")
     return "\n".join(lines)
 
 
@@ -141,20 +151,28 @@ def chart(path, order, one, all_, micro, n_all, title):
 
     fig, ax = plt.subplots(1, 3, figsize=(16, 5.2))
     x = range(len(order))
-    w = 0.38
-    ax[0].bar([i - w / 2 for i in x], [one[k]["tips_cpu"] / 1e6 for k in order], w, label="1 thread (CPU time)")
-    ax[0].bar([i + w / 2 for i in x], [all_[k]["tips_wall"] / 1e6 if k in all_ else 0 for k in order], w,
-              label=f"{n_all} threads (wall time)")
+    jit = any("jit_tips_cpu" in one[k] for k in order)
+    bars = [(one, "tips_cpu", "interpreter, 1 thread (CPU time)"), (all_, "tips_wall", f"interpreter, {n_all} threads (wall time)")]
+    if jit:
+        bars += [(one, "jit_tips_cpu", "JIT, 1 thread (CPU time)"), (all_, "jit_tips_wall", f"JIT, {n_all} threads (wall time)")]
+    w = 0.8 / len(bars)
+    for j, (d, key, label) in enumerate(bars):
+        ax[0].bar([i + (j - (len(bars) - 1) / 2) * w for i in x], [d.get(k, {}).get(key, 0) / 1e6 for k in order], w,
+                  label=label)
     ax[0].set_title("warpvm: M thread-instructions/s")
-    ax[0].legend()
-    w3 = 0.27
-    series = ((one, "x_c_cpu", "× C (1 thread, CPU time)"), (one, "x_pocl_cpu", "× PoCL (1 thread, CPU time)"),
-              (all_, "x_pocl_wall", f"× PoCL ({n_all} threads each, wall time)"))
+    ax[0].legend(fontsize=8)
+    series = [(one, "x_c_cpu", "interpreter × C (1 thread, CPU time)"), (one, "x_pocl_cpu", "interpreter × PoCL (1 thread)"),
+              (all_, "x_pocl_wall", f"interpreter × PoCL ({n_all} threads each, wall time)")]
+    if jit:
+        series += [(one, "jit_x_c_cpu", "JIT × C (1 thread, CPU time)"), (one, "jit_x_pocl_cpu", "JIT × PoCL (1 thread)")]
+    w3 = 0.8 / len(series)
     for j, (d, key, label) in enumerate(series):
-        ax[1].bar([i + (j - 1) * w3 for i in x], [d.get(k, {}).get(key, 0) for k in order], w3, label=label)
+        ax[1].bar([i + (j - (len(series) - 1) / 2) * w3 for i in x], [d.get(k, {}).get(key, 0) for k in order], w3,
+                  label=label)
     ax[1].set_yscale("log")
+    ax[1].axhline(1, color="black", lw=0.6)
     ax[1].set_title("warpvm's time ÷ C's and PoCL's (lower is better)")
-    ax[1].legend()
+    ax[1].legend(fontsize=8)
     for a in ax[:2]:
         a.set_xticks(list(x))
         a.set_xticklabels(order, rotation=35, ha="right")
@@ -170,19 +188,25 @@ def chart(path, order, one, all_, micro, n_all, title):
 
 
 def readme_block(order, one, all_, n_all, micro, meta, note):
+    jit = any("jit_tips_cpu" in one[k] for k in order)
     lines = [BEGIN,
              f"Taken with `bash bench/run.sh` at commit `{meta.get('commit', '?')}` on {meta.get('date', '?')}, "
              f"{meta.get('machine', '?')}; medians of {meta.get('reps', '?')} repetitions, CPU time with one "
              f"thread, wall time with {n_all}. × C and × PoCL: warpvm's time over the same kernel's in C (-O2 "
-             "-march=native, one thread) and in OpenCL C under PoCL with as many threads. All tables and the chart: "
-             "[docs/bench.md](docs/bench.md)." + (f" {note}" if note else ""),
+             "-march=native, one thread) and in OpenCL C under PoCL with as many threads"
+             + (" (engine: `interp`, the interpreter; `jit`, the JIT engine, `--engine jit`)" if jit else "")
+             + ". All tables and the chart: [docs/bench.md](docs/bench.md)." + (f" {note}" if note else ""),
              "",
-             f"| kernel | M thread-instr/s, 1 thread | × C | × PoCL | M thread-instr/s, {n_all} threads | × C | × PoCL |",
-             "| --- | --- | --- | --- | --- | --- | --- |"]
+             f"| kernel | engine | M thread-instr/s, 1 thread | × C | × PoCL | M thread-instr/s, {n_all} threads | × C | × PoCL |",
+             "| --- | --- | --- | --- | --- | --- | --- | --- |"]
     for k in order:
         a, b = one[k], all_.get(k, {})
-        lines.append(f"| `{k}` | {mtips(a['tips_cpu'])} | {num(a.get('x_c_cpu'))} | {num(a.get('x_pocl_cpu'))} | "
-                     f"{mtips(b.get('tips_wall'))} | {num(b.get('x_c_wall'))} | {num(b.get('x_pocl_wall'))} |")
+        for impl, pre, name in ENGINES:
+            if pre + "tips_cpu" not in a:
+                continue
+            lines.append(f"| `{k}` | {name} | {mtips(a[pre + 'tips_cpu'])} | {num(a.get(pre + 'x_c_cpu'))} | "
+                         f"{num(a.get(pre + 'x_pocl_cpu'))} | {mtips(b.get(pre + 'tips_wall'))} | "
+                         f"{num(b.get(pre + 'x_c_wall'))} | {num(b.get(pre + 'x_pocl_wall'))} |")
     if micro:
         lines += ["", "Nanoseconds per thread-instruction on one thread, by instruction class:", "",
                   "| " + " | ".join(f"`{c}`" for c in micro) + " |", "|" + " --- |" * len(micro),

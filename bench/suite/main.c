@@ -1,8 +1,9 @@
 /*
  * main.c — wv_suite, the benchmark runner behind bench/run.sh (issue 11, "The benchmark"). For each
- * case of cases.c it runs the kernel on warpvm, in C and under PoCL, checks that the three agree bit
- * for bit, and times them: one untimed warm-up, then --reps repetitions, each running the three one
- * after the other (so bench/report.py can take their ratios within a repetition). Then the
+ * case of cases.c it runs the kernel on warpvm (with the interpreter, and with the JIT engine when warpvm has
+ * LLVM), in C and under PoCL, checks that all agree bit for bit, and times them: one untimed warm-up, then
+ * --reps repetitions, each running them one after the other (so bench/report.py can take their ratios within
+ * a repetition). Then the
  * per-instruction-class microbenchmark (micro.c). One process runs one thread count (PoCL fixes its
  * pool at start-up): run.sh runs it with --threads 1 and --threads all.
  *
@@ -34,7 +35,7 @@ void bs_report_row(bs_report *r, const char *section, const char *kernel, const 
 typedef struct opts {
   uint32_t threads, reps;
   const char *filter, *out, *dir, *print_micro;
-  int pocl, micro;
+  int pocl, micro, jit;
   char dirbuf[4096];
 } opts;
 
@@ -42,6 +43,7 @@ typedef struct opts {
 typedef struct runner {
   const opts *o;
   bs_vm *vm;
+  bs_vm *jit;  /* the same with wv_config.engine "jit"; NULL: warpvm has no JIT, or --no-jit */
   bs_ocl *ocl; /* NULL: no PoCL */
   bs_report *rep;
   char err[4096];
@@ -49,13 +51,13 @@ typedef struct runner {
 
 static const char USAGE[] =
     "usage: wv_suite [--threads N|all] [--reps N] [--filter NAME] [--out FILE] [--kernels DIR]\n"
-    "                [--no-pocl] [--no-micro] [--print-micro CLASS]\n"
+    "                [--no-pocl] [--no-jit] [--no-micro] [--print-micro CLASS]\n"
     "  --threads N|all   warpvm's and PoCL's threads (default 1; all = the online CPUs)\n"
     "  --reps N          timed repetitions after one warm-up (default 7)\n"
     "  --filter NAME     only the kernels and instruction classes whose name contains NAME\n"
     "  --out FILE        the raw timings as CSV (bench/report.py reads them)\n"
     "  --kernels DIR     where NAME.ptx and NAME.cl are (default: bench/kernels)\n"
-    "  --no-pocl         skip PoCL;  --no-micro: skip the instruction classes\n"
+    "  --no-pocl         skip PoCL;  --no-jit: skip warpvm's JIT engine;  --no-micro: skip the instruction classes\n"
     "  --print-micro CLASS  print the PTX of an instruction class's kernel and exit\n";
 
 static int parse_u32(const char *v, uint32_t max, uint32_t *out) {
@@ -68,7 +70,7 @@ static int parse_u32(const char *v, uint32_t max, uint32_t *out) {
 /* 0 to run, -1 after --help, 1 after a usage error. */
 static int parse_opts(int argc, char **argv, opts *o) {
   const char *slash = strrchr(__FILE__, '/');
-  *o = (opts){.threads = 1, .reps = 7, .pocl = 1, .micro = 1};
+  *o = (opts){.threads = 1, .reps = 7, .pocl = 1, .micro = 1, .jit = 1};
   /* __FILE__ is bench/suite/main.c: the kernels are in ../kernels */
   snprintf(o->dirbuf, sizeof o->dirbuf, "%.*s../kernels", slash ? (int)(slash - __FILE__ + 1) : 0, __FILE__);
   o->dir = o->dirbuf;
@@ -77,6 +79,7 @@ static int parse_opts(int argc, char **argv, opts *o) {
     if (!strcmp(a, "-h") || !strcmp(a, "--help")) return fputs(USAGE, stdout), -1;
     if (!strcmp(a, "--no-pocl")) { o->pocl = 0; continue; }
     if (!strcmp(a, "--no-micro")) { o->micro = 0; continue; }
+    if (!strcmp(a, "--no-jit")) { o->jit = 0; continue; }
     static const char *const VALUED[] = {"--threads", "--reps", "--filter", "--out", "--kernels", "--print-micro"};
     int known = 0;
     for (size_t k = 0; k < sizeof VALUED / sizeof VALUED[0]; k++) known |= !strcmp(a, VALUED[k]);
@@ -108,18 +111,26 @@ static int check(runner *r, const bs_case *c, const char *impl, void *const *wan
   return 2;
 }
 
-/* One repetition of one case: warpvm, C, PoCL in turn, each timed and checked. */
-static int run_rep(runner *r, const bs_case *c, uint32_t rep, bs_host *h, void *const *want, void **got) {
+/* One timed and checked run of the case on warpvm v (impl: "warpvm" or "warpvm_jit"). */
+static int run_vm(runner *r, bs_vm *v, const char *impl, const bs_case *c, uint32_t rep, void *const *want, void **got) {
   bs_time t0, t;
   uint64_t ti = 0;
-  uint32_t th = r->o->threads;
-  if (bs_vm_clear(r->vm, r->err, sizeof r->err)) return failed(r, c, "warpvm");
+  if (bs_vm_clear(v, r->err, sizeof r->err)) return failed(r, c, impl);
   bs_clock(&t0);
-  if (bs_vm_run(r->vm, &ti, r->err, sizeof r->err)) return failed(r, c, "warpvm");
+  if (bs_vm_run(v, &ti, r->err, sizeof r->err)) return failed(r, c, impl);
   t = bs_since(&t0);
-  if (bs_vm_read(r->vm, got, r->err, sizeof r->err)) return failed(r, c, "warpvm");
-  if (check(r, c, "warpvm", want, got)) return 2;
-  if (rep) bs_report_row(r->rep, "kernel", c->name, "warpvm", th, rep, &t, ti);
+  if (bs_vm_read(v, got, r->err, sizeof r->err)) return failed(r, c, impl);
+  if (check(r, c, impl, want, got)) return 2;
+  if (rep) bs_report_row(r->rep, "kernel", c->name, impl, r->o->threads, rep, &t, ti);
+  return 0;
+}
+
+/* One repetition of one case: warpvm (interpreter, JIT), C, PoCL in turn, each timed and checked. */
+static int run_rep(runner *r, const bs_case *c, uint32_t rep, bs_host *h, void *const *want, void **got) {
+  bs_time t0, t;
+  uint32_t th = r->o->threads;
+  if (run_vm(r, r->vm, "warpvm", c, rep, want, got)) return 2;
+  if (r->jit && run_vm(r, r->jit, "warpvm_jit", c, rep, want, got)) return 2;
 
   bs_val args[BS_MAX_ARGS];
   bs_host_clear_outputs(c, h);
@@ -160,20 +171,22 @@ static int run_case(runner *r, const bs_case *c) {
   for (uint32_t i = 0; i < c->nbufs && !rc; i++)
     if (!(got[i] = calloc(1, c->bufs[i].bytes))) rc = (fprintf(stderr, "wv_suite: out of memory\n"), 2);
   if (!rc && bs_vm_prepare(r->vm, c, r->o->dir, &h, r->err, sizeof r->err)) rc = failed(r, c, "warpvm");
+  if (!rc && r->jit && bs_vm_prepare(r->jit, c, r->o->dir, &h, r->err, sizeof r->err)) rc = failed(r, c, "warpvm_jit");
   if (!rc && r->ocl && bs_ocl_prepare(r->ocl, c, r->o->dir, &h, r->err, sizeof r->err)) rc = failed(r, c, "PoCL");
   for (uint32_t rep = 0; rep <= r->o->reps && !rc; rep++) rc = run_rep(r, c, rep, &h, want, got);
   bs_vm_release(r->vm);
+  if (r->jit) bs_vm_release(r->jit);
   if (r->ocl) bs_ocl_release(r->ocl);
   for (uint32_t i = 0; i < BS_MAX_BUFS; i++) free(want[i]), free(got[i]);
   bs_host_free(c, &h);
-  if (!rc) printf("%-12s ok (warpvm, C%s agree)\n", c->name, r->ocl ? ", PoCL" : "");
+  if (!rc) printf("%-12s ok (warpvm%s, C%s agree)\n", c->name, r->jit ? ", its JIT" : "", r->ocl ? ", PoCL" : "");
   fflush(stdout);
   return rc;
 }
 
 static void write_header(FILE *f, const opts *o, const runner *r) {
-  fprintf(f, "# threads=%u\n# reps=%u\n# warpvm_threads=%d\n# pocl_device=%s\n# pocl_version=%s\n", o->threads,
-          o->reps, bs_vm_threads_supported(), r->ocl ? bs_ocl_device(r->ocl) : "none",
+  fprintf(f, "# threads=%u\n# reps=%u\n# warpvm_threads=%d\n# warpvm_jit=%d\n# pocl_device=%s\n# pocl_version=%s\n",
+          o->threads, o->reps, bs_vm_threads_supported(), r->jit != NULL, r->ocl ? bs_ocl_device(r->ocl) : "none",
           r->ocl ? bs_ocl_version(r->ocl) : "none");
   for (uint32_t i = 0; i < BS_NCASES; i++) fprintf(f, "# case=%s:%s\n", BS_CASES[i].name, BS_CASES[i].what);
   fprintf(f, "section,kernel,impl,threads,rep,wall_s,cpu_s,thread_instructions\n");
@@ -181,12 +194,14 @@ static void write_header(FILE *f, const opts *o, const runner *r) {
 
 static int run_all(const opts *o, bs_report *rep) {
   runner r = {.o = o, .rep = rep};
-  if (!(r.vm = bs_vm_open(o->threads, r.err, sizeof r.err))) return fprintf(stderr, "wv_suite: %s\n", r.err), 2;
+  if (!(r.vm = bs_vm_open(o->threads, "interp", r.err, sizeof r.err))) return fprintf(stderr, "wv_suite: %s\n", r.err), 2;
+  if (o->jit && bs_vm_has_jit() && !(r.jit = bs_vm_open(o->threads, "jit", r.err, sizeof r.err)))
+    return fprintf(stderr, "wv_suite: %s\n", r.err), 2;
   if (o->pocl && !(r.ocl = bs_ocl_open(o->threads, r.err, sizeof r.err)))
     fprintf(stderr, "wv_suite: %s; going on without PoCL\n", r.err);
   if (rep->f) write_header(rep->f, o, &r);
-  printf("wv_suite: %u thread(s)%s, %u repetitions, PoCL: %s\n", o->threads,
-         bs_vm_threads_supported() ? "" : " (this warpvm runs launches on one thread)", o->reps,
+  printf("wv_suite: %u thread(s)%s, JIT: %s, %u repetitions, PoCL: %s\n", o->threads,
+         bs_vm_threads_supported() ? "" : " (this warpvm runs launches on one thread)", r.jit ? "yes" : "no", o->reps,
          r.ocl ? bs_ocl_device(r.ocl) : "none");
   int rc = 0;
   for (uint32_t i = 0; i < BS_NCASES && !rc; i++)
@@ -197,6 +212,7 @@ static int run_all(const opts *o, bs_report *rep) {
   }
   bs_ocl_close(r.ocl);
   bs_vm_close(r.vm);
+  bs_vm_close(r.jit);
   return rc;
 }
 

@@ -82,7 +82,9 @@ bs_time bs_since(const bs_time *start);
 
 /* warpvm (vm.c). */
 typedef struct bs_vm bs_vm;
-bs_vm *bs_vm_open(uint32_t threads, char *err, size_t errlen);
+/* engine: wv_config.engine ("interp" or "jit"). */
+bs_vm *bs_vm_open(uint32_t threads, const char *engine, char *err, size_t errlen);
+int bs_vm_has_jit(void); /* warpvm was built with LLVM: the JIT engine runs too */
 void bs_vm_close(bs_vm *v);
 /* Loads bench/kernels/NAME.ptx from dir and uploads the inputs. 0 or -1 with err. */
 int bs_vm_prepare(bs_vm *v, const bs_case *c, const char *dir, const bs_host *h, char *err, size_t errlen);

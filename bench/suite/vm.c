@@ -32,11 +32,13 @@ static int fail(const bs_vm *v, const char *what, wv_status st, char *err, size_
   return -1;
 }
 
-bs_vm *bs_vm_open(uint32_t threads, char *err, size_t errlen) {
+int bs_vm_has_jit(void) { return wv_has_jit(); }
+
+bs_vm *bs_vm_open(uint32_t threads, const char *engine, char *err, size_t errlen) {
   bs_vm *v = calloc(1, sizeof *v);
   wv_config cfg = {0};
   BS_SET_THREADS(cfg, threads);
-  cfg.engine = getenv("WARPVM_ENGINE"); /* interp, jit or auto (README "Engines"); NULL: auto */
+  cfg.engine = engine;
   if (!v || !(v->vm = wv_create(&cfg))) {
     snprintf(err, errlen, "warpvm: cannot create a vm");
     free(v);
