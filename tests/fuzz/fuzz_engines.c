@@ -32,7 +32,7 @@ static void run(const char *engine, const char *ptx, const uint8_t *in, result *
   wv_module *m = NULL;
   const wv_kernel *k = NULL;
   wv_devptr din = 0, dout = 0;
-  r->load = wv_module_load_string(vm, "gen.ptx", ptx, &m);
+  r->load = wv_module_load_string(vm, ptx, strlen(ptx), "gen.ptx", &m);
   if (!r->load) r->load = wv_kernel_get(m, "k", &k);
   if (r->load) {
     snprintf(r->msg, sizeof r->msg, "%s", wv_last_error(vm));
