@@ -1,5 +1,5 @@
 /*
- * engine_diff.c — the CTest driver of fuzz_engines.c (CTest `engines.diff`): COUNT random inputs (default 400; CTest runs 150,
+ * engine_diff.c — the CTest driver of fuzz_engines.c (CTest `engines.diff`): COUNT random inputs (default 400; CTest runs 150, 40 in the sanitizer build;
  * from SEED, default 1) of 64 to 1024 pseudo-random bytes each, every one a random kernel run under the
  * interpreter and the JIT and compared (a difference aborts with the kernel and where it differs). Exit 77
  * (skipped) when warpvm has no JIT.   Usage: engine_diff [COUNT [SEED]]
