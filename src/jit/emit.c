@@ -120,7 +120,6 @@ static void setpred(em *e, uint32_t i, LLVMValueRef m32, LLVMValueRef t) { /* P 
   e->pv[i] = LLVMBuildOr(e->b, keep, LLVMBuildAnd(e->b, t, m32, ""), "");
   e->pdirty[i] = 1;
 }
-static LLVMValueRef field(em *e, size_t off);
 /* Store every changed register and predicate back, and add the memory counters (at the exit and before a
  * bail-out). */
 static void flush(em *e) {
@@ -300,10 +299,6 @@ static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVM
   return bad;
 }
 
-/* The lanes' accesses at ptrs (lane l's address a[l]): where the active lanes' addresses are consecutive elements
- * (a[l] - l * size the same for all of them: a warp reading or writing a row) one masked vector load or store,
- * else a gather or scatter (lanes in order: of two stores to one address the higher lane's stays, as in the
- * interpreter's lane loop). Masked-off lanes touch no memory either way. */
 /* The lanes' accesses at ptrs: where the active lanes' elements are consecutive (a warp reading or writing a
  * row) one masked vector load or store, else a gather or scatter (lanes in order: of two stores to one address
  * the higher lane's stays, as in the interpreter's lane loop). Masked-off lanes touch no memory either way. The
