@@ -60,7 +60,7 @@ void *wv_jit_cache_get(const char *dir, const uint64_t key[2], size_t *size) {
   return buf;
 }
 
-/* Remove the least recently used files until the folder holds at most 3/4 of the limit. */
+/* When the folder holds more than the limit: remove the least recently used files until it holds at most 3/4. */
 static void trim(const char *dir) {
   DIR *d = opendir(dir);
   if (!d) return;
@@ -86,6 +86,7 @@ static void trim(const char *dir) {
     n++;
   }
   closedir(d);
+  if (total <= WV_JIT_CACHE_MAX) n = 0; /* within the limit: nothing goes */
   while (total > WV_JIT_CACHE_MAX / 4 * 3 && n) {
     size_t o = 0;
     for (size_t i = 1; i < n; i++)
@@ -113,15 +114,5 @@ void wv_jit_cache_put(const char *dir, const uint64_t key[2], const void *data, 
     unlink(tmp);
     return;
   }
-  struct stat sb;
-  unsigned long long total = 0;
-  DIR *dd = opendir(dir);
-  struct dirent *de;
-  while (dd && (de = readdir(dd))) { /* the folder's size: trim only past the limit */
-    char p2[4200];
-    snprintf(p2, sizeof p2, "%s/%s", dir, de->d_name);
-    if (strlen(de->d_name) == 34 && !stat(p2, &sb)) total += (unsigned long long)sb.st_size;
-  }
-  if (dd) closedir(dd);
-  if (total > WV_JIT_CACHE_MAX) trim(dir);
+  trim(dir);
 }
