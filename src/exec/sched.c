@@ -978,7 +978,8 @@ static int cta_pass(sched *s, wv_warp **fw, const wv_func **ffn, uint32_t *fpc) 
     }
     if (r > 0) progress = 1;
     int steps = s->max_steps && launch_insns(s) > s->max_steps;
-    if (steps || (s->deadline && wv_now() > s->deadline)) {
+    /* (the clock every 64 turns: a short turn costs less than reading it) */
+    if (steps || (s->deadline && !(++s->clock_turns & 63) && wv_now() > s->deadline)) {
       *fw = w;
       fault_place(w, kfn, ffn, fpc, 0);
       wv_group *g = w->ngroups ? &w->groups[0] : NULL;
@@ -1153,6 +1154,7 @@ sched *wv_sched_new(const wv_launch_desc *L) {
   s->consts = calloc(L->mod->nfuncs + 1, sizeof *s->consts);
   wv_exec *x = &s->x;
   x->vm = vm;
+  x->heap_frees = &vm->heap.frees;
   x->kfn = L->kfn;
   x->kparams = L->kparams;
   x->kparams_mem = malloc((size_t)L->kparam_size + 1);

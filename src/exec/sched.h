@@ -46,6 +46,7 @@ typedef struct sched {
   uint64_t max_steps;
   double deadline;            /* wall-clock watchdog: CLOCK_MONOTONIC seconds, 0 = none */
   uint32_t timeout;           /* its length in seconds, for the report */
+  uint32_t clock_turns;       /* warp turns: the watchdog reads the clock at every 64th */
   uint64_t warp_insns, thread_insns, divergent, reconv, barriers, yields, ctas;
   uint64_t grid_ws;           /* cooperative launch: the grid workspace (%envreg1:%envreg2), else 0 */
   int64_t slice;              /* warp instructions of a warp's turn (SLICE; random under WV_SCHED_RANDOM) */
