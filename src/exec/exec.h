@@ -165,6 +165,14 @@ typedef struct wv_fault {
 struct wv_vm;
 
 /* The per-launch execution context handed to handlers. */
+/* A global allocation that compiled code found through wv_warp_region_at (jit_rt.c), kept per access site
+ * (its pc % WV_GWINS): device addresses [lo, end) are at host address + delta while the heap has freed nothing
+ * since (frees == *wv_exec.heap_frees). lo == end: none. */
+typedef struct wv_gwin {
+  uint64_t lo, end, delta, frees;
+} wv_gwin;
+#define WV_GWINS 16
+
 typedef struct wv_exec {
   uint64_t *bank[3];        /* slot banks: frame regs, function constants, warp specials */
   uint32_t *preds;          /* current frame's predicates */
@@ -193,6 +201,8 @@ typedef struct wv_exec {
   /* counters local to the launch, folded into the vm's stats at the end */
   uint64_t n_gld, n_gst, n_sld, n_sst, n_lld, n_lst, n_atom, n_coll, n_coll_undef;
   uint64_t n_async, n_async_early;
+  const uint64_t *heap_frees; /* the vm heap's count of frees (wv_gwin) */
+  wv_gwin gwin[WV_GWINS];
 } wv_exec;
 
 #define WV_R(x, s) ((x)->bank[WV_SLOT_BANK(s)] + (size_t)WV_SLOT_INDEX(s) * WV_WARP)

@@ -341,6 +341,7 @@ int wv_heap_free(wv_heap *h, uint64_t base) {
     span_remove(h, base);
   if (owned(a)) free(a->host);
   *a = (wv_alloc){.base = base, .size = 0, .host = NULL, .kind = WV_ALLOC_FREED};
+  h->frees++;
   if (++h->nfreed > 64 && h->nfreed * 2 > h->n) {
     uint32_t j = 0;
     for (uint32_t i = 0; i < h->n; i++)

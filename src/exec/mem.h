@@ -100,6 +100,7 @@ typedef struct wv_heap {
   uint32_t nchunks, chunkcap;
   uint64_t next;       /* the vm arena: next unused address (the start of the next mapping) */
   uint64_t chunk_next, chunk_end; /* the vm arena's chunk small allocations go into: [chunk_next, chunk_end) free */
+  uint64_t frees;      /* allocations freed so far: what a lookup found stays valid while this stays (wv_gwin) */
 } wv_heap;
 
 /* The vm's own allocations lie in [WV_GLOBAL_BASE, WV_HEAP_END): 8 TiB between where Linux puts the

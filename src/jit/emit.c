@@ -43,6 +43,11 @@ typedef struct em {
   LLVMValueRef lane, lane32;  /* <0..31> as i64, i32 */
   LLVMValueRef shared, shared_size, async_pending; /* the CTA's, loaded at the entry */
   uint32_t counts[4]; /* n_gld n_gst n_sld n_sst added so far, stored at the exit and at a bail-out */
+  uint32_t pc;        /* the region's first instruction */
+  const uint64_t *live; /* wv_jit_live's table (words per instruction), NULL: every register is live */
+  uint32_t words;
+  const uint8_t *early; /* per instruction of the region: a .shared access checked at the entry (checked_early) */
+  int guarded;          /* the instruction being emitted has a guard */
 } em;
 
 static const size_t COUNTERS[4] = {offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_sld),
@@ -98,12 +103,23 @@ static LLVMValueRef reg(em *e, uint32_t slot) {
   e->regs[e->nregs++] = (rval){.slot = slot, .v = v, .dirty = 0};
   return v;
 }
-/* d's lanes m (<32 x i1>) become v. */
+/* d's lanes m (<32 x i1>) become v. Only the group's lanes (the region's mask) are ever stored (flush), so
+ * an instruction without a guard, whose m is that mask, takes v whole, and its old value need not be loaded. */
 static void setreg(em *e, uint32_t slot, LLVMValueRef m, LLVMValueRef v) {
   if (slot == WV_NOSLOT) return;
-  LLVMValueRef old = reg(e, slot);
   rval *r = find(e, slot);
-  r->v = LLVMBuildSelect(e->b, m, v, old, "");
+  if (e->guarded || !r) {
+    if (e->guarded) r = (reg(e, slot), find(e, slot));
+    else {
+      if (e->nregs == e->capregs) {
+        e->capregs = e->capregs ? 2 * e->capregs : 32;
+        e->regs = realloc(e->regs, e->capregs * sizeof *e->regs);
+      }
+      r = &e->regs[e->nregs++];
+      r->slot = slot;
+    }
+  }
+  r->v = e->guarded ? LLVMBuildSelect(e->b, m, v, r->v, "") : v;
   r->dirty = 1;
 }
 static LLVMValueRef pred(em *e, uint32_t i) {
@@ -120,9 +136,11 @@ static void setpred(em *e, uint32_t i, LLVMValueRef m32, LLVMValueRef t) { /* P 
   e->pv[i] = LLVMBuildOr(e->b, keep, LLVMBuildAnd(e->b, t, m32, ""), "");
   e->pdirty[i] = 1;
 }
-/* Store every changed register and predicate back, and add the memory counters (at the exit and before a
- * bail-out). */
-static void flush(em *e) {
+/* Store every changed register that is live at instruction `at` (the one the interpreter runs next) and every
+ * changed predicate back, and add the memory counters (at the exit and before a bail-out). A dead register's
+ * value is dropped: no path from `at` reads it before writing it (live.c), so it stays dead to the region's
+ * end unless written again, which makes it changed again. */
+static void flush(em *e, uint32_t at) {
   for (int c = 0; c < 4; c++) {
     if (!e->counts[c]) continue;
     LLVMValueRef cp = field(e, COUNTERS[c]);
@@ -132,10 +150,13 @@ static void flush(em *e) {
   for (uint32_t i = 0; i < e->nregs; i++) {
     if (!e->regs[i].dirty) continue;
     uint32_t s = e->regs[i].slot;
+    e->regs[i].dirty = 0;
+    uint32_t r = WV_SLOT_INDEX(s);
+    if (e->live && WV_SLOT_BANK(s) == WV_SLOT_REG && !(e->live[(size_t)at * e->words + r / 64] >> (r % 64) & 1)) continue;
     LLVMValueRef idx = cint(e->i64, (uint64_t)WV_SLOT_INDEX(s) * WV_WARP);
     LLVMValueRef p = LLVMBuildGEP2(e->b, e->i64, e->bank[WV_SLOT_BANK(s)], &idx, 1, "");
-    LLVMSetAlignment(LLVMBuildStore(e->b, e->regs[i].v, p), 8);
-    e->regs[i].dirty = 0;
+    LLVMTypeRef tv[] = {e->v64, e->ptr}; /* the group's lanes: others hold what other paths left */
+    intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){e->regs[i].v, p, cint(e->i32, 8), LLVMBuildBitCast(e->b, e->mask, e->vi1, "")}, 4);
   }
   for (uint32_t i = 0; i < e->npreds; i++) {
     if (!e->pdirty[i]) continue;
@@ -147,7 +168,7 @@ static void flush(em *e) {
 /* if (cond) return k, with the state as it was before instruction k: what changed is stored first, on the way
  * (so no value has to live on for a bail-out, and each is stored once), and the bail-out only returns. */
 static void bail_if(em *e, LLVMValueRef cond, uint32_t k) {
-  flush(e);
+  flush(e, e->pc + k);
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(e->c, e->fn, "bail");
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->c, e->fn, "go");
   LLVMBuildCondBr(e->b, cond, out, go);
@@ -299,48 +320,179 @@ static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVM
   return bad;
 }
 
-/* The lanes' accesses at ptrs: where the active lanes' elements are consecutive (a warp reading or writing a
- * row) one masked vector load or store, else a gather or scatter (lanes in order: of two stores to one address
- * the higher lane's stays, as in the interpreter's lane loop). Masked-off lanes touch no memory either way. The
- * row test is on the address register itself (each lane's address is base[l] + off + l * stride, off and stride
- * the same for all lanes), so accesses through one register share it: a row when base[l] - l * size is the same
- * for all active lanes and stride is 0; its first element is at first + off. */
+/* Lanes lo .. lo + n - 1 of v. */
+static LLVMValueRef lanes(em *e, LLVMValueRef v, unsigned lo, unsigned n) {
+  LLVMValueRef idx[WV_WARP];
+  for (unsigned i = 0; i < n; i++) idx[i] = cint(e->i32, lo + i);
+  return LLVMBuildShuffleVector(e->b, v, LLVMGetUndef(LLVMTypeOf(v)), LLVMConstVector(idx, n), "");
+}
+/* The active lanes' (m) lowest and highest value of v and whether they are all the same. */
+static LLVMValueRef same(em *e, LLVMValueRef v, LLVMValueRef m, LLVMValueRef *lo) {
+  LLVMTypeRef vt = LLVMTypeOf(v), t = LLVMGetElementType(vt);
+  LLVMValueRef l = LLVMBuildSelect(e->b, m, v, LLVMConstAllOnes(vt), ""), h = LLVMBuildSelect(e->b, m, v, LLVMConstNull(vt), "");
+  *lo = intrinsic(e, "llvm.vector.reduce.umin", &vt, 1, &l, 1);
+  (void)t;
+  return LLVMBuildICmp(e->b, LLVMIntEQ, *lo, intrinsic(e, "llvm.vector.reduce.umax", &vt, 1, &h, 1), "");
+}
+
+#define HALF (WV_WARP / 2)
+/* The lanes' accesses at ptrs, a half-warp (16 lanes, a 512-bit vector of 32-bit elements) at a time, lanes in
+ * order: where the half's active lanes' elements are consecutive (a row) one masked vector load or store; a load
+ * where they all read one element (a broadcast), one load; else a gather or scatter (of two stores to one
+ * address the higher lane's stays, as in the interpreter's lane loop). Masked-off lanes touch no memory. The
+ * tests are on the address register itself (lane l's address is base[l] + off + l * stride, off and stride the
+ * same for all lanes), so accesses through one register share them: a row when base[l] - (l % 16) * size is the
+ * same for the half's active lanes and stride is 0, its first element at that + off; a broadcast when base[l]
+ * is. */
 static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, LLVMValueRef ptrs, LLVMValueRef base,
                    LLVMValueRef stride, LLVMValueRef host, uint64_t off) {
-  int st = o->kind == WV_JK_ST, w32 = LLVMGetVectorSize(LLVMTypeOf(base)) && LLVMGetElementType(LLVMTypeOf(base)) == e->i32;
+  int st = o->kind == WV_JK_ST, w32 = LLVMGetElementType(LLVMTypeOf(base)) == e->i32;
   unsigned bytes = o->bits / 8;
-  LLVMTypeRef et = vec(ity(e, o->bits)), bt = w32 ? e->i32 : e->i64, rt[1] = {vec(bt)};
+  LLVMTypeRef el = ity(e, o->bits), et = LLVMVectorType(el, HALF), bt = w32 ? e->i32 : e->i64, hvp = LLVMVectorType(e->ptr, HALF);
   LLVMValueRef sv = st ? narrow(e, reg(e, in->d[0]), o->bits) : NULL; /* (loaded before the branches) */
-  LLVMValueRef d = LLVMBuildSub(e->b, base, LLVMBuildMul(e->b, w32 ? e->lane32 : e->lane, splat(e, bt, bytes), ""), "");
-  LLVMValueRef dl = LLVMBuildSelect(e->b, mv, d, splat(e, bt, ~0ull), ""), dh = LLVMBuildSelect(e->b, mv, d, LLVMConstNull(rt[0]), "");
-  dl = intrinsic(e, "llvm.vector.reduce.umin", rt, 1, &dl, 1);
-  dh = intrinsic(e, "llvm.vector.reduce.umax", rt, 1, &dh, 1);
-  LLVMValueRef row = LLVMBuildICmp(e->b, LLVMIntEQ, dl, dh, "");
-  if (stride) row = LLVMBuildAnd(e->b, row, LLVMBuildICmp(e->b, LLVMIntEQ, stride, cint(e->i64, 0), ""), "");
-  /* (32 bits: base[l] is below 2^31, so base[l] - l * size is exact as a signed number, negative where the
-   * row starts below lane 0's place) */
-  LLVMValueRef first = LLVMBuildAdd(e->b, w32 ? LLVMBuildSExt(e->b, dl, e->i64, "") : dl, cint(e->i64, off), "");
-  LLVMValueRef p0 = LLVMBuildGEP2(e->b, e->i8, host, &first, 1, ""); /* lane 0's element of the row */
-  LLVMBasicBlockRef bv = LLVMAppendBasicBlockInContext(e->c, e->fn, "row"), bg = LLVMAppendBasicBlockInContext(e->c, e->fn, "lanes");
-  LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "done");
-  LLVMBuildCondBr(e->b, row, bv, bg);
-  LLVMValueRef vv = NULL, vg = NULL, bytes32 = cint(e->i32, bytes);
-  LLVMTypeRef tv[] = {et, e->ptr}, tg[] = {et, e->vptr};
-  LLVMPositionBuilderAtEnd(e->b, bv);
-  if (st) intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){sv, p0, bytes32, mv}, 4);
-  else vv = intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p0, bytes32, mv, LLVMGetUndef(et)}, 4);
-  LLVMBuildBr(e->b, bj);
-  LLVMPositionBuilderAtEnd(e->b, bg);
-  if (st) intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){sv, ptrs, bytes32, mv}, 4);
-  else vg = intrinsic(e, "llvm.masked.gather", tg, 2, (LLVMValueRef[]){ptrs, bytes32, mv, LLVMGetUndef(et)}, 4);
+  LLVMValueRef step[HALF];
+  for (unsigned l = 0; l < HALF; l++) step[l] = cint(bt, (uint64_t)l * bytes);
+  LLVMValueRef steps = LLVMConstVector(step, HALF), bytes32 = cint(e->i32, bytes), part[2];
+  LLVMValueRef unit = stride ? LLVMBuildICmp(e->b, LLVMIntEQ, stride, cint(e->i64, 0), "") : NULL;
+  for (unsigned h = 0; h < 2; h++) {
+    LLVMValueRef bh = lanes(e, base, h * HALF, HALF), mh = lanes(e, mv, h * HALF, HALF), ph = lanes(e, ptrs, h * HALF, HALF);
+    LLVMValueRef svh = st ? lanes(e, sv, h * HALF, HALF) : NULL, dlo, blo;
+    LLVMValueRef row = same(e, LLVMBuildSub(e->b, bh, steps, ""), mh, &dlo);
+    LLVMValueRef one = st ? NULL : same(e, bh, mh, &blo);
+    if (unit) {
+      row = LLVMBuildAnd(e->b, row, unit, "");
+      if (one) one = LLVMBuildAnd(e->b, one, unit, "");
+    }
+    /* (32 bits: base[l] is below 2^31, so base[l] - (l % 16) * size is exact as a signed number, negative where
+     * the row starts below the half's first lane's place) */
+    LLVMValueRef first = LLVMBuildAdd(e->b, w32 ? LLVMBuildSExt(e->b, dlo, e->i64, "") : dlo, cint(e->i64, off), "");
+    LLVMValueRef p0 = LLVMBuildGEP2(e->b, e->i8, host, &first, 1, ""); /* the half's first lane's element of the row */
+    LLVMBasicBlockRef bv = LLVMAppendBasicBlockInContext(e->c, e->fn, "row"), bg = LLVMAppendBasicBlockInContext(e->c, e->fn, "lanes");
+    LLVMBasicBlockRef bb = st ? NULL : LLVMAppendBasicBlockInContext(e->c, e->fn, "one"), bt2 = st ? NULL : LLVMAppendBasicBlockInContext(e->c, e->fn, "other");
+    LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "done");
+    LLVMBuildCondBr(e->b, row, bv, st ? bg : bt2);
+    if (!st) {
+      LLVMPositionBuilderAtEnd(e->b, bt2);
+      LLVMBuildCondBr(e->b, one, bb, bg);
+    }
+    LLVMValueRef vv = NULL, vg = NULL, vb = NULL;
+    LLVMTypeRef tv[] = {et, e->ptr}, tg[] = {et, hvp};
+    LLVMPositionBuilderAtEnd(e->b, bv);
+    if (st) intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){svh, p0, bytes32, mh}, 4);
+    else vv = intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p0, bytes32, mh, LLVMConstNull(et)}, 4);
+    LLVMBuildBr(e->b, bj);
+    if (!st) { /* one element for all: lanes that are not active take it too, and select() drops it */
+      LLVMPositionBuilderAtEnd(e->b, bb);
+      LLVMValueRef at = LLVMBuildAdd(e->b, w32 ? LLVMBuildZExt(e->b, blo, e->i64, "") : blo, cint(e->i64, off), "");
+      LLVMValueRef x = LLVMBuildLoad2(e->b, el, LLVMBuildGEP2(e->b, e->i8, host, &at, 1, ""), "");
+      LLVMSetAlignment(x, bytes);
+      vb = broadcast(e, x);
+      vb = lanes(e, vb, 0, HALF);
+      LLVMBuildBr(e->b, bj);
+    }
+    LLVMPositionBuilderAtEnd(e->b, bg);
+    if (st) intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){svh, ph, bytes32, mh}, 4);
+    else vg = intrinsic(e, "llvm.masked.gather", tg, 2, (LLVMValueRef[]){ph, bytes32, mh, LLVMConstNull(et)}, 4);
+    LLVMBuildBr(e->b, bj);
+    LLVMPositionBuilderAtEnd(e->b, bj);
+    if (st) continue;
+    part[h] = LLVMBuildPhi(e->b, et, "");
+    LLVMValueRef inv[] = {vv, vb, vg};
+    LLVMBasicBlockRef inb[] = {bv, bb, bg};
+    LLVMAddIncoming(part[h], inv, inb, 3);
+  }
+  if (st) return;
+  LLVMValueRef idx[WV_WARP];
+  for (unsigned i = 0; i < WV_WARP; i++) idx[i] = cint(e->i32, i);
+  LLVMValueRef v = LLVMBuildShuffleVector(e->b, part[0], part[1], LLVMConstVector(idx, WV_WARP), "");
+  if (in->d[0] != WV_NOSLOT) setreg(e, in->d[0], mv, widen(e, v, o->bits, o->sgn));
+}
+
+/* The check of an access that is not .shared-inline: where the space may be global (64-bit addresses), the
+ * allocation the site found last (wv_exec.gwin) when it holds every active lane's element, is aligned and
+ * nothing was freed since; else exec's warp-wide check through wv_jit_mem (which keeps what it finds there).
+ * ok (i32, 0: the interpreter runs it), and lane l's bytes at *hb + addr[l] + l * *stride. */
+static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef bits, unsigned bytes,
+                      uint32_t site, LLVMValueRef *ok, LLVMValueRef *hb, LLVMValueRef *stride) {
+  LLVMValueRef hit = NULL, gdelta = NULL;
+  LLVMBasicBlockRef bhit = NULL, bcall = NULL, bj = NULL;
+  if ((in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_GENERIC) && !(in->addrf & WV_AF_WRAP32)) {
+    LLVMValueRef gw = field(e, offsetof(wv_exec, gwin) + (site % WV_GWINS) * sizeof(wv_gwin)), w[4];
+    for (int i = 0; i < 4; i++) {
+      LLVMValueRef idx = cint(e->i64, (uint64_t)i);
+      w[i] = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, gw, &idx, 1, ""), "");
+    }
+    LLVMValueRef frees = LLVMBuildLoad2(e->b, e->i64, LLVMBuildLoad2(e->b, e->ptr, field(e, offsetof(wv_exec, heap_frees)), ""), "");
+    hit = LLVMBuildICmp(e->b, LLVMIntUGE, lo, w[0], "");
+    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntULT, hi, w[1], ""), "");
+    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntUGE, LLVMBuildSub(e->b, w[1], hi, ""), cint(e->i64, bytes), ""), "");
+    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntEQ, w[3], frees, ""), "");
+    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, bits, cint(e->i64, bytes - 1), ""),
+                                                cint(e->i64, 0), ""), "");
+    gdelta = w[2];
+    bhit = LLVMGetInsertBlock(e->b);
+    bcall = LLVMAppendBasicBlockInContext(e->c, e->fn, "check");
+    bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "checked");
+    LLVMBuildCondBr(e->b, hit, bj, bcall);
+    LLVMPositionBuilderAtEnd(e->b, bcall);
+  }
+  LLVMTypeRef pt[] = {e->ptr, e->i32, e->i64, e->i64, e->i64, e->i32, e->i32, e->ptr, e->i32};
+  LLVMTypeRef ft = LLVMFunctionType(e->i32, pt, 9, 0);
+  LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_jit_mem"); /* jit.c defines the symbol's address */
+  if (!fp) fp = LLVMAddFunction(e->mod, "wv_jit_mem", ft);
+  LLVMValueRef args[] = {e->x, cint(e->i32, in->space), lo, hi, bits, cint(e->i32, bytes), cint(e->i32, (uint64_t)st), e->out,
+                         cint(e->i32, site)};
+  LLVMValueRef one = cint(e->i64, 1);
+  *ok = LLVMBuildCall2(e->b, ft, fp, args, 9, "");
+  *hb = LLVMBuildLoad2(e->b, e->i64, e->out, "");
+  *stride = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, e->out, &one, 1, ""), "");
+  if (!bj) return;
   LLVMBuildBr(e->b, bj);
   LLVMPositionBuilderAtEnd(e->b, bj);
-  if (st) return;
-  LLVMValueRef v = LLVMBuildPhi(e->b, et, "");
-  LLVMValueRef inv[] = {vv, vg};
-  LLVMBasicBlockRef inb[] = {bv, bg};
-  LLVMAddIncoming(v, inv, inb, 2);
-  if (in->d[0] != WV_NOSLOT) setreg(e, in->d[0], mv, widen(e, v, o->bits, o->sgn));
+  LLVMValueRef v[3][2] = {{cint(e->i32, 1), *ok}, {gdelta, *hb}, {cint(e->i64, 0), *stride}};
+  LLVMBasicBlockRef from[2] = {bhit, bcall};
+  LLVMTypeRef ty[3] = {e->i32, e->i64, e->i64};
+  LLVMValueRef *res[3] = {ok, hb, stride};
+  for (int i = 0; i < 3; i++) {
+    *res[i] = LLVMBuildPhi(e->b, ty[i], "");
+    LLVMAddIncoming(*res[i], v[i], from, 2);
+  }
+}
+
+/* A .shared access whose check is inline (shared_bad): 32-bit addresses, an offset below 2^30. */
+static int shared_inline(const wv_insn *in) {
+  return in->space == WV_SPACE_SHARED && (in->addrf & WV_AF_ADDR32) && (in->addrf & WV_AF_WRAP32) && in->imm >= 0 &&
+         in->imm < (1 << 30);
+}
+
+/* The .shared accesses of the region checked at its entry, at once, instead of each before itself: those with
+ * no guard (their active lanes are all of the region's) through an address register no earlier instruction of
+ * the region writes — so the entry sees the addresses they will use. When any would fail, the region does
+ * nothing and returns 0 (the interpreter runs it, with the exact check at each access); else they need no
+ * check of their own, and the values in flight between them need not be stored for a bail-out. */
+static void checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
+  LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
+  int any = 0;
+  for (uint32_t k = 0; k < len; k++) {
+    const wv_insn *in = &code[k];
+    wv_jop o;
+    early[k] = 0;
+    if (!wv_jit_select(in, &o) || (o.kind != WV_JK_LD && o.kind != WV_JK_ST) || !shared_inline(in) || in->guard >= 0)
+      continue;
+    int written = 0;
+    for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) {
+      wv_jop oi;
+      wv_jit_select(&code[i], &oi);
+      if (oi.kind != WV_JK_ST && oi.kind != WV_JK_SETP && code[i].d[0] == in->a) written = 1;
+    }
+    if (written) continue;
+    LLVMValueRef base = in->a != WV_NOSLOT ? reg(e, in->a) : LLVMConstNull(e->v64), lo, hi, bits;
+    reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
+    bad = LLVMBuildOr(e->b, bad, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, o.bits / 8, o.kind == WV_JK_ST), "");
+    early[k] = 1;
+    any = 1;
+  }
+  if (any) bail_if(e, bad, 0);
 }
 
 static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
@@ -354,9 +506,9 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
   LLVMValueRef a = LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, base, splat(e, e->i64, (uint64_t)in->imm), ""), splat(e, e->i64, wmask), "");
   LLVMValueRef lo, hi, bits, ptrs, off32;
   LLVMValueRef rbase, rstride = NULL, rhost;
-  if (in->space == WV_SPACE_SHARED && wmask == 0xffffffffu && bmask == 0xffffffffu && in->imm >= 0 && in->imm < (1 << 30)) {
+  if (shared_inline(in)) {
     reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-    bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
+    if (!e->early[k]) bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
     off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
     ptrs = LLVMBuildGEP2(e->b, e->i8, e->shared, &off32, 1, ""); /* offsets below 2^31 */
     rbase = narrow(e, base, 32);
@@ -364,16 +516,10 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
   } else {
     bail_if(e, none, k);
     reduce_addrs(e, a, mv, wmask == 0xffffffffu, &lo, &hi, &bits);
-    LLVMTypeRef pt[] = {e->ptr, e->i32, e->i64, e->i64, e->i64, e->i32, e->i32, e->ptr};
-    LLVMTypeRef ft = LLVMFunctionType(e->i32, pt, 8, 0);
-    LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_jit_mem"); /* jit.c defines the symbol's address */
-    if (!fp) fp = LLVMAddFunction(e->mod, "wv_jit_mem", ft);
-    LLVMValueRef args[] = {e->x, cint(e->i32, in->space), lo, hi, bits, cint(e->i32, bytes), cint(e->i32, (uint64_t)st), e->out};
-    LLVMValueRef ok = LLVMBuildCall2(e->b, ft, fp, args, 8, "");
+    uint32_t site = e->pc + k;
+    LLVMValueRef ok, hb, stride;
+    mem_check(e, in, st, lo, hi, bits, bytes, site, &ok, &hb, &stride);
     bail_if(e, LLVMBuildICmp(e->b, LLVMIntEQ, ok, cint(e->i32, 0), ""), k);
-    LLVMValueRef one = cint(e->i64, 1);
-    LLVMValueRef hb = LLVMBuildLoad2(e->b, e->i64, e->out, "");
-    LLVMValueRef stride = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, e->out, &one, 1, ""), "");
     LLVMValueRef addr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, broadcast(e, hb), a, ""),
                                      LLVMBuildMul(e->b, broadcast(e, stride), e->lane, ""), "");
     ptrs = LLVMBuildIntToPtr(e->b, addr, e->vptr, "");
@@ -405,6 +551,7 @@ static LLVMValueRef emit_cvta(em *e, const wv_insn *in) { /* h_mem.c h_cvta */
 
 static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
   LLVMValueRef m32 = e->mask;
+  e->guarded = in->guard >= 0;
   if (in->guard >= 0) {
     LLVMValueRef p = pred(e, (uint32_t)in->guard);
     m32 = LLVMBuildAnd(e->b, m32, in->guard_neg ? LLVMBuildNot(e->b, p, "") : p, "");
@@ -479,8 +626,8 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
 
 /* (emit.h) */
 LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char *name, const wv_func *f, uint32_t pc,
-                                uint32_t len) {
-  em e = {.c = c, .mod = mod};
+                                uint32_t len, const uint64_t *live, uint32_t words) {
+  em e = {.c = c, .mod = mod, .pc = pc, .live = live, .words = words};
   e.i1 = LLVMInt1TypeInContext(c);
   e.i8 = LLVMInt8TypeInContext(c);
   e.i16 = LLVMInt16TypeInContext(c);
@@ -519,15 +666,19 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   e.lane = LLVMConstVector(lanes, WV_WARP);
   for (int l = 0; l < WV_WARP; l++) lanes[l] = cint(e.i32, (uint64_t)l);
   e.lane32 = LLVMConstVector(lanes, WV_WARP);
+  uint8_t *early = calloc(len, 1);
+  e.early = early;
+  checked_early(&e, &f->code[pc], len, early);
   for (uint32_t k = 0; k < len; k++) {
     wv_jop o;
     if (!wv_jit_select(&f->code[pc + k], &o)) break; /* (regions hold only these) */
     emit_insn(&e, &f->code[pc + k], &o, k);
   }
-  flush(&e);
+  flush(&e, pc + len);
   LLVMBuildRet(e.b, cint(e.i32, len));
   LLVMDisposeBuilder(e.b);
   free(e.regs);
+  free(early);
   free(e.pv);
   free(e.pdirty);
   return e.fn;

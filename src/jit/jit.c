@@ -22,6 +22,27 @@ wv_jit *wv_jit_new(const char *cache_dir, char *err, size_t errlen) {
 void wv_jit_free(wv_jit *j) { (void)j; }
 wv_jit_mod *wv_jit_mod_new(wv_jit *j, const wv_irmod *m) { (void)j, (void)m; return NULL; }
 void wv_jit_mod_free(wv_jit *j, wv_jit_mod *jm) { (void)j, (void)jm; }
+/* WARPVM_JIT_PERFMAP=1: each region's code named in /tmp/perf-PID.map, which `perf report` reads to name
+ * samples in JIT code ("FUNCTION:PTXLINE"); a region's size is taken to its next one's start (at most 64 KiB). */
+static void perf_map(const wv_func *f, const jfunc *jf) {
+  const char *on = getenv("WARPVM_JIT_PERFMAP");
+  if (!on || strcmp(on, "1")) return;
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+  FILE *fp = fopen(path, "a");
+  if (!fp) return;
+  for (uint32_t pc = 0; pc < f->ncode; pc++) {
+    if (!jf->len[pc]) continue;
+    uintptr_t a = (uintptr_t)jf->entry[pc], next = a + 65536;
+    for (uint32_t q = 0; q < f->ncode; q++) {
+      uintptr_t b = jf->len[q] ? (uintptr_t)jf->entry[q] : 0;
+      if (b > a && b < next) next = b;
+    }
+    fprintf(fp, "%lx %lx %s:%u\n", (unsigned long)a, (unsigned long)(next - a), f->name, f->code[pc].line);
+  }
+  fclose(fp);
+}
+
 int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, char *err, size_t errlen) {
   (void)j, (void)jm, (void)fi, (void)st;
   snprintf(err, errlen, "warpvm was built without LLVM; the JIT is unavailable");
@@ -31,6 +52,7 @@ int wv_jit_compiled(const wv_jit_mod *jm, uint32_t fi) { (void)jm, (void)fi; ret
 const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm) { (void)jm; return NULL; }
 #else
 #include <pthread.h>
+#include <unistd.h>
 
 #include <llvm-c/Core.h>
 #include <llvm-c/Analysis.h>
@@ -211,7 +233,9 @@ static void feed(hash *k, const void *p, size_t n) {
 #define FEED(k, v) feed(k, &(v), sizeof(v))
 static void feed_str(hash *k, const char *s) { feed(k, s, strlen(s) + 1); }
 
-static void key_of(const wv_jit *j, const wv_func *f, const uint16_t *len, uint64_t key[2]) {
+/* live: wv_jit_live's table, of which the code depends on the sets where a region may stop */
+static void key_of(const wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t *live, uint32_t words,
+                   uint64_t key[2]) {
   hash k = {{0xcbf29ce484222325ull, 0x84222325cbf29ce4ull}};
   feed_str(&k, JIT_FORMAT);
   feed_str(&k, wv_jit_emit_build);
@@ -221,6 +245,7 @@ static void key_of(const wv_jit *j, const wv_func *f, const uint16_t *len, uint6
   const size_t layout[] = {sizeof(wv_exec), offsetof(wv_exec, bank), offsetof(wv_exec, preds), offsetof(wv_exec, cta),
                            offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_sld), offsetof(wv_exec, n_sst),
                            offsetof(wv_cta, shared), offsetof(wv_cta, shared_size), offsetof(wv_cta, async_pending),
+                           offsetof(wv_exec, gwin), offsetof(wv_exec, heap_frees), sizeof(wv_gwin), WV_GWINS,
                            WV_SHARED_BASE, WV_WARP};
   feed(&k, layout, sizeof layout);
   FEED(&k, f->npreds);
@@ -239,6 +264,7 @@ static void key_of(const wv_jit *j, const wv_func *f, const uint16_t *len, uint6
                             in->cmp, in->op};
       feed(&k, v, sizeof v);
     }
+    for (uint32_t i = pc; live && i <= pc + len[pc]; i++) feed(&k, &live[(size_t)i * words], words * sizeof *live);
   }
   key[0] = k.h[0];
   key[1] = k.h[1];
@@ -249,8 +275,8 @@ static void sym_name(char *buf, size_t cap, const uint64_t key[2], uint32_t pc) 
 }
 
 /* The object of f's regions, compiled: LLVM IR, optimised, machine code (a memory buffer), or NULL. */
-static LLVMMemoryBufferRef compile_object(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t key[2],
-                                          char *err, size_t errlen) {
+static LLVMMemoryBufferRef compile_object(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t *live,
+                                          uint32_t words, const uint64_t key[2], char *err, size_t errlen) {
   LLVMContextRef c = LLVMContextCreate();
   LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("wv", c);
   LLVMSetTarget(mod, j->triple);
@@ -261,7 +287,7 @@ static LLVMMemoryBufferRef compile_object(wv_jit *j, const wv_func *f, const uin
   for (uint32_t pc = 0; pc < f->ncode; pc++) {
     if (!len[pc]) continue;
     sym_name(name, sizeof name, key, pc);
-    wv_jit_emit_region(c, mod, name, f, pc, len[pc]);
+    wv_jit_emit_region(c, mod, name, f, pc, len[pc], live, words);
   }
   LLVMMemoryBufferRef obj = NULL;
   char *msg = NULL;
@@ -299,8 +325,8 @@ static LLVMMemoryBufferRef compile_object(wv_jit *j, const wv_func *f, const uin
 
 /* The jobj of key: linked already, else from the disk cache, else compiled now (and kept on disk); -1 on a
  * failure (err). */
-static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t key[2], char *err,
-                          size_t errlen) {
+static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t *live, uint32_t words,
+                          const uint64_t key[2], char *err, size_t errlen) {
   int32_t freeslot = -1;
   for (uint32_t i = 0; i < j->nobjs; i++) {
     if (j->objs[i].rt && j->objs[i].key[0] == key[0] && j->objs[i].key[1] == key[1]) {
@@ -316,7 +342,7 @@ static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, cons
     obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, size, "wv");
     free(data);
   } else {
-    obj = compile_object(j, f, len, key, err, errlen);
+    obj = compile_object(j, f, len, live, words, key, err, errlen);
     if (!obj) return -1;
     if (j->cache) wv_jit_cache_put(j->cache, key, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
   }
@@ -345,6 +371,27 @@ static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, cons
   return freeslot;
 }
 
+/* WARPVM_JIT_PERFMAP=1: each region's code named in /tmp/perf-PID.map, which `perf report` reads to name
+ * samples in JIT code ("FUNCTION:PTXLINE"); a region's size is taken to its next one's start (at most 64 KiB). */
+static void perf_map(const wv_func *f, const jfunc *jf) {
+  const char *on = getenv("WARPVM_JIT_PERFMAP");
+  if (!on || strcmp(on, "1")) return;
+  char path[64];
+  snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
+  FILE *fp = fopen(path, "a");
+  if (!fp) return;
+  for (uint32_t pc = 0; pc < f->ncode; pc++) {
+    if (!jf->len[pc]) continue;
+    uintptr_t a = (uintptr_t)jf->entry[pc], next = a + 65536;
+    for (uint32_t q = 0; q < f->ncode; q++) {
+      uintptr_t b = jf->len[q] ? (uintptr_t)jf->entry[q] : 0;
+      if (b > a && b < next) next = b;
+    }
+    fprintf(fp, "%lx %lx %s:%u\n", (unsigned long)a, (unsigned long)(next - a), f->name, f->code[pc].line);
+  }
+  fclose(fp);
+}
+
 int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, char *err, size_t errlen) {
   if (jm->done[fi]) return 0;
   const wv_func *f = &jm->m->funcs[fi];
@@ -365,8 +412,11 @@ int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, cha
     return 0;
   }
   uint64_t key[2], insns = 0;
-  key_of(j, f, jf->len, key);
-  int32_t o = object_for(j, f, jf->len, key, err, errlen);
+  uint32_t words = 0;
+  uint64_t *live = wv_jit_live(f, &words); /* (NULL: every register live) */
+  key_of(j, f, jf->len, live, words, key);
+  int32_t o = object_for(j, f, jf->len, live, words, key, err, errlen);
+  free(live);
   LLVMErrorRef e = NULL;
   for (uint32_t pc = 0; o >= 0 && !e && pc < n; pc++) {
     if (!jf->len[pc]) continue;
@@ -377,6 +427,7 @@ int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, cha
     insns += jf->len[pc];
   }
   st->seconds += wv_now() - t0;
+  if (o >= 0 && !e) perf_map(f, jf);
   if (o < 0 || e) {
     if (e) take_error(e, err, errlen);
     obj_release(j, o);

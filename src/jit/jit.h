@@ -55,6 +55,11 @@ int wv_jit_select(const wv_insn *in, wv_jop *o);
  * instructions that compile, inside one basic block. Returns their number. */
 uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len);
 
+/* Registers live before each instruction of f (live.c): (ncode + 1) bitsets of *words 64-bit words each, bit r
+ * of set pc set when register slot r may be read on some path from pc before being overwritten; the last set
+ * (pc = ncode) is empty. NULL when out of memory. */
+uint64_t *wv_jit_live(const wv_func *f, uint32_t *words);
+
 /* ---- the engine (jit.c) ---- */
 typedef struct wv_jit wv_jit;         /* one per vm: the LLJIT and the host's target machine */
 typedef struct wv_jit_mod wv_jit_mod; /* one per PTX module: its functions' code */
@@ -77,8 +82,9 @@ const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm);
 
 /* ---- what compiled code calls (jit_rt.c) ---- */
 /* exec's warp-wide memory check (wv_warp_region_at) for the active lanes' lowest and highest address and the
- * OR of all; 1 when the access may go ahead: lane l's bytes at out[0] + addr[l] + l * out[1]. */
+ * OR of all; 1 when the access may go ahead: lane l's bytes at out[0] + addr[l] + l * out[1]. A global
+ * access's allocation is kept in x->gwin[site % WV_GWINS], where compiled code of that site looks first. */
 int wv_jit_mem(wv_exec *x, int space, uint64_t lo, uint64_t hi, uint64_t bits, uint32_t bytes, int store,
-               uint64_t *out);
+               uint64_t *out, uint32_t site);
 
 #endif

@@ -6,11 +6,19 @@
 #include "exec/handlers.h"
 #include "jit/jit.h"
 
+#include "rt/vm_internal.h"
+
 int wv_jit_mem(wv_exec *x, int space, uint64_t lo, uint64_t hi, uint64_t bits, uint32_t bytes, int store,
-               uint64_t *out) {
+               uint64_t *out, uint32_t site) {
   wv_region r;
   if (!wv_warp_region_at(x, space, lo, hi, bits, bytes, store, &r)) return 0;
   out[0] = (uint64_t)(uintptr_t)r.host - r.abase;
   out[1] = r.stride;
+  if (r.sp == WV_SPACE_GLOBAL && (space == WV_SPACE_GLOBAL || space == WV_SPACE_GENERIC)) {
+    const wv_alloc *a = wv_heap_containing(&x->vm->heap, lo); /* (the one wv_heap_lookup found) */
+    if (a && a->host)
+      x->gwin[site % WV_GWINS] = (wv_gwin){.lo = a->base, .end = a->base + a->size,
+                                           .delta = (uint64_t)(uintptr_t)a->host - a->base, .frees = *x->heap_frees};
+  }
   return 1;
 }

@@ -1,0 +1,76 @@
+/*
+ * live.c — which registers of a PTX function are live where (jit.h wv_jit_live): the classic backward
+ * data-flow over the instruction graph, so that a compiled region stores back only the registers some later
+ * instruction may read. It errs on the side of "live": an instruction whose operands the JIT does not know
+ * exactly (anything select.c does not compile, except bra, ret/exit and bar) reads every register, and only an
+ * unguarded write kills (a guarded one leaves the other lanes' values, which may be read later). Each thread's
+ * path is a path of this graph, so a register dead at a point is dead there for every lane that stands there;
+ * lanes elsewhere keep their values, as a store that does not happen changes nothing.
+ */
+#include <stdlib.h>
+#include <string.h>
+
+#include "exec/warp.h"
+#include "jit/jit.h"
+
+/* Registers instruction `in` may read (1: every register) and the one it surely overwrites (WV_NOSLOT: none). */
+static int effects(const wv_insn *in, uint32_t *use, uint32_t *nuse, uint32_t *kill) {
+  wv_jop o;
+  *nuse = 0;
+  *kill = WV_NOSLOT;
+  int known = wv_jit_select(in, &o);
+  if (!known && !(in->ctl == WV_CTL_BRA || in->ctl == WV_CTL_RET || in->ctl == WV_CTL_EXIT || in->ctl == WV_CTL_BAR))
+    return 1;
+  if (in->ctl == WV_CTL_BAR && in->mode != WV_BAR_SYNC && in->mode != WV_BAR_ARRIVE) return 1;
+  /* every source field, over-approximated: a predicate index there reads as some register, which only keeps
+   * that one live */
+  const uint32_t src[] = {in->a, in->b, in->c, in->e, o.kind == WV_JK_ST ? in->d[0] : WV_NOSLOT};
+  for (size_t i = 0; i < sizeof src / sizeof *src; i++)
+    if (src[i] != WV_NOSLOT && WV_SLOT_BANK(src[i]) == WV_SLOT_REG) use[(*nuse)++] = WV_SLOT_INDEX(src[i]);
+  if (known && o.kind != WV_JK_ST && o.kind != WV_JK_SETP && in->guard < 0 && in->d[0] != WV_NOSLOT &&
+      WV_SLOT_BANK(in->d[0]) == WV_SLOT_REG)
+    *kill = WV_SLOT_INDEX(in->d[0]);
+  return 0;
+}
+
+/* (jit.h) */
+uint64_t *wv_jit_live(const wv_func *f, uint32_t *words_out) {
+  uint32_t n = f->ncode, w = (f->nregs + 63) / 64;
+  if (!w) w = 1;
+  *words_out = w;
+  uint64_t *live = calloc((size_t)(n + 1) * w, sizeof *live), *acc = calloc(w, sizeof *acc);
+  if (!live || !acc) {
+    free(live);
+    free(acc);
+    return NULL;
+  }
+  for (int changed = 1; changed;) {
+    changed = 0;
+    for (uint32_t pc = n; pc-- > 0;) {
+      const wv_insn *in = &f->code[pc];
+      /* live out: the successors' live in */
+      memset(acc, 0, w * sizeof *acc);
+      int falls = !((in->ctl == WV_CTL_BRA || in->ctl == WV_CTL_RET || in->ctl == WV_CTL_EXIT || in->ctl == WV_CTL_TRAP) &&
+                    in->guard < 0);
+      if (falls)
+        for (uint32_t i = 0; i < w; i++) acc[i] |= live[(size_t)(pc + 1) * w + i];
+      if (in->ctl == WV_CTL_BRA && in->target < n)
+        for (uint32_t i = 0; i < w; i++) acc[i] |= live[(size_t)in->target * w + i];
+      uint32_t use[5], nuse, kill;
+      if (effects(in, use, &nuse, &kill)) {
+        memset(acc, 0xff, w * sizeof *acc);
+      } else {
+        if (kill != WV_NOSLOT && kill < f->nregs) acc[kill / 64] &= ~(1ull << (kill % 64));
+        for (uint32_t i = 0; i < nuse; i++)
+          if (use[i] < (uint64_t)w * 64) acc[use[i] / 64] |= 1ull << (use[i] % 64);
+      }
+      uint64_t *dst = &live[(size_t)pc * w];
+      if (memcmp(dst, acc, w * sizeof *acc)) {
+        memcpy(dst, acc, w * sizeof *acc);
+        changed = 1;
+      }
+    }
+  }
+  free(acc);
+  return live;
+}
