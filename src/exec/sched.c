@@ -786,6 +786,12 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
         pc++;
         continue;
       }
+      /* a branch the whole group takes or none of it does: control()'s own cases, without leaving the loop
+       * (a backward one taken goes there when polling warps may give up their turn) */
+      if (in->ctl == WV_CTL_BRA && (m == mask || !m) && !(m && s->poll_yield && in->target <= pc)) {
+        pc = m ? in->target : pc + 1;
+        continue;
+      }
       /* control: leave the fast loop */
       s->warp_insns += (uint64_t)n;
       s->thread_insns += (uint64_t)n * popc;
