@@ -10,6 +10,7 @@
 
 #include <stddef.h>
 #include <stdlib.h>
+#include <sys/mman.h>
 #include <string.h>
 
 static uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); } /* a: a power of two */
@@ -59,6 +60,27 @@ static void span_remove(wv_heap *h, uint64_t base) {
   h->nmaps--;
 }
 
+/* Host memory of device bytes, zeroed, aligned as the GPU's allocations are: a warp's 128 consecutive bytes
+ * are whole cache lines of the host too. (glibc gives a block it maps for itself a page + 16 bytes, so every
+ * such row would straddle two lines: the JIT's row loads ran at half speed in processes where the big buffers
+ * were mapped, and at full speed where glibc's moving threshold put them in its heap.) A large block is a
+ * mapping of its own, its pages zeroed by the kernel at first touch. */
+#define HOST_MAPPED (64u << 10)
+static uint8_t *host_zalloc(uint64_t size) {
+  if (size >= HOST_MAPPED) {
+    void *p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+    return p == MAP_FAILED ? NULL : p;
+  }
+  size_t n = (size_t)round_up(size ? size : 1, WV_GPU_ALLOC_GRAIN);
+  void *p = aligned_alloc(WV_GPU_ALLOC_GRAIN, n);
+  if (p) memset(p, 0, n);
+  return p;
+}
+static void host_free(uint8_t *p, uint64_t size) {
+  if (p && size >= HOST_MAPPED) munmap(p, (size_t)size);
+  else free(p);
+}
+
 void wv_heap_init(wv_heap *h) {
   memset(h, 0, sizeof *h);
   h->next = WV_VM_ARENA;
@@ -70,8 +92,8 @@ static int owned(const wv_alloc *a) {
 
 void wv_heap_fini(wv_heap *h) {
   for (uint32_t i = 0; i < h->n; i++)
-    if (owned(&h->v[i])) free(h->v[i].host);
-  for (uint32_t i = 0; i < h->nchunks; i++) free(h->chunks[i].mem);
+    if (owned(&h->v[i])) host_free(h->v[i].host, h->v[i].size);
+  for (uint32_t i = 0; i < h->nchunks; i++) host_free(h->chunks[i].mem, WV_GPU_CHUNK);
   free(h->v);
   free(h->maps);
   free(h->chunks);
@@ -171,10 +193,10 @@ static wv_chunk *chunk_new(wv_heap *h) {
     h->chunks = n;
     h->chunkcap = nc;
   }
-  uint8_t *mem = calloc(1, (size_t)WV_GPU_CHUNK);
+  uint8_t *mem = host_zalloc(WV_GPU_CHUNK);
   if (!mem) return NULL;
   if (base != WV_GPU_HOME && span_add(h, base, WV_GPU_CHUNK)) {
-    free(mem);
+    host_free(mem, WV_GPU_CHUNK);
     return NULL;
   }
   uint32_t at = (uint32_t)(chunk_find(h, base) + 1);
@@ -220,7 +242,7 @@ static void small_free(wv_heap *h, uint64_t base, uint64_t size) {
   c->nfree += n;
   if (--c->live) return;
   if (c->base != WV_GPU_HOME) span_remove(h, c->base);
-  free(c->mem);
+  host_free(c->mem, WV_GPU_CHUNK);
   memmove(&h->chunks[i], &h->chunks[i + 1], (size_t)(h->nchunks - (uint32_t)i - 1) * sizeof h->chunks[0]);
   h->nchunks--;
 }
@@ -233,9 +255,9 @@ static uint64_t device_place(wv_heap *h, uint64_t size, uint64_t align, uint8_t 
     return small_alloc(h, size, align, host);
   }
   uint64_t len = round_up(size, WV_GPU_PAGE), base = pages_fit(h, len, align > WV_GPU_PAGE ? align : WV_GPU_PAGE);
-  if (!base || !(*host = calloc(1, (size_t)size))) return 0;
+  if (!base || !(*host = host_zalloc(size))) return 0;
   if (span_add(h, base, len)) {
-    free(*host);
+    host_free(*host, size);
     return 0;
   }
   return base;
@@ -277,15 +299,15 @@ int wv_heap_alloc_kind(wv_heap *h, uint64_t size, uint32_t align, wv_alloc_kind 
   if (kind == WV_ALLOC_DEVICE) {
     base = device_place(h, size, align, &host, &chunked);
   } else {
-    if (!(host = calloc(1, (size_t)size))) return -1;
-    if (!(base = arena_place(h, size, align))) free(host);
+    if (!(host = host_zalloc(size))) return -1;
+    if (!(base = arena_place(h, size, align))) host_free(host, size);
   }
   if (!base) return -1;
   if (insert(h, (wv_alloc){base, size, host, (uint8_t)kind, chunked})) {
     if (chunked) small_free(h, base, size);
     else {
       if (kind == WV_ALLOC_DEVICE || size >= VM_LARGE) span_remove(h, base);
-      free(host);
+      host_free(host, size);
     }
     return -1;
   }
@@ -339,7 +361,7 @@ int wv_heap_free(wv_heap *h, uint64_t base) {
   if (a->chunked) small_free(h, base, a->size);
   else if (a->kind == WV_ALLOC_DEVICE || (a->size >= VM_LARGE && a->base >= WV_GLOBAL_BASE && a->base < WV_HEAP_END))
     span_remove(h, base);
-  if (owned(a)) free(a->host);
+  if (owned(a)) host_free(a->host, a->size);
   *a = (wv_alloc){.base = base, .size = 0, .host = NULL, .kind = WV_ALLOC_FREED};
   h->frees++;
   if (++h->nfreed > 64 && h->nfreed * 2 > h->n) {

@@ -44,12 +44,22 @@ double wv_now(void) {
 
 /* ---------------- frames ---------------- */
 
+/* n bytes, zeroed, on a cache line of their own: a register's 32 lanes (256 bytes) are four whole lines, and a
+ * warp's row of shared or local memory does not straddle one more than it must. (malloc's 16-byte alignment
+ * put them anywhere in a line, differently in each process: the same launch ran up to twice as long.) */
+static void *zalloc64(size_t n) {
+  n = (n + 63) & ~(size_t)63;
+  void *p = aligned_alloc(64, n ? n : 64);
+  if (p) memset(p, 0, n);
+  return p;
+}
+
 static uint32_t fn_index(const sched *s, const wv_func *fn) { return (uint32_t)(fn - s->mod->funcs); }
 
 /* A function's constant bank: each immediate repeated for the 32 lanes, so handlers read it like a register. */
 static const uint64_t *const_bank(sched *s, const wv_func *fn, uint32_t fi) {
   if (!s->consts[fi]) {
-    uint64_t *b = malloc(((size_t)fn->nconsts + 1) * WV_WARP * sizeof *b);
+    uint64_t *b = zalloc64(((size_t)fn->nconsts + 1) * WV_WARP * sizeof *b);
     if (!b) return NULL;
     for (uint32_t i = 0; i < fn->nconsts; i++)
       for (int l = 0; l < WV_WARP; l++) b[(size_t)i * WV_WARP + l] = fn->consts[i];
@@ -68,9 +78,10 @@ static wv_frame *frame_new(sched *s, const wv_func *fn) {
   } else {
     size_t regs = (size_t)fn->nregs * WV_WARP * 8, preds = (size_t)(fn->npreds + 1) * 4;
     size_t params = (size_t)fn->param_size * WV_WARP;
-    f = calloc(1, sizeof *f + regs + preds + params + 16);
+    size_t head = (sizeof *f + 63) & ~(size_t)63;
+    f = zalloc64(head + regs + preds + params + 16);
     if (!f) return NULL;
-    uint8_t *p = (uint8_t *)(f + 1);
+    uint8_t *p = (uint8_t *)f + head;
     f->regs = (uint64_t *)(void *)p;
     f->preds = (uint32_t *)(void *)(p + regs);
     f->params = p + regs + preds;
@@ -301,7 +312,7 @@ static int ensure_local(sched *s, wv_warp *w, uint32_t low) {
                         need - WV_GPU_LOCAL_RESERVED);
   uint32_t cap = w->local_cap ? w->local_cap : 64; /* small at first: a cooperative launch has many warps resident */
   while (cap < need) cap *= 2;
-  uint8_t *nl = calloc(WV_WARP, cap);
+  uint8_t *nl = zalloc64((size_t)WV_WARP * cap);
   if (!nl) return wv_fault_set(&s->x, WV_ERR_NOMEM, -1, 0, 0, "out of host memory for local memory");
   for (int l = 0; l < WV_WARP && w->local; l++) /* the old buffer is the new one's top */
     memcpy(nl + (size_t)l * cap + (cap - w->local_cap), w->local + (size_t)l * w->local_cap, w->local_cap);
@@ -1077,11 +1088,11 @@ int wv_cta_alloc(sched *s, wv_cta *cta) {
   cta->nthreads = s->L->nthreads;
   cta->nwarps = (cta->nthreads + WV_WARP - 1) / WV_WARP;
   cta->shared_size = WV_SHARED_BASE + s->L->shared_size;
-  cta->shared = calloc(1, (size_t)cta->shared_size + 16);
+  cta->shared = zalloc64((size_t)cta->shared_size + 16);
   cta->warps = calloc(cta->nwarps, sizeof *cta->warps);
   if (!cta->shared || !cta->warps) return -1;
   for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
-    cta->warps[wi].specials = malloc((WV_SP_COUNT + (size_t)s->mod->nreloc) * WV_WARP * sizeof(uint64_t)); /* warp_init fills it */
+    cta->warps[wi].specials = zalloc64((WV_SP_COUNT + (size_t)s->mod->nreloc) * WV_WARP * sizeof(uint64_t)); /* warp_init fills it */
     if (!cta->warps[wi].specials ||
         ensure_local(s, &cta->warps[wi], frame_base(WV_GPU_LOCAL_TOP - WV_GPU_LOCAL_RESERVED, kfn))) return -1;
   }
