@@ -336,8 +336,8 @@ static LLVMValueRef same(em *e, LLVMValueRef v, LLVMValueRef m, LLVMValueRef *lo
 }
 
 #define HALF (WV_WARP / 2)
-/* The lanes' accesses at ptrs, a half-warp (16 lanes, a 512-bit vector of 32-bit elements) at a time, lanes in
- * order: where the half's active lanes' elements are consecutive (a row) one masked vector load or store; a load
+/* The lanes' accesses at ptrs (for .shared, <32 x i32> offsets from host), a half-warp (16 lanes, a 512-bit
+ * vector of 32-bit elements) at a time, lanes in order: where the half's active lanes' elements are consecutive (a row) one masked vector load or store; a load
  * where they all read one element (a broadcast), one load; else a gather or scatter (of two stores to one
  * address the higher lane's stays, as in the interpreter's lane loop). Masked-off lanes touch no memory. The
  * tests are on the address register itself (lane l's address is base[l] + off + l * stride, off and stride the
@@ -391,6 +391,9 @@ static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, L
       LLVMBuildBr(e->b, bj);
     }
     LLVMPositionBuilderAtEnd(e->b, bg);
+    if (LLVMGetElementType(LLVMTypeOf(ptrs)) == e->i32) /* .shared: offsets from host, in the gather's block so that
+                                                        * it is one with a base and 32-bit indices */
+      ph = LLVMBuildGEP2(e->b, e->i8, host, &ph, 1, "");
     if (st) intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){svh, ph, bytes32, mh}, 4);
     else vg = intrinsic(e, "llvm.masked.gather", tg, 2, (LLVMValueRef[]){ph, bytes32, mh, LLVMConstNull(et)}, 4);
     LLVMBuildBr(e->b, bj);
@@ -510,7 +513,7 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
     reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
     if (!e->early[k]) bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
     off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
-    ptrs = LLVMBuildGEP2(e->b, e->i8, e->shared, &off32, 1, ""); /* offsets below 2^31 */
+    ptrs = off32; /* offsets below 2^31 from the CTA's shared bytes (access makes the pointers) */
     rbase = narrow(e, base, 32);
     rhost = e->shared;
   } else {
