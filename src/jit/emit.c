@@ -89,18 +89,20 @@ static rval *find(em *e, uint32_t slot) {
     if (e->regs[i].slot == slot) return &e->regs[i];
   return NULL;
 }
+/* A register's entry (regs has room for every slot a region names: 4 per instruction, wv_jit_emit_region). */
+static rval *add(em *e, uint32_t slot) {
+  rval *r = &e->regs[e->nregs++];
+  *r = (rval){.slot = slot};
+  return r;
+}
 static LLVMValueRef reg(em *e, uint32_t slot) {
   rval *r = find(e, slot);
   if (r) return r->v;
-  if (e->nregs == e->capregs) {
-    e->capregs = e->capregs ? 2 * e->capregs : 32;
-    e->regs = realloc(e->regs, e->capregs * sizeof *e->regs);
-  }
   LLVMValueRef idx = cint(e->i64, (uint64_t)WV_SLOT_INDEX(slot) * WV_WARP);
   LLVMValueRef p = LLVMBuildGEP2(e->b, e->i64, e->bank[WV_SLOT_BANK(slot)], &idx, 1, "");
   LLVMValueRef v = LLVMBuildLoad2(e->b, e->v64, p, "");
   LLVMSetAlignment(v, 8);
-  e->regs[e->nregs++] = (rval){.slot = slot, .v = v, .dirty = 0};
+  add(e, slot)->v = v;
   return v;
 }
 /* d's lanes m (<32 x i1>) become v. Only the group's lanes (the region's mask) are ever stored (flush), so
@@ -108,17 +110,8 @@ static LLVMValueRef reg(em *e, uint32_t slot) {
 static void setreg(em *e, uint32_t slot, LLVMValueRef m, LLVMValueRef v) {
   if (slot == WV_NOSLOT) return;
   rval *r = find(e, slot);
-  if (e->guarded || !r) {
-    if (e->guarded) r = (reg(e, slot), find(e, slot));
-    else {
-      if (e->nregs == e->capregs) {
-        e->capregs = e->capregs ? 2 * e->capregs : 32;
-        e->regs = realloc(e->regs, e->capregs * sizeof *e->regs);
-      }
-      r = &e->regs[e->nregs++];
-      r->slot = slot;
-    }
-  }
+  if (e->guarded) r = (reg(e, slot), find(e, slot));
+  else if (!r) r = add(e, slot);
   r->v = e->guarded ? LLVMBuildSelect(e->b, m, v, r->v, "") : v;
   r->dirty = 1;
 }
@@ -645,6 +638,16 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   e.npreds = f->npreds + 1;
   e.pv = calloc(e.npreds, sizeof *e.pv);
   e.pdirty = calloc(e.npreds, 1);
+  e.capregs = 4 * len + 4; /* (a, b, c and d[0] of each instruction at most) */
+  e.regs = malloc(e.capregs * sizeof *e.regs);
+  uint8_t *early = calloc(len, 1);
+  if (!e.pv || !e.pdirty || !e.regs || !early) {
+    free(e.pv);
+    free(e.pdirty);
+    free(e.regs);
+    free(early);
+    return NULL;
+  }
   LLVMTypeRef params[] = {e.ptr, e.i32};
   e.fn = LLVMAddFunction(mod, name, LLVMFunctionType(e.i32, params, 2, 0));
   e.x = LLVMGetParam(e.fn, 0);
@@ -669,7 +672,6 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   e.lane = LLVMConstVector(lanes, WV_WARP);
   for (int l = 0; l < WV_WARP; l++) lanes[l] = cint(e.i32, (uint64_t)l);
   e.lane32 = LLVMConstVector(lanes, WV_WARP);
-  uint8_t *early = calloc(len, 1);
   e.early = early;
   checked_early(&e, &f->code[pc], len, early);
   for (uint32_t k = 0; k < len; k++) {

@@ -284,14 +284,17 @@ static LLVMMemoryBufferRef compile_object(wv_jit *j, const wv_func *f, const uin
   LLVMSetModuleDataLayout(mod, td);
   LLVMDisposeTargetData(td);
   char name[80];
-  for (uint32_t pc = 0; pc < f->ncode; pc++) {
+  int oom = 0;
+  for (uint32_t pc = 0; pc < f->ncode && !oom; pc++) {
     if (!len[pc]) continue;
     sym_name(name, sizeof name, key, pc);
-    wv_jit_emit_region(c, mod, name, f, pc, len[pc], live, words);
+    oom = !wv_jit_emit_region(c, mod, name, f, pc, len[pc], live, words);
   }
   LLVMMemoryBufferRef obj = NULL;
   char *msg = NULL;
-  if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
+  if (oom) {
+    snprintf(err, errlen, "JIT: out of host memory compiling '%s'", f->name);
+  } else if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
     snprintf(err, errlen, "JIT: invalid code for '%s': %.300s", f->name, msg ? msg : "");
   } else {
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
