@@ -22,27 +22,6 @@ wv_jit *wv_jit_new(const char *cache_dir, char *err, size_t errlen) {
 void wv_jit_free(wv_jit *j) { (void)j; }
 wv_jit_mod *wv_jit_mod_new(wv_jit *j, const wv_irmod *m) { (void)j, (void)m; return NULL; }
 void wv_jit_mod_free(wv_jit *j, wv_jit_mod *jm) { (void)j, (void)jm; }
-/* WARPVM_JIT_PERFMAP=1: each region's code named in /tmp/perf-PID.map, which `perf report` reads to name
- * samples in JIT code ("FUNCTION:PTXLINE"); a region's size is taken to its next one's start (at most 64 KiB). */
-static void perf_map(const wv_func *f, const jfunc *jf) {
-  const char *on = getenv("WARPVM_JIT_PERFMAP");
-  if (!on || strcmp(on, "1")) return;
-  char path[64];
-  snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
-  FILE *fp = fopen(path, "a");
-  if (!fp) return;
-  for (uint32_t pc = 0; pc < f->ncode; pc++) {
-    if (!jf->len[pc]) continue;
-    uintptr_t a = (uintptr_t)jf->entry[pc], next = a + 65536;
-    for (uint32_t q = 0; q < f->ncode; q++) {
-      uintptr_t b = jf->len[q] ? (uintptr_t)jf->entry[q] : 0;
-      if (b > a && b < next) next = b;
-    }
-    fprintf(fp, "%lx %lx %s:%u\n", (unsigned long)a, (unsigned long)(next - a), f->name, f->code[pc].line);
-  }
-  fclose(fp);
-}
-
 int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, char *err, size_t errlen) {
   (void)j, (void)jm, (void)fi, (void)st;
   snprintf(err, errlen, "warpvm was built without LLVM; the JIT is unavailable");
