@@ -319,13 +319,20 @@ static LLVMValueRef lanes(em *e, LLVMValueRef v, unsigned lo, unsigned n) {
   for (unsigned i = 0; i < n; i++) idx[i] = cint(e->i32, lo + i);
   return LLVMBuildShuffleVector(e->b, v, LLVMGetUndef(LLVMTypeOf(v)), LLVMConstVector(idx, n), "");
 }
-/* The active lanes' (m) lowest and highest value of v and whether they are all the same. */
+/* Whether the active lanes (m) of v hold one value, and (*lo) that value. */
 static LLVMValueRef same(em *e, LLVMValueRef v, LLVMValueRef m, LLVMValueRef *lo) {
-  LLVMTypeRef vt = LLVMTypeOf(v), t = LLVMGetElementType(vt);
-  LLVMValueRef l = LLVMBuildSelect(e->b, m, v, LLVMConstAllOnes(vt), ""), h = LLVMBuildSelect(e->b, m, v, LLVMConstNull(vt), "");
-  *lo = intrinsic(e, "llvm.vector.reduce.umin", &vt, 1, &l, 1);
-  (void)t;
-  return LLVMBuildICmp(e->b, LLVMIntEQ, *lo, intrinsic(e, "llvm.vector.reduce.umax", &vt, 1, &h, 1), "");
+  LLVMTypeRef vt = LLVMTypeOf(v);
+  unsigned n = LLVMGetVectorSize(vt);
+  LLVMTypeRef it = LLVMIntTypeInContext(e->c, n);
+  /* the first active lane's value (any lane's without one: then the test holds and nothing is accessed) ... */
+  LLVMValueRef mi = LLVMBuildBitCast(e->b, m, it, ""), args[] = {mi, LLVMConstInt(e->i1, 0, 0)};
+  LLVMValueRef first = LLVMBuildAnd(e->b, intrinsic(e, "llvm.cttz", &it, 1, args, 2), LLVMConstInt(it, n - 1, 0), "");
+  *lo = LLVMBuildExtractElement(e->b, v, first, "");
+  /* ... equal in every active lane: one compare, no reduction */
+  LLVMValueRef s = LLVMBuildInsertElement(e->b, LLVMGetUndef(vt), *lo, cint(e->i32, 0), "");
+  s = LLVMBuildShuffleVector(e->b, s, LLVMGetUndef(vt), LLVMConstNull(LLVMVectorType(e->i32, n)), "");
+  LLVMValueRef eq = LLVMBuildOr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, v, s, ""), LLVMBuildNot(e->b, m, ""), "");
+  return LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, eq, it, ""), LLVMConstAllOnes(it), "");
 }
 
 #define HALF (WV_WARP / 2)
