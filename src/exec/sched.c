@@ -870,7 +870,9 @@ static int run_warp(sched *s, wv_warp *w) {
 
 /* ---------------- CTAs ---------------- */
 
-static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_func *kfn) {
+/* reused: the warp held another CTA of this launch, whose specials differ from this one's only in %ctaid and the
+ * cluster's (the launch's shape, the warp's place and the lanes' are the same): only those are written. */
+static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_func *kfn, int reused) {
   wv_exec *x = &s->x;
   w->id = wi;
   uint32_t first = wi * WV_WARP, n = cta->nthreads - first;
@@ -883,7 +885,12 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
   wv_async_warp_reset(w);
   uint64_t *sp = w->specials;
   uint32_t bx = x->block[0], by = x->block[1];
-  for (int l = 0; l < WV_WARP; l++) {
+  for (int l = 0; reused && l < WV_WARP; l++) {
+    sp[WV_SP_CTAID_X * 32 + l] = cta->ctaid[0];
+    sp[WV_SP_CTAID_Y * 32 + l] = cta->ctaid[1];
+    sp[WV_SP_CTAID_Z * 32 + l] = cta->ctaid[2];
+  }
+  for (int l = 0; !reused && l < WV_WARP; l++) {
     uint32_t t = first + (uint32_t)l;
     sp[WV_SP_TID_X * 32 + l] = t % bx;
     sp[WV_SP_TID_Y * 32 + l] = (t / bx) % by;
@@ -916,7 +923,7 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
     sp[WV_SP_ENVREG2 * 32 + l] = (uint32_t)s->grid_ws;
   }
   wv_cluster_specials(cta, x->grid, s->L->explicit_cluster, sp);
-  for (uint32_t r = 0; r < s->mod->nreloc; r++) /* this kernel's offsets of relocated .shared variables */
+  for (uint32_t r = 0; !reused && r < s->mod->nreloc; r++) /* this kernel's offsets of relocated .shared variables */
     for (int l = 0; l < WV_WARP; l++) sp[(WV_SP_COUNT + r) * 32 + l] = kfn->shared_reloc[r];
   wv_frame *f = frame_new(s, kfn);
   if (!f) return -1;
@@ -1132,7 +1139,7 @@ int wv_cta_start(sched *s, wv_cta *cta, uint64_t ci, int reused) {
   s->ci = ci;
   if (s->prof) wv_prof_cta(s->prof, ci, 1);
   for (uint32_t wi = 0; wi < cta->nwarps; wi++)
-    if (warp_init(s, cta, &cta->warps[wi], wi, s->L->kfn)) return -1;
+    if (warp_init(s, cta, &cta->warps[wi], wi, s->L->kfn, reused)) return -1;
   return 0;
 }
 
