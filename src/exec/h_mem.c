@@ -165,11 +165,21 @@ ALWAYS_INLINE void vec_copy(void *d, const void *s, unsigned bytes) { /* the war
   }
 }
 
+/* All 32 lanes' addresses consecutive elements of `size` bytes (a warp reading a row). */
+ALWAYS_INLINE int row(const uint64_t *addr, unsigned size) {
+  uint64_t bad = 0;
+  for (int l = 0; l < WV_WARP; l++) bad |= addr[l] ^ (addr[0] + (uint64_t)l * size);
+  return !bad;
+}
+
 /* The copies, one loop per element type (T: its width and signedness; sign- or zero-extended to 64 bits), the
  * lane stride a constant where it is 0 (always inlined into the callers below). */
 #define LD_LOOP(T)                                                                                     \
   do {                                                                                                 \
-    if (n == 1) {                                                                                      \
+    if (n == 1 && !stride && m == 0xffffffffu && row(addr, sizeof(T))) { /* a warp's row: vector loads */ \
+      const uint8_t *p_ = (const uint8_t *)(uintptr_t)(hb + addr[0]);                                  \
+      for (int l = 0; l < WV_WARP; l++) { T v_; memcpy(&v_, p_ + (size_t)l * sizeof(T), sizeof v_); D[0][l] = (uint64_t)v_; } \
+    } else if (n == 1) {                                                                               \
       uint64_t *D0 = D[0];                                                                             \
       WV_FOR_LANES(m, l, { T v_; memcpy(&v_, LANE_P(hb, stride, addr, l), sizeof v_); D0[l] = (uint64_t)v_; }); \
     } else {                                                                                           \
@@ -203,7 +213,10 @@ static void ld_copy(const wv_region *r, const uint64_t *addr, uint32_t m, unsign
 
 #define ST_LOOP(T)                                                                                      \
   do {                                                                                                  \
-    if (n == 1) {                                                                                       \
+    if (n == 1 && !stride && m == 0xffffffffu && row(addr, sizeof(T))) { /* a row: no two lanes meet */  \
+      uint8_t *p_ = (uint8_t *)(uintptr_t)(hb + addr[0]);                                               \
+      for (int l = 0; l < WV_WARP; l++) { T v_ = (T)S[0][l]; memcpy(p_ + (size_t)l * sizeof(T), &v_, sizeof v_); } \
+    } else if (n == 1) {                                                                                \
       const uint64_t *S0 = S[0];                                                                        \
       WV_FOR_LANES(m, l, { T v_ = (T)S0[l]; memcpy(LANE_P(hb, stride, addr, l), &v_, sizeof v_); });    \
     } else {                                                                                            \
