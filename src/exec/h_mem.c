@@ -31,13 +31,19 @@ static inline uint64_t load_elem(const uint8_t *p, unsigned size, int sgn) {
   }
 }
 
-static void count(wv_exec *x, int space, int st) {
+/* (handlers.h) */
+size_t wv_mem_counter(int space, int st) {
   switch (space) {
-  case WV_SPACE_SHARED: case WV_SPACE_CLUSTER: if (st) x->n_sst++; else x->n_sld++; break;
-  case WV_SPACE_LOCAL: if (st) x->n_lst++; else x->n_lld++; break;
-  case WV_SPACE_GLOBAL: case WV_SPACE_GENERIC: case WV_SPACE_CONST: if (st) x->n_gst++; else x->n_gld++; break;
-  default: break;
+  case WV_SPACE_SHARED: case WV_SPACE_CLUSTER: return st ? offsetof(wv_exec, n_sst) : offsetof(wv_exec, n_sld);
+  case WV_SPACE_LOCAL: return st ? offsetof(wv_exec, n_lst) : offsetof(wv_exec, n_lld);
+  case WV_SPACE_GLOBAL: case WV_SPACE_GENERIC: case WV_SPACE_CONST: return st ? offsetof(wv_exec, n_gst) : offsetof(wv_exec, n_gld);
+  default: return (size_t)-1;
   }
+}
+
+static inline void count(wv_exec *x, int space, int st) {
+  size_t off = wv_mem_counter(space, st);
+  if (off != (size_t)-1) ++*(uint64_t *)(void *)((char *)x + off);
 }
 
 /* Is this access to global memory (and so subject to the weak memory model)? */

@@ -42,7 +42,7 @@ typedef struct em {
   uint32_t npreds;
   LLVMValueRef lane, lane32;  /* <0..31> as i64, i32 */
   LLVMValueRef shared, shared_size, async_pending; /* the CTA's, loaded at the entry */
-  uint32_t counts[4]; /* n_gld n_gst n_sld n_sst added so far, stored at the exit and at a bail-out */
+  uint32_t counts[6]; /* per COUNTERS: added so far, stored at the exit and at a bail-out */
   uint32_t pc;        /* the region's first instruction */
   const uint64_t *live; /* wv_jit_live's table (words per instruction), NULL: every register is live */
   uint32_t words;
@@ -50,7 +50,8 @@ typedef struct em {
   int guarded;          /* the instruction being emitted has a guard */
 } em;
 
-static const size_t COUNTERS[4] = {offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_sld),
+static const size_t COUNTERS[6] = {offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_lld),
+                                   offsetof(wv_exec, n_lst), offsetof(wv_exec, n_sld),
                                    offsetof(wv_exec, n_sst)};
 
 static LLVMValueRef cint(LLVMTypeRef t, uint64_t v) { return LLVMConstInt(t, v, 0); }
@@ -134,7 +135,7 @@ static void setpred(em *e, uint32_t i, LLVMValueRef m32, LLVMValueRef t) { /* P 
  * value is dropped: no path from `at` reads it before writing it (live.c), so it stays dead to the region's
  * end unless written again, which makes it changed again. */
 static void flush(em *e, uint32_t at) {
-  for (int c = 0; c < 4; c++) {
+  for (int c = 0; c < 6; c++) {
     if (!e->counts[c]) continue;
     LLVMValueRef cp = field(e, COUNTERS[c]);
     LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i64, cp, ""), cint(e->i64, e->counts[c]), ""), cp);
@@ -267,14 +268,12 @@ static void emit_setp(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m3
   if (in->pd >= 0) setpred(e, (uint32_t)in->pd, m32, u);
 }
 
-/* ld/st: bail unless a lane is active and the check passes; count as h_mem.c count() does (which counter: 0 .. 3
- * of COUNTERS, -1 none); gather/scatter. */
+/* Which of COUNTERS an access counts in (the interpreter's wv_mem_counter), -1 none. */
 static int counter(int space, int st) {
-  switch (space) {
-  case WV_SPACE_SHARED: return st ? 3 : 2;
-  case WV_SPACE_GLOBAL: case WV_SPACE_GENERIC: case WV_SPACE_CONST: return st ? 1 : 0;
-  default: return -1;
-  }
+  size_t off = wv_mem_counter(space, st);
+  for (int c = 0; c < 6; c++)
+    if (COUNTERS[c] == off) return c;
+  return -1;
 }
 
 /* The active lanes' lowest and highest value of base and the OR of all, reduced at 32 bits where w32 (GVN shares

@@ -223,6 +223,7 @@ static void key_of(const wv_jit *j, const wv_func *f, const uint16_t *len, const
   feed_str(&k, j->features);
   const size_t layout[] = {sizeof(wv_exec), offsetof(wv_exec, bank), offsetof(wv_exec, preds), offsetof(wv_exec, cta),
                            offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_sld), offsetof(wv_exec, n_sst),
+                           offsetof(wv_exec, n_lld), offsetof(wv_exec, n_lst),
                            offsetof(wv_cta, shared), offsetof(wv_cta, shared_size), offsetof(wv_cta, async_pending),
                            offsetof(wv_exec, gwin), offsetof(wv_exec, heap_frees), sizeof(wv_gwin), WV_GWINS,
                            WV_SHARED_BASE, WV_WARP};
