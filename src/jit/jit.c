@@ -47,7 +47,8 @@ const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm) { (void)jm; return 
 #include "jit/cache.h"
 #include "jit/emit.h"
 
-#define MIN_REGION 1 /* instructions: even one compiled st.shared beats its handler (scan 44 -> 34 ms) */
+#define MIN_REGION 2 /* instructions, but for a lone ld/st (select.c): compiled, one st.shared beats its handler
+                      * (scan 44 -> 34 ms); a lone add does not pay for its compile time */
 #define JIT_FORMAT "warpvm-jit-1 " __DATE__ " " __TIME__ /* this build's code generation (jit.c, emit.c) */
 
 /* A compiled function's object, linked under its own resource tracker while some module uses it. */

@@ -172,7 +172,9 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
     if (!ok[pc]) { pc++; continue; }
     uint32_t e = pc + 1;
     while (e < n && ok[e] && !lead[e] && e - pc < 512) e++;
-    if (e - pc >= min) {
+    wv_jop o;
+    int mem = wv_jit_select(&f->code[pc], &o) && (o.kind == WV_JK_LD || o.kind == WV_JK_ST);
+    if (e - pc >= min || mem) { /* (a lone load or store too: compiled, it beats its handler) */
       len[pc] = (uint16_t)(e - pc);
       count++;
     }
