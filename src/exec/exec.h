@@ -164,7 +164,6 @@ typedef struct wv_fault {
 
 struct wv_vm;
 
-/* The per-launch execution context handed to handlers. */
 /* A global allocation that compiled code found through wv_warp_region_at (jit_rt.c), kept per access site
  * (its pc % WV_GWINS): device addresses [lo, end) are at host address + delta while the heap has freed nothing
  * since (frees == *wv_exec.heap_frees). lo == end: none. */
@@ -173,6 +172,7 @@ typedef struct wv_gwin {
 } wv_gwin;
 #define WV_GWINS 16
 
+/* The per-launch execution context handed to handlers. */
 typedef struct wv_exec {
   uint64_t *bank[3];        /* slot banks: frame regs, function constants, warp specials */
   uint32_t *preds;          /* current frame's predicates */

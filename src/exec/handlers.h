@@ -79,11 +79,11 @@ typedef struct wv_region {
 } wv_region;
 int wv_warp_region(wv_exec *x, int space, uint32_t slot, int64_t off, uint8_t flags, uint32_t m, uint32_t bytes,
                    int store, uint64_t *addr, wv_region *r);
-/* The same check from the active lanes' lowest and highest address and the OR of all of them (the JIT engine,
- * src/jit, computes those in its own code and asks this). */
 /* The wv_exec counter (its offset: n_gld, n_sst, ...) a load (st 0) or store of space counts in, (size_t)-1
  * for none: the interpreter's count and the JIT's (jit/emit.c) are this one table. */
 size_t wv_mem_counter(int space, int st);
+/* The same check from the active lanes' lowest and highest address and the OR of all of them (the JIT engine,
+ * src/jit, computes those in its own code and asks this). */
 int wv_warp_region_at(wv_exec *x, int space, uint64_t lo, uint64_t hi, uint64_t bits, uint32_t bytes, int store,
                       wv_region *r);
 /* setp's `.BOOL c` (PTX ISA "setp"): v combined with predicate c (!c when negated); v unchanged without one. */
