@@ -143,6 +143,7 @@ typedef struct wv_stats {
   uint64_t jit_functions;       /* ... functions compiled, */
   uint64_t jit_regions;         /* ... regions of straight-line code given compiled code, */
   uint64_t jit_instructions;    /* ... and the PTX instructions in them */
+  uint64_t jit_cached;          /* ... functions whose compiled code came from the disk cache (no compiling) */
 } wv_stats;
 
 /* Profiles of the launches since wv_profile_reset (wv_config.profile; README "Profiling"). */

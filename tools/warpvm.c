@@ -194,12 +194,14 @@ static void print_stats(const wv_vm *vm) {
           "shared_stores: %" PRIu64 "\nlocal_loads: %" PRIu64 "\nlocal_stores: %" PRIu64 "\n"
           "atomics: %" PRIu64 "\nasync_copies: %" PRIu64 "\nasync_early_reads: %" PRIu64 "\n"
           "invalid_reads: %" PRIu64 "\nctas: %" PRIu64 "\nkernel_seconds: %.6f\n"
-          "jit_compile_ms: %.3f\njit_functions: %" PRIu64 "\njit_regions: %" PRIu64 "\njit_instructions: %" PRIu64 "\n",
+          "jit_compile_ms: %.3f\njit_functions: %" PRIu64 "\njit_regions: %" PRIu64 "\njit_instructions: %" PRIu64 "\n"
+          "jit_cached: %" PRIu64 "\n",
           s.launches, s.warp_instructions, s.thread_instructions, eff, s.divergent_branches,
           s.reconvergences, s.forced_yields, s.barriers, s.collectives, s.collective_undefined, s.global_loads,
           s.global_stores, s.shared_loads, s.shared_stores, s.local_loads, s.local_stores, s.atomics,
           s.async_copies, s.async_early_reads, s.invalid_reads,
-          s.ctas, s.kernel_seconds, s.jit_seconds * 1e3, s.jit_functions, s.jit_regions, s.jit_instructions);
+          s.ctas, s.kernel_seconds, s.jit_seconds * 1e3, s.jit_functions, s.jit_regions, s.jit_instructions,
+          s.jit_cached);
 }
 
 /* Device printf text goes through stdout's own buffer, so it stays ahead of the --print blocks. */

@@ -1,8 +1,10 @@
 /*
  * cache.c — the JIT's object files on disk (README "Engines"): $XDG_CACHE_HOME/warpvm/jit, else
  * ~/.cache/warpvm/jit, one file per compiled function, named by the hash of everything its code depends on
- * (jit.c: the instructions of its regions, warpvm's build of the JIT, the CPU, LLVM). Files are written under a
- * temporary name and renamed, so concurrent processes never read half a file; past WV_JIT_CACHE_MAX bytes the
+ * (jit.c: the instructions of its regions, warpvm's build of the JIT, the CPU, LLVM). A file holds the
+ * function's object files (one per thread that compiled a part of it): "wvjitobj", their number n (8 bytes,
+ * in the host's byte order as every number here), n sizes (8 bytes each), then the objects. Files are written
+ * under a temporary name and renamed, so concurrent processes never read half a file; past WV_JIT_CACHE_MAX bytes the
  * oldest files go. Any failure only means compiling again.
  */
 #include <dirent.h>
@@ -37,26 +39,43 @@ static int mkdirs(char *path) { /* mkdir -p */
 }
 
 static void file_of(const char *dir, const uint64_t key[2], char *buf, size_t cap) {
-  snprintf(buf, cap, "%s/%016llx%016llx.o", dir, (unsigned long long)key[0], (unsigned long long)key[1]);
+  snprintf(buf, cap, "%s/%016llx%016llx.jit", dir, (unsigned long long)key[0], (unsigned long long)key[1]);
 }
 
-void *wv_jit_cache_get(const char *dir, const uint64_t key[2], size_t *size) {
+#define MAGIC "wvjitobj"
+
+void *wv_jit_cache_get(const char *dir, const uint64_t key[2], size_t *size, unsigned *n, unsigned max) {
   char path[4200];
   file_of(dir, key, path, sizeof path);
   FILE *f = fopen(path, "rb");
   if (!f) return NULL;
   struct stat sb;
-  void *buf = NULL;
-  if (!fstat(fileno(f), &sb) && sb.st_size > 0 && sb.st_size < (1 << 30) && (buf = malloc((size_t)sb.st_size)) &&
-      fread(buf, 1, (size_t)sb.st_size, f) != (size_t)sb.st_size) {
+  uint8_t *buf = NULL;
+  size_t len = 0;
+  if (!fstat(fileno(f), &sb) && sb.st_size > 16 && sb.st_size < (1 << 30) && (buf = malloc(len = (size_t)sb.st_size)) &&
+      fread(buf, 1, len, f) != len) {
     free(buf);
     buf = NULL;
   }
   fclose(f);
-  if (buf) {
-    *size = (size_t)sb.st_size;
-    utimensat(AT_FDCWD, path, NULL, 0); /* recently used: the last to go */
+  if (!buf) return NULL;
+  uint64_t cnt, total = 0;
+  memcpy(&cnt, buf + 8, 8);
+  int ok = !memcmp(buf, MAGIC, 8) && cnt >= 1 && cnt <= max && len >= 16 + 8 * cnt;
+  for (unsigned i = 0; ok && i < cnt; i++) {
+    uint64_t s;
+    memcpy(&s, buf + 16 + 8 * i, 8);
+    ok = s > 0 && s <= len;
+    size[i] = (size_t)s;
+    total += s;
   }
+  if (!ok || total != len - 16 - 8 * cnt) { /* not one of ours (or cut short): compiled again */
+    free(buf);
+    return NULL;
+  }
+  *n = (unsigned)cnt;
+  memmove(buf, buf + 16 + 8 * cnt, total);
+  utimensat(AT_FDCWD, path, NULL, 0); /* recently used: the last to go */
   return buf;
 }
 
@@ -71,7 +90,7 @@ static void trim(const char *dir) {
   while ((de = readdir(d))) {
     struct stat sb;
     char path[4200];
-    if (strlen(de->d_name) != 34) continue; /* 32 hex digits and ".o" */
+    if (strlen(de->d_name) != 36) continue; /* 32 hex digits and ".jit" */
     snprintf(path, sizeof path, "%s/%s", dir, de->d_name);
     if (stat(path, &sb)) continue;
     if (n == cap) {
@@ -100,7 +119,7 @@ static void trim(const char *dir) {
   free(v);
 }
 
-void wv_jit_cache_put(const char *dir, const uint64_t key[2], const void *data, size_t size) {
+void wv_jit_cache_put(const char *dir, const uint64_t key[2], const void *const *obj, const size_t *size, unsigned n) {
   char path[4200], tmp[4300], d[4096];
   snprintf(d, sizeof d, "%s", dir);
   if (mkdirs(d)) return;
@@ -108,7 +127,13 @@ void wv_jit_cache_put(const char *dir, const uint64_t key[2], const void *data, 
   snprintf(tmp, sizeof tmp, "%s.%ld.tmp", path, (long)getpid());
   FILE *f = fopen(tmp, "wb");
   if (!f) return;
-  int ok = fwrite(data, 1, size, f) == size;
+  uint64_t cnt = n;
+  int ok = fwrite(MAGIC, 1, 8, f) == 8 && fwrite(&cnt, 8, 1, f) == 1;
+  for (unsigned i = 0; ok && i < n; i++) {
+    uint64_t s = size[i];
+    ok = fwrite(&s, 8, 1, f) == 1;
+  }
+  for (unsigned i = 0; ok && i < n; i++) ok = fwrite(obj[i], 1, size[i], f) == size[i];
   ok = !fclose(f) && ok;
   if (!ok || rename(tmp, path)) {
     unlink(tmp);

@@ -14,8 +14,8 @@
 
 #ifndef WV_HAVE_LLVM
 int wv_jit_available(void) { return 0; }
-wv_jit *wv_jit_new(const char *cache_dir, char *err, size_t errlen) {
-  (void)cache_dir;
+wv_jit *wv_jit_new(const char *cache_dir, unsigned threads, char *err, size_t errlen) {
+  (void)cache_dir, (void)threads;
   snprintf(err, errlen, "warpvm was built without LLVM; the JIT is unavailable");
   return NULL;
 }
@@ -49,6 +49,7 @@ const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm) { (void)jm; return 
 
 #define MIN_REGION 2 /* instructions, but for a lone ld/st (select.c): compiled, one st.shared beats its handler
                       * (scan 44 -> 34 ms); a lone add does not pay for its compile time */
+#define CODEGEN_LEVEL LLVMCodeGenLevelDefault
 #define JIT_FORMAT "warpvm-jit-1 " __DATE__ " " __TIME__ /* this build's code generation (jit.c, emit.c) */
 
 /* A compiled function's object, linked under its own resource tracker while some module uses it. */
@@ -60,7 +61,10 @@ typedef struct jobj {
 
 struct wv_jit {
   LLVMOrcLLJITRef lljit;
-  LLVMTargetMachineRef tm; /* the host's: the optimiser's cost model, the data layout, the code */
+  LLVMTargetRef target;
+  LLVMTargetMachineRef tm[WV_JIT_MAX_THREADS]; /* the host's, one per compiling thread (made when first needed):
+                                                * the optimiser's cost model, the data layout, the code */
+  unsigned threads;        /* that compile a function's regions at once */
   char *triple, *cpu, *features;
   char *cache;             /* cache.c's folder, NULL: none */
   jobj *objs;
@@ -96,7 +100,7 @@ static void take_error(LLVMErrorRef e, char *err, size_t errlen) {
   LLVMDisposeErrorMessage(m);
 }
 
-wv_jit *wv_jit_new(const char *cache_dir, char *err, size_t errlen) {
+wv_jit *wv_jit_new(const char *cache_dir, unsigned threads, char *err, size_t errlen) {
   pthread_once(&init_once, init_llvm);
   if (!init_ok) {
     snprintf(err, errlen, "LLVM has no target for this host");
@@ -115,8 +119,14 @@ wv_jit *wv_jit_new(const char *cache_dir, char *err, size_t errlen) {
     wv_jit_free(j);
     return NULL;
   }
-  j->tm = LLVMCreateTargetMachine(t, j->triple, j->cpu, j->features, LLVMCodeGenLevelDefault, LLVMRelocDefault,
-                                  LLVMCodeModelJITDefault);
+  j->target = t;
+  j->threads = threads < 1 ? 1 : threads > WV_JIT_MAX_THREADS ? WV_JIT_MAX_THREADS : threads;
+  if (!(j->tm[0] = LLVMCreateTargetMachine(t, j->triple, j->cpu, j->features, CODEGEN_LEVEL, LLVMRelocDefault,
+                                           LLVMCodeModelJITDefault))) {
+    snprintf(err, errlen, "LLVM: no target machine for %s", j->cpu);
+    wv_jit_free(j);
+    return NULL;
+  }
   LLVMOrcJITTargetMachineBuilderRef jtmb;
   LLVMErrorRef e = LLVMOrcJITTargetMachineBuilderDetectHost(&jtmb);
   if (e) {
@@ -151,7 +161,8 @@ void wv_jit_free(wv_jit *j) {
     LLVMErrorRef e = LLVMOrcDisposeLLJIT(j->lljit);
     if (e) LLVMConsumeError(e);
   }
-  if (j->tm) LLVMDisposeTargetMachine(j->tm);
+  for (unsigned i = 0; i < WV_JIT_MAX_THREADS; i++)
+    if (j->tm[i]) LLVMDisposeTargetMachine(j->tm[i]);
   LLVMDisposeMessage(j->triple);
   LLVMDisposeMessage(j->cpu);
   LLVMDisposeMessage(j->features);
@@ -255,48 +266,63 @@ static void sym_name(char *buf, size_t cap, const uint64_t key[2], uint32_t pc) 
   snprintf(buf, cap, "wv_%016llx%016llx_%u", (unsigned long long)key[0], (unsigned long long)key[1], pc);
 }
 
-/* The object of f's regions, compiled: LLVM IR, optimised, machine code (a memory buffer), or NULL. */
-static LLVMMemoryBufferRef compile_object(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t *live,
-                                          uint32_t words, const uint64_t key[2], char *err, size_t errlen) {
+/* One part of f's regions (owner[pc] == id) compiled on one thread: its own LLVM context and module, optimised
+ * and made into machine code by its own target machine (LLVM's are not shared between threads). */
+typedef struct part {
+  LLVMTargetMachineRef tm;
+  const char *triple;
+  const wv_func *f;
+  const uint16_t *len;
+  const uint64_t *live, *key;
+  uint32_t words;
+  const uint8_t *owner;
+  uint8_t id;
+  LLVMMemoryBufferRef obj; /* the result, NULL: err says why */
+  char err[320];
+} part;
+
+static void *compile_part(void *arg) {
+  part *p = arg;
+  const wv_func *f = p->f;
   LLVMContextRef c = LLVMContextCreate();
   LLVMModuleRef mod = LLVMModuleCreateWithNameInContext("wv", c);
-  LLVMSetTarget(mod, j->triple);
-  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(j->tm);
+  LLVMSetTarget(mod, p->triple);
+  LLVMTargetDataRef td = LLVMCreateTargetDataLayout(p->tm);
   LLVMSetModuleDataLayout(mod, td);
   LLVMDisposeTargetData(td);
   char name[80];
   int oom = 0;
   for (uint32_t pc = 0; pc < f->ncode && !oom; pc++) {
-    if (!len[pc]) continue;
-    sym_name(name, sizeof name, key, pc);
-    oom = !wv_jit_emit_region(c, mod, name, f, pc, len[pc], live, words);
+    if (!p->len[pc] || p->owner[pc] != p->id) continue;
+    sym_name(name, sizeof name, p->key, pc);
+    oom = !wv_jit_emit_region(c, mod, name, f, pc, p->len[pc], p->live, p->words);
   }
-  LLVMMemoryBufferRef obj = NULL;
   char *msg = NULL;
+  p->obj = NULL;
   if (oom) {
-    snprintf(err, errlen, "JIT: out of host memory compiling '%s'", f->name);
+    snprintf(p->err, sizeof p->err, "JIT: out of host memory compiling '%s'", f->name);
   } else if (LLVMVerifyModule(mod, LLVMReturnStatusAction, &msg)) {
-    snprintf(err, errlen, "JIT: invalid code for '%s': %.300s", f->name, msg ? msg : "");
+    snprintf(p->err, sizeof p->err, "JIT: invalid code for '%s': %.200s", f->name, msg ? msg : "");
   } else {
     LLVMPassBuilderOptionsRef po = LLVMCreatePassBuilderOptions();
-    LLVMErrorRef e = LLVMRunPasses(mod, "default<O2>", j->tm, po);
+    LLVMErrorRef e = LLVMRunPasses(mod, "default<O2>", p->tm, po);
     LLVMDisposePassBuilderOptions(po);
     const char *dump = getenv("WARPVM_JIT_DUMP"); /* a developer's look: "ir" or "asm" of every compiled function */
     if (e) {
-      take_error(e, err, errlen);
+      take_error(e, p->err, sizeof p->err);
     } else {
       if (dump && !strcmp(dump, "ir")) LLVMDumpModule(mod);
       char *m2 = NULL;
       LLVMMemoryBufferRef mb;
-      if (dump && !strcmp(dump, "asm") && !LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMAssemblyFile, &m2, &mb)) {
+      if (dump && !strcmp(dump, "asm") && !LLVMTargetMachineEmitToMemoryBuffer(p->tm, mod, LLVMAssemblyFile, &m2, &mb)) {
         fwrite(LLVMGetBufferStart(mb), 1, LLVMGetBufferSize(mb), stderr);
         LLVMDisposeMemoryBuffer(mb);
       }
       LLVMDisposeMessage(m2);
       m2 = NULL;
-      if (LLVMTargetMachineEmitToMemoryBuffer(j->tm, mod, LLVMObjectFile, &m2, &obj)) {
-        snprintf(err, errlen, "LLVM: %s", m2 ? m2 : "no object");
-        obj = NULL;
+      if (LLVMTargetMachineEmitToMemoryBuffer(p->tm, mod, LLVMObjectFile, &m2, &p->obj)) {
+        snprintf(p->err, sizeof p->err, "LLVM: %s", m2 ? m2 : "no object");
+        p->obj = NULL;
       }
       LLVMDisposeMessage(m2);
     }
@@ -304,13 +330,88 @@ static LLVMMemoryBufferRef compile_object(wv_jit *j, const wv_func *f, const uin
   LLVMDisposeMessage(msg);
   LLVMDisposeModule(mod);
   LLVMContextDispose(c);
-  return obj;
+  return NULL;
+}
+
+/* What a region costs to compile, roughly: a memory access is several blocks of code (checks, row, broadcast,
+ * gather), another instruction a few vector operations. */
+static uint32_t region_cost(const wv_func *f, uint32_t pc, uint32_t len) {
+  uint32_t c = 4;
+  for (uint32_t i = pc; i < pc + len; i++) {
+    wv_jop o;
+    wv_jit_select(&f->code[i], &o);
+    c += o.kind == WV_JK_LD || o.kind == WV_JK_ST ? 8 : 1;
+  }
+  return c;
+}
+
+static int costlier(const void *a, const void *b) {
+  uint64_t x = *(const uint64_t *)a, y = *(const uint64_t *)b;
+  return x < y ? 1 : x > y ? -1 : 0;
+}
+
+/* f's regions compiled into objs[0 .. *nobj - 1]: split into at most j->threads parts of about equal cost (the
+ * costliest region first, to the part with the least so far), compiled at once on as many threads. 0, or -1
+ * (err) with nothing in objs. */
+static int compile_objects(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t *live, uint32_t words,
+                           const uint64_t key[2], LLVMMemoryBufferRef *objs, unsigned *nobj, char *err, size_t errlen) {
+  uint32_t nreg = 0;
+  for (uint32_t pc = 0; pc < f->ncode; pc++) nreg += len[pc] != 0;
+  unsigned n = j->threads < nreg ? j->threads : nreg;
+  if (getenv("WARPVM_JIT_DUMP") || !n) n = 1; /* (dumps one after the other) */
+  uint8_t *owner = calloc(f->ncode + 1, 1);
+  uint64_t *cost = calloc(f->ncode + 1, sizeof *cost); /* a region's cost << 32 | its pc */
+  part *p = calloc(n, sizeof *p);
+  pthread_t th[WV_JIT_MAX_THREADS];
+  int started[WV_JIT_MAX_THREADS] = {0}, bad = !owner || !cost || !p;
+  for (unsigned i = 1; i < n && !bad; i++)
+    if (!j->tm[i] && !(j->tm[i] = LLVMCreateTargetMachine(j->target, j->triple, j->cpu, j->features, CODEGEN_LEVEL,
+                                                            LLVMRelocDefault, LLVMCodeModelJITDefault)))
+      n = i;
+  if (bad) {
+    snprintf(err, errlen, "out of host memory");
+    free(owner), free(cost), free(p);
+    return -1;
+  }
+  uint64_t load[WV_JIT_MAX_THREADS] = {0};
+  uint32_t m = 0;
+  for (uint32_t pc = 0; pc < f->ncode; pc++)
+    if (len[pc]) cost[m++] = (uint64_t)region_cost(f, pc, len[pc]) << 32 | pc;
+  qsort(cost, m, sizeof *cost, costlier);
+  for (uint32_t r = 0; r < m; r++) { /* the costliest region first, to the least loaded part */
+    unsigned to = 0;
+    for (unsigned i = 1; i < n; i++)
+      if (load[i] < load[to]) to = i;
+    owner[(uint32_t)cost[r]] = (uint8_t)to;
+    load[to] += cost[r] >> 32;
+  }
+  for (unsigned i = 0; i < n; i++)
+    p[i] = (part){.tm = j->tm[i], .triple = j->triple, .f = f, .len = len, .live = live, .key = key, .words = words,
+                  .owner = owner, .id = (uint8_t)i};
+  for (unsigned i = 1; i < n; i++) started[i] = !pthread_create(&th[i], NULL, compile_part, &p[i]);
+  for (unsigned i = 0; i < n; i++) /* (this thread: part 0, and any no thread could be started for) */
+    if (!started[i]) compile_part(&p[i]);
+  for (unsigned i = 1; i < n; i++)
+    if (started[i]) pthread_join(th[i], NULL);
+  int failed = -1;
+  for (unsigned i = 0; i < n; i++)
+    if (!p[i].obj && failed < 0) failed = (int)i;
+  if (failed >= 0) {
+    snprintf(err, errlen, "%s", p[failed].err);
+    for (unsigned i = 0; i < n; i++)
+      if (p[i].obj) LLVMDisposeMemoryBuffer(p[i].obj);
+  } else {
+    for (unsigned i = 0; i < n; i++) objs[i] = p[i].obj;
+    *nobj = n;
+  }
+  free(owner), free(cost), free(p);
+  return failed >= 0 ? -1 : 0;
 }
 
 /* The jobj of key: linked already, else from the disk cache, else compiled now (and kept on disk); -1 on a
  * failure (err). */
 static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t *live, uint32_t words,
-                          const uint64_t key[2], char *err, size_t errlen) {
+                          const uint64_t key[2], wv_jit_stats *st, char *err, size_t errlen) {
   int32_t freeslot = -1;
   for (uint32_t i = 0; i < j->nobjs; i++) {
     if (j->objs[i].rt && j->objs[i].key[0] == key[0] && j->objs[i].key[1] == key[1]) {
@@ -319,23 +420,27 @@ static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, cons
     }
     if (!j->objs[i].rt && freeslot < 0) freeslot = (int32_t)i;
   }
-  LLVMMemoryBufferRef obj = NULL;
-  size_t size = 0;
-  void *data = j->cache ? wv_jit_cache_get(j->cache, key, &size) : NULL;
+  LLVMMemoryBufferRef obj[WV_JIT_MAX_THREADS];
+  unsigned nobj = 0;
+  size_t size[WV_JIT_MAX_THREADS];
+  void *data = j->cache ? wv_jit_cache_get(j->cache, key, size, &nobj, WV_JIT_MAX_THREADS) : NULL;
   if (data) {
-    obj = LLVMCreateMemoryBufferWithMemoryRangeCopy(data, size, "wv");
+    const char *at = data;
+    for (unsigned i = 0; i < nobj; at += size[i++]) obj[i] = LLVMCreateMemoryBufferWithMemoryRangeCopy(at, size[i], "wv");
     free(data);
+    st->cached++;
   } else {
-    obj = compile_object(j, f, len, live, words, key, err, errlen);
-    if (!obj) return -1;
-    if (j->cache) wv_jit_cache_put(j->cache, key, LLVMGetBufferStart(obj), LLVMGetBufferSize(obj));
+    if (compile_objects(j, f, len, live, words, key, obj, &nobj, err, errlen)) return -1;
+    const void *part[WV_JIT_MAX_THREADS];
+    for (unsigned i = 0; i < nobj; i++) part[i] = LLVMGetBufferStart(obj[i]), size[i] = LLVMGetBufferSize(obj[i]);
+    if (j->cache) wv_jit_cache_put(j->cache, key, part, size, nobj);
   }
   if (freeslot < 0) {
     if (j->nobjs == j->capobjs) {
       uint32_t cap = j->capobjs ? 2 * j->capobjs : 16;
       jobj *nv = realloc(j->objs, cap * sizeof *nv);
       if (!nv) {
-        LLVMDisposeMemoryBuffer(obj);
+        for (unsigned i = 0; i < nobj; i++) LLVMDisposeMemoryBuffer(obj[i]);
         snprintf(err, errlen, "out of host memory");
         return -1;
       }
@@ -345,9 +450,14 @@ static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, cons
     freeslot = (int32_t)j->nobjs++;
   }
   LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(j->lljit));
-  LLVMErrorRef e = LLVMOrcLLJITAddObjectFileWithRT(j->lljit, rt, obj); /* (takes the buffer) */
+  LLVMErrorRef e = NULL;
+  for (unsigned i = 0; i < nobj; i++) /* (each takes its buffer) */
+    if (e) LLVMDisposeMemoryBuffer(obj[i]);
+    else e = LLVMOrcLLJITAddObjectFileWithRT(j->lljit, rt, obj[i]);
   if (e) {
     take_error(e, err, errlen);
+    LLVMErrorRef e2 = LLVMOrcResourceTrackerRemove(rt);
+    if (e2) LLVMConsumeError(e2);
     LLVMOrcReleaseResourceTracker(rt);
     return -1;
   }
@@ -399,7 +509,7 @@ int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, cha
   uint32_t words = 0;
   uint64_t *live = wv_jit_live(f, &words); /* (NULL: every register live) */
   key_of(j, f, jf->len, live, words, key);
-  int32_t o = object_for(j, f, jf->len, live, words, key, err, errlen);
+  int32_t o = object_for(j, f, jf->len, live, words, key, st, err, errlen);
   free(live);
   LLVMErrorRef e = NULL;
   for (uint32_t pc = 0; o >= 0 && !e && pc < n; pc++) {

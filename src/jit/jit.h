@@ -66,11 +66,14 @@ typedef struct wv_jit_mod wv_jit_mod; /* one per PTX module: its functions' code
 typedef struct wv_jit_stats {
   double seconds;
   uint64_t functions, regions, insns;
+  uint64_t cached; /* functions whose code came from the disk cache */
 } wv_jit_stats;
 
 int wv_jit_available(void); /* 0: built without LLVM */
-/* cache_dir: where compiled objects are kept (cache.c), NULL: nowhere. */
-wv_jit *wv_jit_new(const char *cache_dir, char *err, size_t errlen);
+/* cache_dir: where compiled objects are kept (cache.c), NULL: nowhere; threads: how many compile a function's
+ * regions at once (1 .. WV_JIT_MAX_THREADS). */
+#define WV_JIT_MAX_THREADS 8
+wv_jit *wv_jit_new(const char *cache_dir, unsigned threads, char *err, size_t errlen);
 void wv_jit_free(wv_jit *j);
 wv_jit_mod *wv_jit_mod_new(wv_jit *j, const wv_irmod *m);
 void wv_jit_mod_free(wv_jit *j, wv_jit_mod *jm);

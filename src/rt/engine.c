@@ -35,6 +35,7 @@ static int compile_reach(wv_vm *vm, wv_jit_mod *jm, const wv_irmod *m, uint32_t 
   vm->stats.jit_functions += st.functions;
   vm->stats.jit_regions += st.regions;
   vm->stats.jit_instructions += st.insns;
+  vm->stats.jit_cached += st.cached;
   const wv_func *f = &m->funcs[fi];
   for (uint32_t pc = 0; f->code && pc < f->ncode; pc++) {
     if (f->code[pc].ctl != WV_CTL_CALL) continue;
@@ -54,7 +55,7 @@ const struct wv_jit_code *const *wv_engine_prepare(wv_vm *vm, struct wv_module *
     char err[512], dir[4096];
     const char *env = getenv("WARPVM_JIT_CACHE");
     int cache = !vm->cfg.no_jit_cache && !(env && !strcmp(env, "0")) && !wv_jit_cache_dir(dir, sizeof dir);
-    if (!(vm->jit = wv_jit_new(cache ? dir : NULL, err, sizeof err))) return NULL; /* the interpreter runs it */
+    if (!(vm->jit = wv_jit_new(cache ? dir : NULL, vm->nthreads, err, sizeof err))) return NULL; /* the interpreter runs it */
   }
   if (!mod->jit && !(mod->jit = wv_jit_mod_new(vm->jit, &mod->ir))) return NULL;
   if (!known) {

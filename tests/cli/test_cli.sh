@@ -395,6 +395,37 @@ for e in interp auto jit; do
   check "--engine $e"
 done
 
+# ---- the JIT's disk cache: compiled once (on two threads: a file of two objects), then loaded, the same output;
+# a damaged file only means compiling again ---------------------------------------------------------------------
+R=$SRC/bench/kernels/reduce.ptx
+ra=(--kernel reduce --grid 8 --block 256 --arg buf:65536:rand32:1 --arg buf:32 --arg u32:16384 --print 1:u32 --threads 2 --stats)
+wv run "$R" "${ra[@]}" --engine interp
+cp "$TMP/out" "$TMP/want_r"
+XDG_CACHE_HOME=$TMP/cache wv run "$R" "${ra[@]}" --engine jit
+if [ "$rc" -eq 1 ] && grep -q 'built without LLVM' "$TMP/err"; then
+  echo "skip: the JIT's disk cache (built without LLVM)"
+else
+  want_rc 0
+  cmp -s "$TMP/out" "$TMP/want_r" || why "compiled: stdout differs from the interpreter's"
+  want_err '^jit_functions: 1$'
+  want_err '^jit_cached: 0$'
+  files=$(ls "$TMP/cache/warpvm/jit/"*.jit 2>/dev/null | wc -l)
+  [ "$files" = 1 ] || why "want one file in the cache, found $files"
+  check "--engine jit compiles and keeps the code in \$XDG_CACHE_HOME/warpvm/jit"
+  XDG_CACHE_HOME=$TMP/cache wv run "$R" "${ra[@]}" --engine jit
+  want_rc 0
+  cmp -s "$TMP/out" "$TMP/want_r" || why "from the cache: stdout differs from the interpreter's"
+  want_err '^jit_cached: 1$'
+  grep -Eq '^jit_compile_ms: ([0-9]\.|[1-4][0-9]\.)' "$TMP/err" || why "loading from the cache took 50 ms or more"
+  check "a second run loads the compiled code from the cache"
+  for f in "$TMP/cache/warpvm/jit/"*.jit; do head -c 40 "$f" >"$f.cut" && mv "$f.cut" "$f"; done
+  XDG_CACHE_HOME=$TMP/cache wv run "$R" "${ra[@]}" --engine jit
+  want_rc 0
+  cmp -s "$TMP/out" "$TMP/want_r" || why "damaged cache: stdout differs from the interpreter's"
+  want_err '^jit_cached: 0$'
+  check "a damaged cache file is compiled again"
+fi
+
 wv run "$K" --kernel scale2 --grid 2 --block 32 --arg buf:256 --arg buf:256:iota32 --arg u32:64 --print 0:u32
 [ -s "$TMP/err" ] && why "stderr not empty without --stats"
 cmp -s "$TMP/out" "$TMP/want" || why "stdout differs"
