@@ -33,6 +33,9 @@ wv_handler wv_h_cluster(int which);                           /* 0: mapa, 1: get
 /* shfl/vote/redux/bar.warp.sync: the fast path of a converged group (h_warp.c), which the scheduler tries
  * first: 0 when it ran the instruction, 1 to leave it to the general collective path. NULL: none. */
 wv_handler wv_h_coll(const wv_insn *in);
+/* shfl.sync's source lane for `lane` (mode WV_SHFL_*, b and c the lane/offset and clamp/segment operands), and
+ * in *pval its predicate (h_warp.c; the JIT permutes by it too). */
+int wv_shfl_src(int mode, int lane, uint32_t b, uint32_t c, int *pval);
 
 enum { WV_MOV_REG = 0, WV_MOV_PRED, WV_MOV_PACK, WV_MOV_UNPACK, WV_MOV_PRED_FROM_REG };
 enum { WV_DYN_CLOCK = 0, WV_DYN_CLOCK_HI, WV_DYN_CLOCK64, WV_DYN_GLOBALTIMER, WV_DYN_GLOBALTIMER_LO,

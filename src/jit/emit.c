@@ -1,8 +1,8 @@
 /*
  * emit.c — one region as an LLVM function `i32 region(ptr x, i32 mask)` (exec/jit_hook.h). Each PTX
- * register is its 32 lanes as one <32 x i64> SSA value, loaded from the register file at its first use and
- * stored back, whole, before each memory instruction's check and at the exit; a predicate is its i32 lane
- * mask. Every instruction runs on its active lanes (mask & its guard, as sched.c's group_loop computes them):
+ * register is its 32 lanes as one <32 x i64> SSA value, loaded from the register file at its first use (an
+ * immediate is a constant, folded in) and stored back, whole, before each memory instruction's check and at
+ * the exit; a predicate is its i32 lane mask. Every instruction runs on its active lanes (mask & its guard, as sched.c's group_loop computes them):
  * the new value of a destination is select(active, result, old). A memory instruction first passes exec's
  * warp-wide check (jit_rt.c wv_jit_mem, or the same test for .shared inline) and, when it fails or no lane is
  * active, the function returns its index before any effect of it: the interpreter runs it. The arithmetic is
@@ -28,6 +28,8 @@ typedef struct rval {
   int dirty;
 } rval;
 
+#define NCOUNTERS 7 /* COUNTERS: the memory counters (counter()), then collectives */
+#define C_COLL 6
 typedef struct em {
   LLVMContextRef c;
   LLVMModuleRef mod;
@@ -42,17 +44,20 @@ typedef struct em {
   uint32_t npreds;
   LLVMValueRef lane, lane32;  /* <0..31> as i64, i32 */
   LLVMValueRef shared, shared_size, async_pending; /* the CTA's, loaded at the entry */
-  uint32_t counts[6]; /* per COUNTERS: added so far, stored at the exit and at a bail-out */
+  uint32_t counts[NCOUNTERS]; /* per COUNTERS: added so far, stored at the exit and at a bail-out */
   uint32_t pc;        /* the region's first instruction */
   const uint64_t *live; /* wv_jit_live's table (words per instruction), NULL: every register is live */
+  const uint64_t *consts; /* the function's immediates (the constant bank's lanes all hold them): folded in */
+  uint32_t nconsts;
   uint32_t words;
-  const uint8_t *early; /* per instruction of the region: a .shared access checked at the entry (checked_early) */
+  const uint8_t *early; /* per instruction of the region: a .shared access or shfl checked at the entry (checked_early) */
+  const wv_insn *code;  /* the region's instructions */
   int guarded;          /* the instruction being emitted has a guard */
 } em;
 
-static const size_t COUNTERS[6] = {offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_lld),
-                                   offsetof(wv_exec, n_lst), offsetof(wv_exec, n_sld),
-                                   offsetof(wv_exec, n_sst)};
+static const size_t COUNTERS[NCOUNTERS] = {offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_lld),
+                                           offsetof(wv_exec, n_lst), offsetof(wv_exec, n_sld), offsetof(wv_exec, n_sst),
+                                           offsetof(wv_exec, n_coll)};
 
 static LLVMValueRef cint(LLVMTypeRef t, uint64_t v) { return LLVMConstInt(t, v, 0); }
 static LLVMTypeRef vec(LLVMTypeRef t) { return LLVMVectorType(t, WV_WARP); }
@@ -99,6 +104,8 @@ static rval *add(em *e, uint32_t slot) {
 static LLVMValueRef reg(em *e, uint32_t slot) {
   rval *r = find(e, slot);
   if (r) return r->v;
+  if (WV_SLOT_BANK(slot) == WV_SLOT_CONST && WV_SLOT_INDEX(slot) < e->nconsts) /* an immediate: a constant */
+    return (add(e, slot)->v = splat(e, e->i64, e->consts[WV_SLOT_INDEX(slot)]));
   LLVMValueRef idx = cint(e->i64, (uint64_t)WV_SLOT_INDEX(slot) * WV_WARP);
   LLVMValueRef p = LLVMBuildGEP2(e->b, e->i64, e->bank[WV_SLOT_BANK(slot)], &idx, 1, "");
   LLVMValueRef v = LLVMBuildLoad2(e->b, e->v64, p, "");
@@ -135,7 +142,7 @@ static void setpred(em *e, uint32_t i, LLVMValueRef m32, LLVMValueRef t) { /* P 
  * value is dropped: no path from `at` reads it before writing it (live.c), so it stays dead to the region's
  * end unless written again, which makes it changed again. */
 static void flush(em *e, uint32_t at) {
-  for (int c = 0; c < 6; c++) {
+  for (int c = 0; c < NCOUNTERS; c++) {
     if (!e->counts[c]) continue;
     LLVMValueRef cp = field(e, COUNTERS[c]);
     LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i64, cp, ""), cint(e->i64, e->counts[c]), ""), cp);
@@ -271,7 +278,7 @@ static void emit_setp(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m3
 /* Which of COUNTERS an access counts in (the interpreter's wv_mem_counter), -1 none. */
 static int counter(int space, int st) {
   size_t off = wv_mem_counter(space, st);
-  for (int c = 0; c < 6; c++)
+  for (int c = 0; c < C_COLL; c++)
     if (COUNTERS[c] == off) return c;
   return -1;
 }
@@ -479,6 +486,12 @@ static void checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *ear
     const wv_insn *in = &code[k];
     wv_jop o;
     early[k] = 0;
+    if (wv_jit_select(in, &o) && o.kind == WV_JK_SHFL && in->guard < 0) { /* a converged warp: the whole warp */
+      bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->mask, cint(e->i32, 0xffffffffu), ""), "");
+      early[k] = 1;
+      any = 1;
+      continue;
+    }
     if (!wv_jit_select(in, &o) || (o.kind != WV_JK_LD && o.kind != WV_JK_ST) || !shared_inline(in) || in->guard >= 0)
       continue;
     int written = 0;
@@ -537,6 +550,31 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
   int co = counter(in->space, st);
   if (co >= 0) e->counts[co]++;
   access(e, in, o, mv, ptrs, rbase, rstride, rhost, (uint64_t)in->imm);
+}
+
+/* shfl.sync as h_warp.c's fast path runs it for a converged group that is the whole warp (a region's other
+ * groups, or a guard that leaves a lane out, stop before it: the interpreter runs it), b, c and membermask
+ * known (select.c): a permutation of the lanes' low 32 bits, known when compiling, and a predicate constant. */
+static void emit_shfl(em *e, const wv_insn *in, uint32_t k, LLVMValueRef m32) {
+  uint64_t b, c;
+  if (!wv_jit_shfl_ok(e->code, k, e->consts, e->nconsts) || !wv_jit_static(e->code, k, in->b, e->consts, e->nconsts, &b) ||
+      !wv_jit_static(e->code, k, in->c, e->consts, e->nconsts, &c)) { /* (select.c makes none of these) */
+    bail_if(e, LLVMConstInt(e->i1, 1, 0), k);
+    return;
+  }
+  if (!e->early[k]) bail_if(e, LLVMBuildICmp(e->b, LLVMIntNE, m32, cint(e->i32, 0xffffffffu), ""), k);
+  LLVMValueRef idx[WV_WARP];
+  uint32_t pd = 0;
+  for (int l = 0; l < WV_WARP; l++) {
+    int p;
+    idx[l] = cint(e->i32, (uint64_t)wv_shfl_src(in->mode, l, (uint32_t)b, (uint32_t)c, &p));
+    pd |= (uint32_t)p << l;
+  }
+  LLVMValueRef a = narrow(e, reg(e, in->a), 32);
+  LLVMValueRef d = LLVMBuildShuffleVector(e->b, a, LLVMGetUndef(LLVMTypeOf(a)), LLVMConstVector(idx, WV_WARP), "");
+  setreg(e, in->d[0], LLVMBuildBitCast(e->b, m32, e->vi1, ""), widen(e, d, 32, 0));
+  if (in->pd >= 0) setpred(e, (uint32_t)in->pd, m32, cint(e->i32, pd));
+  e->counts[C_COLL]++;
 }
 
 static LLVMValueRef emit_cvta(em *e, const wv_insn *in) { /* h_mem.c h_cvta */
@@ -621,6 +659,7 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
   }
   case WV_JK_CVTA: r = emit_cvta(e, in); break;
   case WV_JK_LD: case WV_JK_ST: emit_mem(e, in, o, m32, mv, k); return;
+  case WV_JK_SHFL: emit_shfl(e, in, k, m32); return;
   default: return;
   }
   setreg(e, in->d[0], mv, r);
@@ -629,7 +668,7 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
 /* (emit.h) */
 LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char *name, const wv_func *f, uint32_t pc,
                                 uint32_t len, const uint64_t *live, uint32_t words) {
-  em e = {.c = c, .mod = mod, .pc = pc, .live = live, .words = words};
+  em e = {.c = c, .mod = mod, .pc = pc, .live = live, .words = words, .consts = f->consts, .nconsts = f->nconsts};
   e.i1 = LLVMInt1TypeInContext(c);
   e.i8 = LLVMInt8TypeInContext(c);
   e.i16 = LLVMInt16TypeInContext(c);
@@ -679,6 +718,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   for (int l = 0; l < WV_WARP; l++) lanes[l] = cint(e.i32, (uint64_t)l);
   e.lane32 = LLVMConstVector(lanes, WV_WARP);
   e.early = early;
+  e.code = &f->code[pc];
   checked_early(&e, &f->code[pc], len, early);
   for (uint32_t k = 0; k < len; k++) {
     wv_jop o;

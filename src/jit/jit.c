@@ -241,6 +241,8 @@ static void key_of(const wv_jit *j, const wv_func *f, const uint16_t *len, const
                            WV_SHARED_BASE, WV_WARP};
   feed(&k, layout, sizeof layout);
   FEED(&k, f->npreds);
+  FEED(&k, f->nconsts); /* (emit.c folds the immediates in) */
+  if (f->nconsts) feed(&k, f->consts, f->nconsts * sizeof *f->consts);
   for (uint32_t pc = 0; pc < f->ncode; pc++) {
     if (!len[pc]) continue;
     FEED(&k, pc);

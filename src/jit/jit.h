@@ -4,7 +4,8 @@
  * exec/jit_hook.h; everything else (control flow, divergence, barriers, collectives, faults) stays with it.
  *
  *   select.c  which instructions compile (each recognised by the interpreter handler the decoder gave it,
- *             so compiled and interpreted semantics are one) and the regions they form
+ *             so compiled and interpreted semantics are one) and the regions they form; a shfl.sync with
+ *             operands known when compiling is the one collective that compiles (a permutation)
  *   emit.c    a region as LLVM IR: registers as <32 x i64> SSA values, guards as lane masks, memory
  *             checked warp-wide by exec's own check (wv_warp_region_at) before any effect
  *   jit.c     LLVM's ORC LLJIT for the host CPU: one LLVM module per PTX function, compiled at its first
@@ -37,6 +38,7 @@ typedef enum wv_jk {
   WV_JK_CVTA,
   WV_JK_LD,      /* ld/st of one element (bits, sgn) */
   WV_JK_ST,
+  WV_JK_SHFL,    /* shfl.sync of a converged full warp whose b, c and membermask are known (wv_jit_static) */
 } wv_jk;
 
 typedef struct wv_jop {
@@ -51,6 +53,12 @@ typedef struct wv_jop {
 
 /* How the JIT runs instruction in, 0 if it leaves it to the interpreter. */
 int wv_jit_select(const wv_insn *in, wv_jop *o);
+/* The value slot holds before code[k] when it is known when compiling: an immediate, or one written by an
+ * unguarded mov of an immediate among code[0 .. k-1] and not written since. 1 when known (*v). */
+int wv_jit_static(const wv_insn *code, uint32_t k, uint32_t slot, const uint64_t *consts, uint32_t nconsts, uint64_t *v);
+/* A shfl.sync at code[k] that compiles in a run starting at code[0]: b, c and membermask known there, the
+ * membermask the whole warp. */
+int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint32_t nconsts);
 /* Regions of f: len[pc] (the length of the region starting at pc, 0: none), each a run of at least min
  * instructions that compile, inside one basic block. Returns their number. */
 uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len);

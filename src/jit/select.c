@@ -139,6 +139,11 @@ static int select_mem(const wv_insn *in, wv_jop *o) {
 
 int wv_jit_select(const wv_insn *in, wv_jop *o) {
   memset(o, 0, sizeof *o);
+  /* shfl.sync: h_warp.c's fast path, which takes a converged group that is the whole warp (the code checks the
+   * rest: wv_jit_shfl_ok, emit.c) */
+  if (in->ctl == WV_CTL_COLL && in->op == WV_OP_SHFL && in->fn && in->fn == wv_h_coll(in) && in->nd <= 1 &&
+      (in->d[0] == WV_NOSLOT || WV_SLOT_BANK(in->d[0]) == WV_SLOT_REG))
+    return set(o, WV_JK_SHFL, WV_OP_SHFL, WV_T_NONE);
   if (in->ctl != WV_CTL_NONE || !in->fn) return 0;
   for (int i = 0; i < (int)in->nd && i < 4; i++) /* destinations are frame registers (or predicates) */
     if (in->d[i] != WV_NOSLOT && in->op != WV_OP_SETP && in->op != WV_OP_ST && WV_SLOT_BANK(in->d[i]) != WV_SLOT_REG)
@@ -146,8 +151,42 @@ int wv_jit_select(const wv_insn *in, wv_jop *o) {
   return select_int(in, o) || select_move(in, o) || select_setp(in, o) || select_float(in, o) || select_mem(in, o);
 }
 
+/* (jit.h) */
+int wv_jit_static(const wv_insn *code, uint32_t k, uint32_t slot, const uint64_t *consts, uint32_t nconsts, uint64_t *v) {
+  if (slot == WV_NOSLOT) return 0;
+  if (WV_SLOT_BANK(slot) == WV_SLOT_CONST) {
+    if (WV_SLOT_INDEX(slot) >= nconsts) return 0;
+    *v = consts[WV_SLOT_INDEX(slot)];
+    return 1;
+  }
+  if (WV_SLOT_BANK(slot) != WV_SLOT_REG) return 0;
+  for (uint32_t i = k; i-- > 0;) { /* the last write before k */
+    const wv_insn *in = &code[i];
+    wv_jop o;
+    if (!wv_jit_select(in, &o)) return 0; /* (not in the run) */
+    if (o.kind == WV_JK_ST || o.kind == WV_JK_SETP || in->d[0] != slot) continue;
+    if (o.kind != WV_JK_MOV || in->guard >= 0 || in->a == WV_NOSLOT || WV_SLOT_BANK(in->a) != WV_SLOT_CONST ||
+        WV_SLOT_INDEX(in->a) >= nconsts)
+      return 0;
+    uint64_t x = consts[WV_SLOT_INDEX(in->a)]; /* as emit.c's MOV: narrowed to bits, extended by sgn */
+    if (o.bits < 64) {
+      x &= (1ull << o.bits) - 1;
+      if (o.sgn && (x >> (o.bits - 1) & 1)) x |= ~0ull << o.bits;
+    }
+    *v = x;
+    return 1;
+  }
+  return 0;
+}
+
+int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint32_t nconsts) {
+  uint64_t b, c, mb;
+  return wv_jit_static(code, k, code[k].b, consts, nconsts, &b) && wv_jit_static(code, k, code[k].c, consts, nconsts, &c) &&
+         wv_jit_static(code, k, code[k].e, consts, nconsts, &mb) && (uint32_t)mb == 0xffffffffu;
+}
+
 /* (jit.h) Leaders: the first instruction, branch targets, reconvergence points, every instruction after a
- * control instruction. */
+ * control instruction (but a collective: it goes on to the next). */
 uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
   uint32_t n = f->ncode, count = 0;
   uint8_t *lead = calloc(n + 1, 1), *ok = calloc(n + 1, 1);
@@ -162,7 +201,7 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
     const wv_insn *in = &f->code[pc];
     wv_jop o;
     ok[pc] = (uint8_t)wv_jit_select(in, &o);
-    if (in->ctl != WV_CTL_NONE) {
+    if (in->ctl != WV_CTL_NONE && in->ctl != WV_CTL_COLL) {
       lead[pc + 1] = 1;
       if (in->ctl == WV_CTL_BRA && in->target < n) lead[in->target] = 1;
     }
@@ -170,9 +209,15 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
   }
   for (uint32_t pc = 0; pc < n;) {
     if (!ok[pc]) { pc++; continue; }
-    uint32_t e = pc + 1;
-    while (e < n && ok[e] && !lead[e] && e - pc < 512) e++;
     wv_jop o;
+    if (wv_jit_select(&f->code[pc], &o) && o.kind == WV_JK_SHFL && !wv_jit_shfl_ok(&f->code[pc], 0, f->consts, f->nconsts)) {
+      pc++;
+      continue;
+    }
+    uint32_t e = pc + 1;
+    while (e < n && ok[e] && !lead[e] && e - pc < 512 &&
+           !(f->code[e].ctl == WV_CTL_COLL && !wv_jit_shfl_ok(&f->code[pc], e - pc, f->consts, f->nconsts)))
+      e++;
     int mem = wv_jit_select(&f->code[pc], &o) && (o.kind == WV_JK_LD || o.kind == WV_JK_ST);
     if (e - pc >= min || mem) { /* (a lone load or store too: compiled, it beats its handler) */
       len[pc] = (uint16_t)(e - pc);

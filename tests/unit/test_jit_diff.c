@@ -58,7 +58,7 @@ static void insn(gen *g) {
   const char *G = guard(g, gb);
   uint32_t d = pick(g, 8), a = pick(g, 8), b = pick(g, 8), c = pick(g, 8);
   const char *s32 = pick(g, 2) ? "s" : "u";
-  switch (pick(g, 24)) {
+  switch (pick(g, 26)) {
   case 0: emit(g, "%s%s.%s32 %%r%u, %%r%u, %%r%u;\n", G, IB[pick(g, 5)], s32, d, a, b); break;
   case 1: emit(g, "%s%s.%s64 %%rd%u, %%rd%u, %%rd%u;\n", G, IB[pick(g, 5)], s32, d, a, b); break;
   case 2: emit(g, "%s%s.%s16 %%h%u, %%h%u, %%h%u;\n", G, IB[pick(g, 5)], s32, d % 4, a % 4, b % 4); break;
@@ -125,6 +125,21 @@ static void insn(gen *g) {
     emit(g, "%s%s %%r%u, %%r%u, %%r%u;\n", G, pick(g, 2) ? "div.u32" : "rem.s32", d, a, b);
     break;
   case 22: emit(g, "%spopc.b32 %%r%u, %%r%u;\n%sadd.s32 %%r%u, %%r%u, %d;\n", G, d, a, G, b, c, (int)pick(g, 9) - 4); break;
+  case 23: case 24: { /* shfl.sync: b and c immediates, or movs of them (compiled for a full warp), or b from a
+                       * register (interpreted); now and then a membermask of half the warp (the general path) */
+    static const char *const MODE[] = {"up", "down", "bfly", "idx"};
+    static const unsigned C[] = {0x1f, 0, 0x1f, 0x181f, 0x1c1f, 0x0f, 0x1003, 0x1fff};
+    unsigned m = pick(g, 4), bv = pick(g, 40), cv = pick(g, 3) ? C[pick(g, 8)] : pick(g, 0x2000);
+    const char *mm = pick(g, 8) ? "-1" : "0xffff";
+    switch (pick(g, 3)) {
+    case 0: emit(g, "%sshfl.sync.%s.b32 %%r%u|%%p%u, %%r%u, %u, %u, %s;\n", G, MODE[m], d, c % 4, a, bv, cv, mm); break;
+    case 1: emit(g, "mov.u32 %%t2, %u;\nmov.b32 %%t3, %u;\n%sshfl.sync.%s.b32 %%r%u, %%r%u, %%t2, %%t3, %s;\n", bv, cv, G,
+                 MODE[m], d, a, mm);
+      break;
+    default: emit(g, "and.b32 %%t2, %%r%u, 31;\n%sshfl.sync.%s.b32 %%r%u, %%r%u, %%t2, %u, %s;\n", b, G, MODE[m], d, a, cv, mm);
+    }
+    break;
+  }
   default: { /* memory: a shared word of another lane, a global word */
     emit(g, "and.b32 %%r%u, %%r%u, 63;\nshl.b32 %%r%u, %%r%u, 2;\nadd.u32 %%r%u, %%r%u, %%s0;\n", c, a, c, c, c, c);
     if (pick(g, 2)) emit(g, "%sst.shared.u32 [%%r%u], %%r%u;\n", G, c, b);
