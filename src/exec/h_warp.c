@@ -51,10 +51,10 @@ void wv_coll_gather(wv_exec *x, const wv_insn *in, uint32_t gmask, wv_coll *c, i
   }
 }
 
-/* (handlers.h) shfl.sync source lane, exactly as the PTX ISA pseudocode: c[4:0] is the clamp, c[12:8] the
+/* shfl.sync source lane, exactly as the PTX ISA pseudocode: c[4:0] is the clamp, c[12:8] the
  * segment mask, b[4:0] the lane or offset; an out-of-segment source gives the caller's own
- * value and a false predicate. */
-int wv_shfl_src(int mode, int lane, uint32_t b, uint32_t c, int *pval) {
+ * value and a false predicate. (Inline: the fast path's loops vectorise with it.) */
+static inline int shfl_src(int mode, int lane, uint32_t b, uint32_t c, int *pval) {
   int bval = (int)(b & 31), cval = (int)(c & 31), seg = (int)((c >> 8) & 31);
   int maxl = (lane & seg) | (cval & ~seg), minl = lane & seg, j;
   switch (mode) {
@@ -65,6 +65,9 @@ int wv_shfl_src(int mode, int lane, uint32_t b, uint32_t c, int *pval) {
   }
   return *pval ? j : lane;
 }
+
+/* (handlers.h) */
+int wv_shfl_src(int mode, int lane, uint32_t b, uint32_t c, int *pval) { return shfl_src(mode, lane, b, c, pval); }
 
 /* vote.all/any/uni: the predicate result of lanes whose inputs are `on` (ballot is `on` itself). */
 static inline uint32_t vote_pd(int mode, uint32_t on, uint32_t lanes) {
@@ -100,7 +103,7 @@ void wv_coll_compute(wv_exec *x, const wv_insn *rep, uint32_t lanes, wv_coll *c)
     c->pd = 0;
     WV_FOR_LANES(lanes, l, {
       int p;
-      int j = wv_shfl_src(rep->mode, l, c->b[l], c->c[l], &p);
+      int j = shfl_src(rep->mode, l, c->b[l], c->c[l], &p);
       if (!(lanes >> j & 1)) x->n_coll_undef++;
       c->d[l] = c->a[j];
       if (p) c->pd |= 1u << l;
@@ -204,7 +207,7 @@ static inline __attribute__((always_inline)) int shfl_fast(wv_exec *x, const wv_
     uint32_t pbit[WV_WARP]; /* a bit array: pd |= in the first loop would not vectorise */
     for (int l = 0; l < WV_WARP; l++) {
       int p;
-      src[l] = wv_shfl_src(mode, l, b, c, &p);
+      src[l] = shfl_src(mode, l, b, c, &p);
       pbit[l] = (uint32_t)p << l;
     }
     for (int l = 0; l < WV_WARP; l++) pd |= pbit[l];
@@ -214,7 +217,7 @@ static inline __attribute__((always_inline)) int shfl_fast(wv_exec *x, const wv_
     uint8_t src[WV_WARP];
     uint32_t outside = 0;
     WV_FOR_LANES(m, l, {
-      int p, j = wv_shfl_src(mode, l, b, c, &p);
+      int p, j = shfl_src(mode, l, b, c, &p);
       src[l] = (uint8_t)j;
       outside |= ~m >> j & 1;
       pd |= (uint32_t)p << l;
