@@ -2,8 +2,8 @@
  * emit.c — one region as an LLVM function `i32 region(ptr x, i32 mask)` (exec/jit_hook.h). Each PTX
  * register is its 32 lanes as one <32 x i64> SSA value, loaded from the register file at its first use (an
  * immediate is a constant, folded in) and stored back, whole, before each memory instruction's check and at
- * the exit; a predicate is its i32 lane mask. Every instruction runs on its active lanes (mask & its guard, as sched.c's group_loop computes them):
- * the new value of a destination is select(active, result, old). A memory instruction first passes exec's
+ * the exit; a predicate is its i32 lane mask. Every instruction runs on its active lanes (mask & its guard, as
+ * sched.c's group_loop computes them): the new value of a destination is select(active, result, old). A memory instruction first passes exec's
  * warp-wide check (jit_rt.c wv_jit_mem, or the same test for .shared inline) and, when it fails or no lane is
  * active, the function returns its index before any effect of it: the interpreter runs it. The arithmetic is
  * that of the handler select.c recognised (h_int.c, h_setp.c, h_float.c, h_mov.c, h_cvt.c, h_mem.c), in the
@@ -486,14 +486,14 @@ static void checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *ear
     const wv_insn *in = &code[k];
     wv_jop o;
     early[k] = 0;
-    if (wv_jit_select(in, &o) && o.kind == WV_JK_SHFL && in->guard < 0) { /* a converged warp: the whole warp */
+    if (!wv_jit_select(in, &o) || in->guard >= 0) continue;
+    if (o.kind == WV_JK_SHFL) { /* a converged warp: the whole warp */
       bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->mask, cint(e->i32, 0xffffffffu), ""), "");
       early[k] = 1;
       any = 1;
       continue;
     }
-    if (!wv_jit_select(in, &o) || (o.kind != WV_JK_LD && o.kind != WV_JK_ST) || !shared_inline(in) || in->guard >= 0)
-      continue;
+    if ((o.kind != WV_JK_LD && o.kind != WV_JK_ST) || !shared_inline(in)) continue;
     int written = 0;
     for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) {
       wv_jop oi;
@@ -556,9 +556,8 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
  * groups, or a guard that leaves a lane out, stop before it: the interpreter runs it), b, c and membermask
  * known (select.c): a permutation of the lanes' low 32 bits, known when compiling, and a predicate constant. */
 static void emit_shfl(em *e, const wv_insn *in, uint32_t k, LLVMValueRef m32) {
-  uint64_t b, c;
-  if (!wv_jit_shfl_ok(e->code, k, e->consts, e->nconsts) || !wv_jit_static(e->code, k, in->b, e->consts, e->nconsts, &b) ||
-      !wv_jit_static(e->code, k, in->c, e->consts, e->nconsts, &c)) { /* (select.c makes none of these) */
+  uint32_t b, c;
+  if (!wv_jit_shfl_ok(e->code, k, e->consts, e->nconsts, &b, &c)) { /* (select.c makes none of these) */
     bail_if(e, LLVMConstInt(e->i1, 1, 0), k);
     return;
   }
@@ -567,7 +566,7 @@ static void emit_shfl(em *e, const wv_insn *in, uint32_t k, LLVMValueRef m32) {
   uint32_t pd = 0;
   for (int l = 0; l < WV_WARP; l++) {
     int p;
-    idx[l] = cint(e->i32, (uint64_t)wv_shfl_src(in->mode, l, (uint32_t)b, (uint32_t)c, &p));
+    idx[l] = cint(e->i32, (uint64_t)wv_shfl_src(in->mode, l, b, c, &p));
     pd |= (uint32_t)p << l;
   }
   LLVMValueRef a = narrow(e, reg(e, in->a), 32);

@@ -56,9 +56,9 @@ int wv_jit_select(const wv_insn *in, wv_jop *o);
 /* The value slot holds before code[k] when it is known when compiling: an immediate, or one written by an
  * unguarded mov of an immediate among code[0 .. k-1] and not written since. 1 when known (*v). */
 int wv_jit_static(const wv_insn *code, uint32_t k, uint32_t slot, const uint64_t *consts, uint32_t nconsts, uint64_t *v);
-/* A shfl.sync at code[k] that compiles in a run starting at code[0]: b, c and membermask known there, the
- * membermask the whole warp. */
-int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint32_t nconsts);
+/* A shfl.sync at code[k] that compiles in a run starting at code[0]: b, c and membermask known there (b and c
+ * in *b, *c), the membermask the whole warp. */
+int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint32_t nconsts, uint32_t *b, uint32_t *c);
 /* Regions of f: len[pc] (the length of the region starting at pc, 0: none), each a run of at least min
  * instructions that compile, inside one basic block. Returns their number. */
 uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len);

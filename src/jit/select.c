@@ -179,10 +179,19 @@ int wv_jit_static(const wv_insn *code, uint32_t k, uint32_t slot, const uint64_t
   return 0;
 }
 
-int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint32_t nconsts) {
-  uint64_t b, c, mb;
-  return wv_jit_static(code, k, code[k].b, consts, nconsts, &b) && wv_jit_static(code, k, code[k].c, consts, nconsts, &c) &&
-         wv_jit_static(code, k, code[k].e, consts, nconsts, &mb) && (uint32_t)mb == 0xffffffffu;
+int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint32_t nconsts, uint32_t *b, uint32_t *c) {
+  uint64_t vb, vc, mb;
+  int ok = wv_jit_static(code, k, code[k].b, consts, nconsts, &vb) && wv_jit_static(code, k, code[k].c, consts, nconsts, &vc) &&
+           wv_jit_static(code, k, code[k].e, consts, nconsts, &mb) && (uint32_t)mb == 0xffffffffu;
+  if (ok) *b = (uint32_t)vb, *c = (uint32_t)vc;
+  return ok;
+}
+
+/* Whether instruction e compiles in a run of f starting at pc (ok: wv_jit_select's answer): a shfl.sync only
+ * where its operands are known there. */
+static int in_run(const wv_func *f, const uint8_t *ok, uint32_t pc, uint32_t e) {
+  uint32_t b, c;
+  return ok[e] && (f->code[e].ctl != WV_CTL_COLL || wv_jit_shfl_ok(&f->code[pc], e - pc, f->consts, f->nconsts, &b, &c));
 }
 
 /* (jit.h) Leaders: the first instruction, branch targets, reconvergence points, every instruction after a
@@ -208,16 +217,10 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
     if (in->rpc < n) lead[in->rpc] = 1;
   }
   for (uint32_t pc = 0; pc < n;) {
-    if (!ok[pc]) { pc++; continue; }
-    wv_jop o;
-    if (wv_jit_select(&f->code[pc], &o) && o.kind == WV_JK_SHFL && !wv_jit_shfl_ok(&f->code[pc], 0, f->consts, f->nconsts)) {
-      pc++;
-      continue;
-    }
+    if (!in_run(f, ok, pc, pc)) { pc++; continue; }
     uint32_t e = pc + 1;
-    while (e < n && ok[e] && !lead[e] && e - pc < 512 &&
-           !(f->code[e].ctl == WV_CTL_COLL && !wv_jit_shfl_ok(&f->code[pc], e - pc, f->consts, f->nconsts)))
-      e++;
+    while (e < n && !lead[e] && e - pc < 512 && in_run(f, ok, pc, e)) e++;
+    wv_jop o;
     int mem = wv_jit_select(&f->code[pc], &o) && (o.kind == WV_JK_LD || o.kind == WV_JK_ST);
     if (e - pc >= min || mem) { /* (a lone load or store too: compiled, it beats its handler) */
       len[pc] = (uint16_t)(e - pc);
