@@ -66,15 +66,20 @@ static void span_remove(wv_heap *h, uint64_t base) {
  * were mapped, and at full speed where glibc's moving threshold put them in its heap.) A large block is a
  * mapping of its own, its pages zeroed by the kernel at first touch. */
 #define HOST_MAPPED (64u << 10)
+/* (mem.h) */
+void *wv_zalloc_aligned(size_t n, size_t align) {
+  n = (size_t)round_up(n ? n : 1, align);
+  void *p = aligned_alloc(align, n);
+  if (p) memset(p, 0, n);
+  return p;
+}
+
 static uint8_t *host_zalloc(uint64_t size) {
   if (size >= HOST_MAPPED) {
     void *p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
     return p == MAP_FAILED ? NULL : p;
   }
-  size_t n = (size_t)round_up(size ? size : 1, WV_GPU_ALLOC_GRAIN);
-  void *p = aligned_alloc(WV_GPU_ALLOC_GRAIN, n);
-  if (p) memset(p, 0, n);
-  return p;
+  return wv_zalloc_aligned((size_t)size, WV_GPU_ALLOC_GRAIN);
 }
 static void host_free(uint8_t *p, uint64_t size) {
   if (p && size >= HOST_MAPPED) munmap(p, (size_t)size);

@@ -108,6 +108,10 @@ typedef struct wv_heap {
  * be identity-mapped. */
 #define WV_HEAP_END (0x0000700000000000ull + (1ull << 43))
 
+/* n bytes (at least 1) rounded up to align (a power of two), zeroed, at an address aligned to align; free()
+ * frees them (heap.c). */
+void *wv_zalloc_aligned(size_t n, size_t align);
+
 void wv_heap_init(wv_heap *h);
 void wv_heap_fini(wv_heap *h);
 /* Returns 0 and the device address, or -1 if out of memory. */

@@ -47,12 +47,7 @@ double wv_now(void) {
 /* n bytes, zeroed, on a cache line of their own: a register's 32 lanes (256 bytes) are four whole lines, and a
  * warp's row of shared or local memory does not straddle one more than it must. (malloc's 16-byte alignment
  * put them anywhere in a line, differently in each process: the same launch ran up to twice as long.) */
-static void *zalloc64(size_t n) {
-  n = (n + 63) & ~(size_t)63;
-  void *p = aligned_alloc(64, n ? n : 64);
-  if (p) memset(p, 0, n);
-  return p;
-}
+static void *zalloc64(size_t n) { return wv_zalloc_aligned(n, 64); }
 
 static uint32_t fn_index(const sched *s, const wv_func *fn) { return (uint32_t)(fn - s->mod->funcs); }
 
@@ -885,12 +880,12 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
   wv_async_warp_reset(w);
   uint64_t *sp = w->specials;
   uint32_t bx = x->block[0], by = x->block[1];
-  for (int l = 0; reused && l < WV_WARP; l++) {
+  for (int l = 0; l < WV_WARP; l++) {
     sp[WV_SP_CTAID_X * 32 + l] = cta->ctaid[0];
     sp[WV_SP_CTAID_Y * 32 + l] = cta->ctaid[1];
     sp[WV_SP_CTAID_Z * 32 + l] = cta->ctaid[2];
   }
-  for (int l = 0; !reused && l < WV_WARP; l++) {
+  for (int l = 0; !reused && l < WV_WARP; l++) { /* the rest, the same for every CTA of the launch */
     uint32_t t = first + (uint32_t)l;
     sp[WV_SP_TID_X * 32 + l] = t % bx;
     sp[WV_SP_TID_Y * 32 + l] = (t / bx) % by;
@@ -898,9 +893,6 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
     sp[WV_SP_NTID_X * 32 + l] = x->block[0];
     sp[WV_SP_NTID_Y * 32 + l] = x->block[1];
     sp[WV_SP_NTID_Z * 32 + l] = x->block[2];
-    sp[WV_SP_CTAID_X * 32 + l] = cta->ctaid[0];
-    sp[WV_SP_CTAID_Y * 32 + l] = cta->ctaid[1];
-    sp[WV_SP_CTAID_Z * 32 + l] = cta->ctaid[2];
     sp[WV_SP_NCTAID_X * 32 + l] = x->grid[0];
     sp[WV_SP_NCTAID_Y * 32 + l] = x->grid[1];
     sp[WV_SP_NCTAID_Z * 32 + l] = x->grid[2];

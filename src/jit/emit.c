@@ -476,17 +476,22 @@ static int shared_inline(const wv_insn *in) {
 
 /* The .shared accesses of the region checked at its entry, at once, instead of each before itself: those with
  * no guard (their active lanes are all of the region's) through an address register no earlier instruction of
- * the region writes — so the entry sees the addresses they will use. When any would fail, the region does
+ * the region writes — so the entry sees the addresses they will use; and unguarded shuffles (the region's
+ * lanes must be the whole warp). When any would fail, the region does
  * nothing and returns 0 (the interpreter runs it, with the exact check at each access); else they need no
  * check of their own, and the values in flight between them need not be stored for a bail-out. */
 static void checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
   LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
   int any = 0;
+  uint32_t *written = malloc((len + 1) * sizeof *written); /* per instruction: the register it writes */
+  if (!written) return; /* (out of memory: each access checks itself) */
   for (uint32_t k = 0; k < len; k++) {
     const wv_insn *in = &code[k];
     wv_jop o;
     early[k] = 0;
-    if (!wv_jit_select(in, &o) || in->guard >= 0) continue;
+    int sel = wv_jit_select(in, &o);
+    written[k] = o.kind != WV_JK_ST && o.kind != WV_JK_SETP ? in->d[0] : WV_NOSLOT;
+    if (!sel || in->guard >= 0) continue;
     if (o.kind == WV_JK_SHFL) { /* a converged warp: the whole warp */
       bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->mask, cint(e->i32, 0xffffffffu), ""), "");
       early[k] = 1;
@@ -494,19 +499,16 @@ static void checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *ear
       continue;
     }
     if ((o.kind != WV_JK_LD && o.kind != WV_JK_ST) || !shared_inline(in)) continue;
-    int written = 0;
-    for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) {
-      wv_jop oi;
-      wv_jit_select(&code[i], &oi);
-      if (oi.kind != WV_JK_ST && oi.kind != WV_JK_SETP && code[i].d[0] == in->a) written = 1;
-    }
-    if (written) continue;
+    int earlier = 0;
+    for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) earlier |= written[i] == in->a;
+    if (earlier) continue;
     LLVMValueRef base = in->a != WV_NOSLOT ? reg(e, in->a) : LLVMConstNull(e->v64), lo, hi, bits;
     reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
     bad = LLVMBuildOr(e->b, bad, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, o.bits / 8, o.kind == WV_JK_ST), "");
     early[k] = 1;
     any = 1;
   }
+  free(written);
   if (any) bail_if(e, bad, 0);
 }
 
@@ -522,8 +524,10 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
   LLVMValueRef lo, hi, bits, ptrs, off32;
   LLVMValueRef rbase, rstride = NULL, rhost;
   if (shared_inline(in)) {
-    reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-    if (!e->early[k]) bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
+    if (!e->early[k]) { /* (else checked at the entry) */
+      reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
+      bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
+    }
     off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
     ptrs = off32; /* offsets below 2^31 from the CTA's shared bytes (access makes the pointers) */
     rbase = narrow(e, base, 32);

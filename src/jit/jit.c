@@ -357,12 +357,13 @@ static int costlier(const void *a, const void *b) {
  * (err) with nothing in objs. */
 static int compile_objects(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t *live, uint32_t words,
                            const uint64_t key[2], LLVMMemoryBufferRef *objs, unsigned *nobj, char *err, size_t errlen) {
-  uint32_t nreg = 0;
-  for (uint32_t pc = 0; pc < f->ncode; pc++) nreg += len[pc] != 0;
-  unsigned n = j->threads < nreg ? j->threads : nreg;
-  if (getenv("WARPVM_JIT_DUMP") || !n) n = 1; /* (dumps one after the other) */
   uint8_t *owner = calloc(f->ncode + 1, 1);
   uint64_t *cost = calloc(f->ncode + 1, sizeof *cost); /* a region's cost << 32 | its pc */
+  uint32_t m = 0; /* regions */
+  for (uint32_t pc = 0; cost && pc < f->ncode; pc++)
+    if (len[pc]) cost[m++] = (uint64_t)region_cost(f, pc, len[pc]) << 32 | pc;
+  unsigned n = j->threads < m ? j->threads : m;
+  if (getenv("WARPVM_JIT_DUMP") || !n) n = 1; /* (dumps one after the other) */
   part *p = calloc(n, sizeof *p);
   pthread_t th[WV_JIT_MAX_THREADS];
   int started[WV_JIT_MAX_THREADS] = {0}, bad = !owner || !cost || !p;
@@ -376,9 +377,6 @@ static int compile_objects(wv_jit *j, const wv_func *f, const uint16_t *len, con
     return -1;
   }
   uint64_t load[WV_JIT_MAX_THREADS] = {0};
-  uint32_t m = 0;
-  for (uint32_t pc = 0; pc < f->ncode; pc++)
-    if (len[pc]) cost[m++] = (uint64_t)region_cost(f, pc, len[pc]) << 32 | pc;
   qsort(cost, m, sizeof *cost, costlier);
   for (uint32_t r = 0; r < m; r++) { /* the costliest region first, to the least loaded part */
     unsigned to = 0;
