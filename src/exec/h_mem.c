@@ -16,8 +16,6 @@
 #include "exec/warp.h"
 #include "rt/vm_internal.h"
 
-enum { A_ADD = 0, A_MIN, A_MAX, A_INC, A_DEC, A_AND, A_OR, A_XOR, A_EXCH, A_CAS };
-
 static inline uint64_t lane_addr(wv_exec *x, const wv_insn *in, const uint64_t *A, int l) {
   return wv_lane_addr(x, A, in->imm, in->addrf, l);
 }
@@ -327,7 +325,7 @@ static inline __attribute__((always_inline)) uint64_t atom_apply_k(int mode, wv_
   uint64_t mask = w64 ? ~0ull : wv_type_size(t) == 2 ? 0xffffull : 0xffffffffull;
   old &= mask; b &= mask; c &= mask;
   switch (mode) {
-  case A_ADD:
+  case WV_ATOM_ADD:
     /* atom.add.f32 rounds to nearest even; on global memory it flushes subnormal inputs and results
      * (PTX ISA "atom"; CUDA Programming Guide, atomicAdd), on shared memory it does not */
     if (t == WV_T_F32) return wv_fp_add_f32((uint32_t)old, (uint32_t)b, WV_FP_RN, global ? WV_FP_FTZ : 0);
@@ -341,18 +339,18 @@ static inline __attribute__((always_inline)) uint64_t atom_apply_k(int mode, wv_
       return (uint64_t)(hi << 16 | lo);
     }
     return (old + b) & mask;
-  case A_MIN:
+  case WV_ATOM_MIN:
     if (sgn) return w64 ? ((int64_t)old < (int64_t)b ? old : b) : ((int32_t)old < (int32_t)b ? old : b);
     return old < b ? old : b;
-  case A_MAX:
+  case WV_ATOM_MAX:
     if (sgn) return w64 ? ((int64_t)old > (int64_t)b ? old : b) : ((int32_t)old > (int32_t)b ? old : b);
     return old > b ? old : b;
-  case A_INC: return old >= b ? 0 : old + 1;
-  case A_DEC: return (old == 0 || old > b) ? b : old - 1;
-  case A_AND: return old & b;
-  case A_OR: return old | b;
-  case A_XOR: return old ^ b;
-  case A_EXCH: return b;
+  case WV_ATOM_INC: return old >= b ? 0 : old + 1;
+  case WV_ATOM_DEC: return (old == 0 || old > b) ? b : old - 1;
+  case WV_ATOM_AND: return old & b;
+  case WV_ATOM_OR: return old | b;
+  case WV_ATOM_XOR: return old ^ b;
+  case WV_ATOM_EXCH: return b;
   default: return old == b ? c : old; /* cas */
   }
 }
@@ -424,13 +422,14 @@ static int h_atom(wv_exec *x, const wv_insn *in, uint32_t m) {
   wv_region r;
   if (wv_warp_region(x, in->space, in->a, in->imm, in->addrf, m, size, 1, addr, &r)) { /* lane after lane, in order */
     uintptr_t hb = (uintptr_t)r.host - (uintptr_t)r.abase;
-    if (r.sp != WV_SPACE_GLOBAL && in->mode == A_ADD && (in->type == WV_T_U32 || in->type == WV_T_S32)) {
-      /* the common shared-memory counter (histograms): atom_apply's add, inlined (one CTA, one host thread) */
+    if (r.sp != WV_SPACE_GLOBAL && in->mode == WV_ATOM_ADD && (in->type == WV_T_U32 || in->type == WV_T_S32)) {
+      /* the common shared-memory counter (histograms): atom_apply's add modulo 2^32, inlined (one CTA, one host
+       * thread; the JIT compiles the same loop, emit.c emit_atom) */
       WV_FOR_LANES(m, l, {
         uint8_t *p = LANE_P(hb, r.stride, addr, l);
         uint32_t old, nv;
         memcpy(&old, p, 4);
-        nv = (uint32_t)atom_apply_k(A_ADD, WV_T_U32, old, B[l], 0, 0);
+        nv = old + (uint32_t)B[l];
         memcpy(p, &nv, 4);
         if (D) D[l] = sgn ? (uint64_t)(int64_t)(int32_t)old : old;
       });

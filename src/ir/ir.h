@@ -143,6 +143,10 @@ struct wv_insn;
 /* A handler runs one instruction for the lanes in `mask`; nonzero return = fault (details in x). */
 typedef int (*wv_handler)(struct wv_exec *x, const struct wv_insn *in, uint32_t mask);
 
+/* atom/red's operation (wv_insn.mode), in the order decode_ops.c's dec_atom lists them */
+enum { WV_ATOM_ADD = 0, WV_ATOM_MIN, WV_ATOM_MAX, WV_ATOM_INC, WV_ATOM_DEC, WV_ATOM_AND, WV_ATOM_OR, WV_ATOM_XOR,
+       WV_ATOM_EXCH, WV_ATOM_CAS };
+
 #define WV_RPC_NONE 0xffffffffu /* no reconvergence point (paths never meet) */
 #define WV_RPC_EXIT 0xfffffffeu /* paths meet only at the function's return */
 

@@ -28,8 +28,9 @@ typedef struct rval {
   int dirty;
 } rval;
 
-#define NCOUNTERS 7 /* COUNTERS: the memory counters (counter()), then collectives */
+#define NCOUNTERS 8 /* COUNTERS: the memory counters (counter()), then collectives and atomics */
 #define C_COLL 6
+#define C_ATOM 7
 typedef struct em {
   LLVMContextRef c;
   LLVMModuleRef mod;
@@ -57,7 +58,7 @@ typedef struct em {
 
 static const size_t COUNTERS[NCOUNTERS] = {offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_lld),
                                            offsetof(wv_exec, n_lst), offsetof(wv_exec, n_sld), offsetof(wv_exec, n_sst),
-                                           offsetof(wv_exec, n_coll)};
+                                           offsetof(wv_exec, n_coll), offsetof(wv_exec, n_atom)};
 
 static LLVMValueRef cint(LLVMTypeRef t, uint64_t v) { return LLVMConstInt(t, v, 0); }
 static LLVMTypeRef vec(LLVMTypeRef t) { return LLVMVectorType(t, WV_WARP); }
@@ -87,6 +88,19 @@ static LLVMValueRef intrinsic(em *e, const char *name, LLVMTypeRef *tys, size_t 
   LLVMValueRef f = LLVMGetIntrinsicDeclaration(e->mod, id, tys, nty);
   LLVMTypeRef ft = LLVMIntrinsicGetType(e->c, id, tys, nty);
   return LLVMBuildCall2(e->b, ft, f, args, nargs, "");
+}
+
+/* A variable of type t in the function's frame (made in the entry block, as LLVM's passes want them). */
+static LLVMValueRef entry_alloca(em *e, LLVMTypeRef t) {
+  LLVMBuilderRef b = LLVMCreateBuilderInContext(e->c);
+  LLVMBasicBlockRef entry = LLVMGetEntryBasicBlock(e->fn);
+  LLVMValueRef first = LLVMGetFirstInstruction(entry);
+  if (first) LLVMPositionBuilderBefore(b, first);
+  else LLVMPositionBuilderAtEnd(b, entry);
+  LLVMValueRef v = LLVMBuildAlloca(b, t, "");
+  LLVMSetAlignment(v, 64); /* (vectors are stored whole) */
+  LLVMDisposeBuilder(b);
+  return v;
 }
 
 /* ---- registers and predicates ---- */
@@ -137,6 +151,18 @@ static void setpred(em *e, uint32_t i, LLVMValueRef m32, LLVMValueRef t) { /* P 
   e->pv[i] = LLVMBuildOr(e->b, keep, LLVMBuildAnd(e->b, t, m32, ""), "");
   e->pdirty[i] = 1;
 }
+/* Register entry i back to its bank: all 32 lanes, or (masked) the group's. */
+static void store_reg(em *e, uint32_t i, int masked) {
+  LLVMValueRef idx = cint(e->i64, (uint64_t)WV_SLOT_INDEX(e->regs[i].slot) * WV_WARP);
+  LLVMValueRef p = LLVMBuildGEP2(e->b, e->i64, e->bank[WV_SLOT_BANK(e->regs[i].slot)], &idx, 1, "");
+  if (!masked) {
+    LLVMSetAlignment(LLVMBuildStore(e->b, e->regs[i].v, p), 8);
+    return;
+  }
+  LLVMTypeRef tv[] = {e->v64, e->ptr};
+  intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){e->regs[i].v, p, cint(e->i32, 8), LLVMBuildBitCast(e->b, e->mask, e->vi1, "")}, 4);
+}
+
 /* Store every changed register that is live at instruction `at` (the one the interpreter runs next) and every
  * changed predicate back, and add the memory counters (at the exit and before a bail-out). A dead register's
  * value is dropped: no path from `at` reads it before writing it (live.c), so it stays dead to the region's
@@ -148,17 +174,29 @@ static void flush(em *e, uint32_t at) {
     LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i64, cp, ""), cint(e->i64, e->counts[c]), ""), cp);
     e->counts[c] = 0;
   }
+  /* the group's lanes: others hold what other paths left; a plain store where the group is the whole warp */
+  uint32_t *st = malloc((e->nregs + 1) * sizeof *st), nst = 0;
   for (uint32_t i = 0; i < e->nregs; i++) {
     if (!e->regs[i].dirty) continue;
     uint32_t s = e->regs[i].slot;
     e->regs[i].dirty = 0;
     uint32_t r = WV_SLOT_INDEX(s);
     if (e->live && WV_SLOT_BANK(s) == WV_SLOT_REG && !(e->live[(size_t)at * e->words + r / 64] >> (r % 64) & 1)) continue;
-    LLVMValueRef idx = cint(e->i64, (uint64_t)WV_SLOT_INDEX(s) * WV_WARP);
-    LLVMValueRef p = LLVMBuildGEP2(e->b, e->i64, e->bank[WV_SLOT_BANK(s)], &idx, 1, "");
-    LLVMTypeRef tv[] = {e->v64, e->ptr}; /* the group's lanes: others hold what other paths left */
-    intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){e->regs[i].v, p, cint(e->i32, 8), LLVMBuildBitCast(e->b, e->mask, e->vi1, "")}, 4);
+    if (st) st[nst++] = i;
+    else store_reg(e, i, 1); /* (out of memory: each masked) */
   }
+  if (nst) {
+    LLVMBasicBlockRef whole = LLVMAppendBasicBlockInContext(e->c, e->fn, "whole"), part = LLVMAppendBasicBlockInContext(e->c, e->fn, "part");
+    LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->c, e->fn, "stored");
+    LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0xffffffffu), ""), whole, part);
+    for (int w = 0; w < 2; w++) {
+      LLVMPositionBuilderAtEnd(e->b, w ? part : whole);
+      for (uint32_t j = 0; j < nst; j++) store_reg(e, st[j], w);
+      LLVMBuildBr(e->b, done);
+    }
+    LLVMPositionBuilderAtEnd(e->b, done);
+  }
+  free(st);
   for (uint32_t i = 0; i < e->npreds; i++) {
     if (!e->pdirty[i]) continue;
     LLVMValueRef idx = cint(e->i64, i);
@@ -490,7 +528,7 @@ static void checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *ear
     wv_jop o;
     early[k] = 0;
     int sel = wv_jit_select(in, &o);
-    written[k] = o.kind != WV_JK_ST && o.kind != WV_JK_SETP ? in->d[0] : WV_NOSLOT;
+    written[k] = wv_jop_dreg(&o) ? in->d[0] : WV_NOSLOT;
     if (!sel || in->guard >= 0) continue;
     if (o.kind == WV_JK_SHFL) { /* a converged warp: the whole warp */
       bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->mask, cint(e->i32, 0xffffffffu), ""), "");
@@ -498,7 +536,7 @@ static void checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *ear
       any = 1;
       continue;
     }
-    if ((o.kind != WV_JK_LD && o.kind != WV_JK_ST) || !shared_inline(in)) continue;
+    if ((o.kind != WV_JK_LD && o.kind != WV_JK_ST && o.kind != WV_JK_ATOM) || !shared_inline(in)) continue;
     int earlier = 0;
     for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) earlier |= written[i] == in->a;
     if (earlier) continue;
@@ -512,8 +550,42 @@ static void checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *ear
   if (any) bail_if(e, bad, 0);
 }
 
+/* atom.shared.add of 32-bit words at offsets off (from the CTA's shared bytes) as h_atom's lane loop: the active
+ * lanes one after another in lane order, each reading its word, adding its b and keeping the old value (a lane
+ * sees the sums of the lanes before it on one word). */
+static void emit_atom(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, LLVMValueRef off) {
+  LLVMTypeRef at = LLVMArrayType(e->i32, WV_WARP), vt = vec(e->i32);
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(e->b), body = LLVMAppendBasicBlockInContext(e->c, e->fn, "atom");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->c, e->fn, "atomed");
+  LLVMValueRef offs = entry_alloca(e, at), bs = entry_alloca(e, at), olds = entry_alloca(e, at);
+  LLVMBuildStore(e->b, off, offs);
+  LLVMBuildStore(e->b, narrow(e, reg(e, in->b), 32), bs);
+  LLVMBuildStore(e->b, LLVMConstNull(vt), olds);
+  LLVMBuildBr(e->b, body); /* (some lane is active: emit_mem or the entry bailed out where none is) */
+  LLVMPositionBuilderAtEnd(e->b, body);
+  LLVMValueRef m = LLVMBuildPhi(e->b, e->i32, ""), args[] = {m, LLVMConstInt(e->i1, 1, 0)};
+  LLVMValueRef l = LLVMBuildZExt(e->b, intrinsic(e, "llvm.cttz", &e->i32, 1, args, 2), e->i64, "");
+  LLVMValueRef at_l[] = {cint(e->i64, 0), l};
+  LLVMValueRef o32 = LLVMBuildLoad2(e->b, e->i32, LLVMBuildGEP2(e->b, at, offs, at_l, 2, ""), "");
+  LLVMValueRef b32 = LLVMBuildLoad2(e->b, e->i32, LLVMBuildGEP2(e->b, at, bs, at_l, 2, ""), "");
+  LLVMValueRef o64 = LLVMBuildZExt(e->b, o32, e->i64, "");
+  LLVMValueRef p = LLVMBuildGEP2(e->b, e->i8, e->shared, &o64, 1, "");
+  LLVMValueRef old = LLVMBuildLoad2(e->b, e->i32, p, "");
+  LLVMSetAlignment(old, 4);
+  LLVMSetAlignment(LLVMBuildStore(e->b, LLVMBuildAdd(e->b, old, b32, ""), p), 4);
+  LLVMBuildStore(e->b, old, LLVMBuildGEP2(e->b, at, olds, at_l, 2, ""));
+  LLVMValueRef rest = LLVMBuildAnd(e->b, m, LLVMBuildSub(e->b, m, cint(e->i32, 1), ""), "");
+  LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, rest, cint(e->i32, 0), ""), done, body);
+  LLVMValueRef mi[] = {m32, rest};
+  LLVMBasicBlockRef mb[] = {pre, body};
+  LLVMAddIncoming(m, mi, mb, 2);
+  LLVMPositionBuilderAtEnd(e->b, done);
+  e->counts[C_ATOM]++;
+  if (in->d[0] != WV_NOSLOT) setreg(e, in->d[0], mv, widen(e, LLVMBuildLoad2(e->b, vt, olds, ""), 32, o->sgn));
+}
+
 static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
-  int st = o->kind == WV_JK_ST;
+  int st = o->kind == WV_JK_ST, atom = o->kind == WV_JK_ATOM;
   unsigned bytes = o->bits / 8;
   LLVMValueRef none = LLVMBuildICmp(e->b, LLVMIntEQ, m32, cint(e->i32, 0), "");
   /* the lanes' addresses as warp_addrs (h_mem.c) computes them: ((base & bmask) + off) & wmask */
@@ -529,6 +601,10 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
       bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
     }
     off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
+    if (atom) { /* (checked as a load: no cp.async of the CTA pending, which h_atom does not ask) */
+      emit_atom(e, in, o, m32, mv, off32);
+      return;
+    }
     ptrs = off32; /* offsets below 2^31 from the CTA's shared bytes (access makes the pointers) */
     rbase = narrow(e, base, 32);
     rhost = e->shared;
@@ -590,6 +666,37 @@ static LLVMValueRef emit_cvta(em *e, const wv_insn *in) { /* h_mem.c h_cvta */
   if (nar || (win && !to)) a = widen(e, narrow(e, a, 32), 32, 0);
   LLVMValueRef v = to ? LLVMBuildSub(e->b, a, splat(e, e->i64, win), "") : LLVMBuildAdd(e->b, a, splat(e, e->i64, win), "");
   return nar ? widen(e, narrow(e, v, 32), 32, 0) : v;
+}
+
+/* popc clz brev bfind as h_int.c's handlers: a u32 count (brev: the value reversed in its width). */
+static LLVMValueRef emit_bits(em *e, const wv_insn *in, const wv_jop *o) {
+  unsigned w = o->bits;
+  LLVMTypeRef t = vec(ity(e, w));
+  LLVMValueRef a = narrow(e, reg(e, in->a), w), no = LLVMConstInt(e->i1, 0, 0), r;
+  switch (o->op) {
+  case WV_OP_POPC: r = intrinsic(e, "llvm.ctpop", &t, 1, &a, 1); break;
+  case WV_OP_CLZ: r = intrinsic(e, "llvm.ctlz", &t, 1, (LLVMValueRef[]){a, no}, 2); break; /* (of 0: w) */
+  case WV_OP_BREV: return widen(e, intrinsic(e, "llvm.bitreverse", &t, 1, &a, 1), w, 0);
+  default: { /* bfind: the highest bit set (.s: that differs from the sign), 0xffffffff if none; .shiftamt: w-1 - it */
+    if (o->sgn) a = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntSLT, a, LLVMConstNull(t), ""), LLVMBuildNot(e->b, a, ""), a, "");
+    LLVMValueRef z = intrinsic(e, "llvm.ctlz", &t, 1, (LLVMValueRef[]){a, no}, 2);
+    r = o->neg ? z : LLVMBuildSub(e->b, splat(e, ity(e, w), w - 1), z, "");
+    r = LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, a, LLVMConstNull(t), ""), splat(e, ity(e, w), 0xffffffffu), r, "");
+  }
+  }
+  return widen(e, narrow(e, widen(e, r, w, 0), 32), 32, 0);
+}
+
+/* and/or/xor/not/mov of predicates (h_int.c h_pand ..., h_mov.c h_movp: mov of an immediate 0 or 1). */
+static void emit_pred(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32) {
+  LLVMValueRef v;
+  if (o->op == WV_OP_MOV) v = in->a == WV_NOSLOT ? cint(e->i32, in->imm ? 0xffffffffu : 0) : pred(e, in->a);
+  else if (o->op == WV_OP_NOT) v = LLVMBuildNot(e->b, pred(e, in->a), "");
+  else {
+    LLVMValueRef a = pred(e, in->a), b = pred(e, in->b);
+    v = o->op == WV_OP_AND ? LLVMBuildAnd(e->b, a, b, "") : o->op == WV_OP_OR ? LLVMBuildOr(e->b, a, b, "") : LLVMBuildXor(e->b, a, b, "");
+  }
+  setpred(e, in->d[0], m32, v);
 }
 
 static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
@@ -661,8 +768,10 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
     break;
   }
   case WV_JK_CVTA: r = emit_cvta(e, in); break;
-  case WV_JK_LD: case WV_JK_ST: emit_mem(e, in, o, m32, mv, k); return;
+  case WV_JK_LD: case WV_JK_ST: case WV_JK_ATOM: emit_mem(e, in, o, m32, mv, k); return;
   case WV_JK_SHFL: emit_shfl(e, in, k, m32); return;
+  case WV_JK_BITS: r = emit_bits(e, in, o); break;
+  case WV_JK_PRED: emit_pred(e, in, o, m32); return;
   default: return;
   }
   setreg(e, in->d[0], mv, r);
@@ -706,7 +815,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   for (int k = 0; k < 3; k++)
     e.bank[k] = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, bank) + (size_t)k * sizeof(void *)), "");
   e.preds_p = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, preds)), "");
-  e.out = LLVMBuildAlloca(e.b, LLVMArrayType(e.i64, 2), "");
+  e.out = entry_alloca(&e, LLVMArrayType(e.i64, 2));
   { /* the running CTA's shared memory: nothing in a region changes where it is, its size or pending cp.asyncs */
     LLVMValueRef cta = LLVMBuildLoad2(e.b, e.ptr, field(&e, offsetof(wv_exec, cta)), "");
     LLVMValueRef i0 = cint(e.i64, offsetof(wv_cta, shared)), i1 = cint(e.i64, offsetof(wv_cta, shared_size));

@@ -342,7 +342,7 @@ static uint32_t region_cost(const wv_func *f, uint32_t pc, uint32_t len) {
   for (uint32_t i = pc; i < pc + len; i++) {
     wv_jop o;
     wv_jit_select(&f->code[i], &o);
-    c += o.kind == WV_JK_LD || o.kind == WV_JK_ST ? 8 : 1;
+    c += o.kind == WV_JK_LD || o.kind == WV_JK_ST || o.kind == WV_JK_ATOM ? 8 : 1;
   }
   return c;
 }

@@ -39,6 +39,9 @@ typedef enum wv_jk {
   WV_JK_LD,      /* ld/st of one element (bits, sgn) */
   WV_JK_ST,
   WV_JK_SHFL,    /* shfl.sync of a converged full warp whose b, c and membermask are known (wv_jit_static) */
+  WV_JK_ATOM,    /* atom/red.shared.add.{u32,s32}: h_atom's lane loop (bits 32, sgn) */
+  WV_JK_BITS,    /* popc clz brev bfind (jop.op) on bits 32 or 64, sgn; neg: bfind's .shiftamt */
+  WV_JK_PRED,    /* and or xor not mov (jop.op) on predicates: d[0], a, b are predicate indices */
 } wv_jk;
 
 typedef struct wv_jop {
@@ -51,6 +54,11 @@ typedef struct wv_jop {
   uint8_t neg;
 } wv_jop;
 
+/* Whether an instruction of kind o writes register d[0] (a store reads it; setp and predicate logic write
+ * predicates). */
+static inline int wv_jop_dreg(const wv_jop *o) {
+  return o->kind != WV_JK_ST && o->kind != WV_JK_SETP && o->kind != WV_JK_PRED;
+}
 /* How the JIT runs instruction in, 0 if it leaves it to the interpreter. */
 int wv_jit_select(const wv_insn *in, wv_jop *o);
 /* The value slot holds before code[k] when it is known when compiling: an immediate, or one written by an
@@ -64,8 +72,8 @@ int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint
 uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len);
 
 /* Registers live before each instruction of f (live.c): (ncode + 1) bitsets of *words 64-bit words each, bit r
- * of set pc set when register slot r may be read on some path from pc before being overwritten; the last set
- * (pc = ncode) is empty. NULL when out of memory. */
+ * of set pc set when register slot r may be read on some path from pc before being overwritten, or by another lane
+ * (a collective's source); the last set (pc = ncode) holds only those. NULL when out of memory. */
 uint64_t *wv_jit_live(const wv_func *f, uint32_t *words);
 
 /* ---- the engine (jit.c) ---- */

@@ -5,7 +5,10 @@
  * exactly (anything select.c does not compile, except bra, ret/exit and bar) reads every register, and only an
  * unguarded write kills (a guarded one leaves the other lanes' values, which may be read later). Each thread's
  * path is a path of this graph, so a register dead at a point is dead there for every lane that stands there;
- * lanes elsewhere keep their values, as a store that does not happen changes nothing.
+ * lanes elsewhere keep their values, as a store that does not happen changes nothing. Except where a lane reads
+ * another's register: a collective's source operand (shfl.sync's a) is live everywhere, since a collective whose
+ * membermask names lanes that are elsewhere (undefined in the PTX ISA; the interpreter reads what their registers
+ * hold then) reads the register of a lane standing at any point.
  */
 #include <stdlib.h>
 #include <string.h>
@@ -27,7 +30,7 @@ static int effects(const wv_insn *in, uint32_t *use, uint32_t *nuse, uint32_t *k
   const uint32_t src[] = {in->a, in->b, in->c, in->e, o.kind == WV_JK_ST ? in->d[0] : WV_NOSLOT};
   for (size_t i = 0; i < sizeof src / sizeof *src; i++)
     if (src[i] != WV_NOSLOT && WV_SLOT_BANK(src[i]) == WV_SLOT_REG) use[(*nuse)++] = WV_SLOT_INDEX(src[i]);
-  if (known && o.kind != WV_JK_ST && o.kind != WV_JK_SETP && in->guard < 0 && in->d[0] != WV_NOSLOT &&
+  if (known && wv_jop_dreg(&o) && in->guard < 0 && in->d[0] != WV_NOSLOT &&
       WV_SLOT_BANK(in->d[0]) == WV_SLOT_REG)
     *kill = WV_SLOT_INDEX(in->d[0]);
   return 0;
@@ -38,11 +41,17 @@ uint64_t *wv_jit_live(const wv_func *f, uint32_t *words_out) {
   uint32_t n = f->ncode, w = (f->nregs + 63) / 64;
   if (!w) w = 1;
   *words_out = w;
-  uint64_t *live = calloc((size_t)(n + 1) * w, sizeof *live), *acc = calloc(w, sizeof *acc);
-  if (!live || !acc) {
+  uint64_t *live = calloc((size_t)(n + 1) * w, sizeof *live), *acc = calloc(w, sizeof *acc), *cross = calloc(w, sizeof *cross);
+  if (!live || !acc || !cross) {
     free(live);
     free(acc);
+    free(cross);
     return NULL;
+  }
+  for (uint32_t pc = 0; pc < n; pc++) { /* the registers other lanes read */
+    uint32_t a = f->code[pc].a;
+    if (f->code[pc].ctl == WV_CTL_COLL && a != WV_NOSLOT && WV_SLOT_BANK(a) == WV_SLOT_REG && WV_SLOT_INDEX(a) < (uint64_t)w * 64)
+      cross[WV_SLOT_INDEX(a) / 64] |= 1ull << (WV_SLOT_INDEX(a) % 64);
   }
   for (int changed = 1; changed;) {
     changed = 0;
@@ -64,6 +73,7 @@ uint64_t *wv_jit_live(const wv_func *f, uint32_t *words_out) {
         for (uint32_t i = 0; i < nuse; i++)
           if (use[i] < (uint64_t)w * 64) acc[use[i] / 64] |= 1ull << (use[i] % 64);
       }
+      for (uint32_t i = 0; i < w; i++) acc[i] |= cross[i];
       uint64_t *dst = &live[(size_t)pc * w];
       if (memcmp(dst, acc, w * sizeof *acc)) {
         memcpy(dst, acc, w * sizeof *acc);
@@ -71,6 +81,8 @@ uint64_t *wv_jit_live(const wv_func *f, uint32_t *words_out) {
       }
     }
   }
+  for (uint32_t i = 0; i < w; i++) live[(size_t)n * w + i] = cross[i];
   free(acc);
+  free(cross);
   return live;
 }

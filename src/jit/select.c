@@ -116,11 +116,15 @@ static int select_float(const wv_insn *in, wv_jop *o) {
 }
 
 /* ld/st of one element of 1 to 8 bytes, in a space exec's warp-wide check knows (not .shared::cluster, not an
- * address relative to the frame's local depot); cvta. */
+ * address relative to the frame's local depot); cvta; a shared-memory counter: atom/red.shared.add of a u32 or
+ * s32 (h_atom's lane loop for it). */
 static int select_mem(const wv_insn *in, wv_jop *o) {
   wv_insn k = {0};
   k.vec = 1;
   if (in->fn == wv_h_mem(WV_OP_CVTA, &k)) return set(o, WV_JK_CVTA, WV_OP_CVTA, WV_T_NONE);
+  if (in->fn == wv_h_mem(WV_OP_ATOM, &k))
+    return in->vec == 1 && in->mode == WV_ATOM_ADD && (in->type == WV_T_U32 || in->type == WV_T_S32) &&
+           in->space == WV_SPACE_SHARED && !(in->addrf & WV_AF_LOCALBASE) && set(o, WV_JK_ATOM, in->op, (wv_type)in->type);
   int ld = in->fn == wv_h_mem(WV_OP_LD, &k), st = in->fn == wv_h_mem(WV_OP_ST, &k);
   if (!ld && !st) return 0;
   unsigned size = wv_type_size((wv_type)in->type);
@@ -137,6 +141,24 @@ static int select_mem(const wv_insn *in, wv_jop *o) {
   return 1;
 }
 
+/* popc clz brev bfind of 32 or 64 bits (their handlers read the width, signedness and .shiftamt from the insn);
+ * and/or/xor/not/mov of predicates. */
+static int select_bits(const wv_insn *in, wv_jop *o) {
+  static const int OPS[] = {WV_OP_POPC, WV_OP_CLZ, WV_OP_BREV, WV_OP_BFIND}, POPS[] = {WV_OP_AND, WV_OP_OR, WV_OP_XOR, WV_OP_NOT};
+  for (size_t i = 0; i < sizeof OPS / sizeof *OPS; i++) {
+    if (in->fn != wv_h_int(OPS[i], WV_V_NONE, WV_T_U32)) continue;
+    unsigned size = wv_type_size((wv_type)in->type);
+    if (size != 4 && size != 8) return 0;
+    set(o, WV_JK_BITS, OPS[i], (wv_type)in->type);
+    o->neg = (uint8_t)(OPS[i] == WV_OP_BFIND && in->mode);
+    return 1;
+  }
+  for (size_t i = 0; i < sizeof POPS / sizeof *POPS; i++)
+    if (in->fn == wv_h_int(POPS[i], WV_V_NONE, WV_T_PRED)) return set(o, WV_JK_PRED, POPS[i], WV_T_NONE);
+  if (in->fn == wv_h_mov(WV_MOV_PRED, WV_T_PRED)) return set(o, WV_JK_PRED, WV_OP_MOV, WV_T_NONE);
+  return 0;
+}
+
 int wv_jit_select(const wv_insn *in, wv_jop *o) {
   memset(o, 0, sizeof *o);
   /* shfl.sync: h_warp.c's fast path, which takes a converged group that is the whole warp (the code checks the
@@ -148,7 +170,8 @@ int wv_jit_select(const wv_insn *in, wv_jop *o) {
   for (int i = 0; i < (int)in->nd && i < 4; i++) /* destinations are frame registers (or predicates) */
     if (in->d[i] != WV_NOSLOT && in->op != WV_OP_SETP && in->op != WV_OP_ST && WV_SLOT_BANK(in->d[i]) != WV_SLOT_REG)
       return 0;
-  return select_int(in, o) || select_move(in, o) || select_setp(in, o) || select_float(in, o) || select_mem(in, o);
+  return select_int(in, o) || select_move(in, o) || select_setp(in, o) || select_float(in, o) || select_mem(in, o) ||
+         select_bits(in, o);
 }
 
 /* (jit.h) */
@@ -164,7 +187,7 @@ int wv_jit_static(const wv_insn *code, uint32_t k, uint32_t slot, const uint64_t
     const wv_insn *in = &code[i];
     wv_jop o;
     if (!wv_jit_select(in, &o)) return 0; /* (not in the run) */
-    if (o.kind == WV_JK_ST || o.kind == WV_JK_SETP || in->d[0] != slot) continue;
+    if (!wv_jop_dreg(&o) || in->d[0] != slot) continue;
     if (o.kind != WV_JK_MOV || in->guard >= 0 || in->a == WV_NOSLOT || WV_SLOT_BANK(in->a) != WV_SLOT_CONST ||
         WV_SLOT_INDEX(in->a) >= nconsts)
       return 0;
@@ -221,7 +244,7 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
     uint32_t e = pc + 1;
     while (e < n && !lead[e] && e - pc < 512 && in_run(f, ok, pc, e)) e++;
     wv_jop o;
-    int mem = wv_jit_select(&f->code[pc], &o) && (o.kind == WV_JK_LD || o.kind == WV_JK_ST);
+    int mem = wv_jit_select(&f->code[pc], &o) && (o.kind == WV_JK_LD || o.kind == WV_JK_ST || o.kind == WV_JK_ATOM);
     if (e - pc >= min || mem) { /* (a lone load or store too: compiled, it beats its handler) */
       len[pc] = (uint16_t)(e - pc);
       count++;

@@ -58,7 +58,7 @@ static void insn(gen *g) {
   const char *G = guard(g, gb);
   uint32_t d = pick(g, 8), a = pick(g, 8), b = pick(g, 8), c = pick(g, 8);
   const char *s32 = pick(g, 2) ? "s" : "u";
-  switch (pick(g, 26)) {
+  switch (pick(g, 28)) {
   case 0: emit(g, "%s%s.%s32 %%r%u, %%r%u, %%r%u;\n", G, IB[pick(g, 5)], s32, d, a, b); break;
   case 1: emit(g, "%s%s.%s64 %%rd%u, %%rd%u, %%rd%u;\n", G, IB[pick(g, 5)], s32, d, a, b); break;
   case 2: emit(g, "%s%s.%s16 %%h%u, %%h%u, %%h%u;\n", G, IB[pick(g, 5)], s32, d % 4, a % 4, b % 4); break;
@@ -124,7 +124,25 @@ static void insn(gen *g) {
   case 21: /* what the interpreter runs: ends a region */
     emit(g, "%s%s %%r%u, %%r%u, %%r%u;\n", G, pick(g, 2) ? "div.u32" : "rem.s32", d, a, b);
     break;
-  case 22: emit(g, "%spopc.b32 %%r%u, %%r%u;\n%sadd.s32 %%r%u, %%r%u, %d;\n", G, d, a, G, b, c, (int)pick(g, 9) - 4); break;
+  case 22: { /* bit counts of 32 and 64 bits: popc clz bfind write a u32, brev its width */
+    static const char *const OP[] = {"popc", "clz", "brev", "bfind", "bfind.shiftamt"};
+    unsigned k = pick(g, 5), w64 = pick(g, 2);
+    const char *t = k < 3 ? (w64 ? "b64" : "b32") : w64 ? (pick(g, 2) ? "s64" : "u64") : (pick(g, 2) ? "s32" : "u32");
+    if (k == 2 && w64) emit(g, "%sbrev.b64 %%rd%u, %%rd%u;\n", G, d, a);
+    else emit(g, "%s%s.%s %%r%u, %%%s%u;\n", G, OP[k], t, d, w64 ? "rd" : "r", a);
+    emit(g, "%sadd.s32 %%r%u, %%r%u, %d;\n", G, b, c, (int)pick(g, 9) - 4);
+    break;
+  }
+  case 25: case 26: { /* predicate logic */
+    static const char *const OP[] = {"and", "or", "xor"};
+    switch (pick(g, 4)) {
+    case 0: emit(g, "%s%s.pred %%p%u, %%p%u, %%p%u;\n", G, OP[pick(g, 3)], d % 4, a % 4, b % 4); break;
+    case 1: emit(g, "%snot.pred %%p%u, %%p%u;\n", G, d % 4, a % 4); break;
+    case 2: emit(g, "%smov.pred %%p%u, %%p%u;\n", G, d % 4, a % 4); break;
+    default: emit(g, "%smov.pred %%p%u, %u;\n", G, d % 4, pick(g, 2)); break;
+    }
+    break;
+  }
   case 23: case 24: { /* shfl.sync: b and c immediates, or movs of them (compiled for a full warp), or b from a
                        * register (interpreted); now and then a membermask of half the warp (the general path) */
     static const char *const MODE[] = {"up", "down", "bfly", "idx"};
@@ -142,8 +160,12 @@ static void insn(gen *g) {
   }
   default: { /* memory: a shared word of another lane, a global word */
     emit(g, "and.b32 %%r%u, %%r%u, 63;\nshl.b32 %%r%u, %%r%u, 2;\nadd.u32 %%r%u, %%r%u, %%s0;\n", c, a, c, c, c, c);
-    if (pick(g, 2)) emit(g, "%sst.shared.u32 [%%r%u], %%r%u;\n", G, c, b);
-    else emit(g, "%sld.shared.%s32 %%r%u, [%%r%u];\n", G, s32, d, c);
+    switch (pick(g, 4)) { /* (atomics: lanes of a warp meet on words, in lane order) */
+    case 0: emit(g, "%sst.shared.u32 [%%r%u], %%r%u;\n", G, c, b); break;
+    case 1: emit(g, "%sld.shared.%s32 %%r%u, [%%r%u];\n", G, s32, d, c); break;
+    case 2: emit(g, "%satom.shared.add.%s32 %%r%u, [%%r%u+%u], %%r%u;\n", G, s32, d, c, (unsigned)pick(g, 2) * 4, b); break;
+    default: emit(g, "%sred.shared.add.u32 [%%r%u], %u;\n", G, c, (unsigned)pick(g, 5)); break;
+    }
     if (pick(g, 2)) emit(g, "%sld.global.u32 %%r%u, [%%rd20+%u];\n", G, b, (unsigned)pick(g, 64) * 4);
     else emit(g, "%sst.global.u32 [%%rd20+%u], %%r%u;\n", G, (unsigned)pick(g, 64) * 4, b);
     break;

@@ -36,9 +36,19 @@ static const char *PTX = WVT_HDR
     "  ld.param.u64 %rd1, [p];\n"        /* 0 */
     "  mov.u32 %r1, %tid.x;\n"           /* 1 */
     "  add.s32 %r2, %r1, 1;\n"           /* 2: r2 is never read ... */
-    "  popc.b32 %r3, %r1;\n"             /* 3: ... but this is not modelled: it reads everything */
+    "  bfe.u32 %r3, %r1, 4, 8;\n"        /* 3: ... but this is not modelled: it reads everything */
     "  st.global.u32 [%rd1], %r3;\n"     /* 4 */
     "  ret;\n"                           /* 5 */
+    "}\n"
+    ".visible .entry k3(.param .u64 p) {\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<3>;\n"
+    "  ld.param.u64 %rd1, [p];\n"                      /* 0 */
+    "  mov.u32 %r1, %tid.x;\n"                         /* 1 */
+    "  shfl.sync.idx.b32 %r2, %r1, 0, 31, -1;\n"       /* 2: reads r1 of other lanes ... */
+    "  mov.u32 %r1, 5;\n"                              /* 3: ... so overwriting it does not make it dead */
+    "  st.global.u32 [%rd1], %r2;\n"                   /* 4 */
+    "  ret;\n"                                         /* 5 */
     "}\n";
 
 static int live(const uint64_t *t, uint32_t words, uint32_t pc, uint32_t slot) {
@@ -82,12 +92,24 @@ static void rules(void **state) {
 
   /* an instruction the JIT does not model reads every register */
   f = func(m, "k2");
-  assert_int_equal(f->code[3].op, WV_OP_POPC);
+  assert_int_equal(f->code[3].op, WV_OP_BFE);
   uint32_t k2r2 = f->code[2].d[0];
   t = wv_jit_live(f, &words);
   assert_non_null(t);
   assert_true(live(t, words, 3, k2r2));
   assert_false(live(t, words, 4, k2r2) || live(t, words, 2, k2r2));
+  free(t);
+
+  /* a collective's source is live everywhere: a shfl.sync whose membermask names lanes that are elsewhere reads
+   * what their registers hold there (the interpreter's undefined-collective result, which the JIT must match) */
+  f = func(m, "k3");
+  assert_int_equal(f->code[2].op, WV_OP_SHFL);
+  uint32_t k3r1 = f->code[1].d[0], k3r2 = f->code[2].d[0];
+  t = wv_jit_live(f, &words);
+  assert_non_null(t);
+  for (uint32_t pc = 0; pc <= f->ncode; pc++) assert_true(live(t, words, pc, k3r1));
+  assert_true(live(t, words, 4, k3r2));
+  assert_false(live(t, words, 5, k3r2) || live(t, words, 2, k3r2));
   free(t);
   wv_module_unload(m);
 }
