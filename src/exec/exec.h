@@ -202,6 +202,13 @@ typedef struct wv_exec {
   uint64_t n_gld, n_gst, n_sld, n_sst, n_lld, n_lst, n_atom, n_coll, n_coll_undef;
   uint64_t n_async, n_async_early;
   const uint64_t *heap_frees; /* the vm heap's count of frees (wv_gwin) */
+  /* compiled code and the group loop (jit_hook.h): the running group's reconvergence point, and what a region's
+   * forward branches did that the loop accounts as the interpreter would */
+  uint32_t jit_stop;
+  uint32_t jit_alone;       /* 1: the running group holds all the warp's live lanes (no other group is anywhere) */
+  uint32_t jit_skipped;     /* instructions of the region's count on paths no lane took */
+  uint32_t jit_split;       /* branches whose lanes parted (and met again at their join) */
+  uint64_t jit_tless;       /* thread instructions of its count that lanes on the other path did not run */
   wv_gwin gwin[WV_GWINS];
 } wv_exec;
 

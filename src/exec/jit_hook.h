@@ -1,9 +1,15 @@
 /*
  * jit_hook.h — all the scheduler knows of a compiling engine (src/jit): per function, the regions of
  * straight-line code that have compiled code. A region starts at instruction pc and covers len[pc]
- * instructions of one basic block, none of them control; entry[pc](x, mask) runs them for the group's lanes
- * `mask`, each on its active lanes as the interpreter would, and returns how many it completed: fewer than
- * len[pc] only before any effect of the next one, which the interpreter then runs (sched.c group_loop).
+ * instructions, none of them control but forward branches whose two paths meet again inside it
+ * (jit.h wv_jit_branch); entry[pc](x, mask) runs them for the group's lanes `mask`, each on its active lanes
+ * as the interpreter would, and returns how many it went past: fewer than len[pc] only before any effect of
+ * the next one, which the interpreter then runs (sched.c group_loop). The loop says where the group must stop
+ * (x->jit_stop, its reconvergence point) and whether it is the warp's only group (x->jit_alone): a branch
+ * whose lanes part runs compiled only then, and never where the group must stop at its join. Where a path no
+ * lane takes was passed over, or the lanes parted, the region adds to x->jit_skipped, jit_split and jit_tless
+ * what the loop's counts must lose or gain to be the interpreter's (instructions, thread instructions,
+ * divergent branches and reconvergences; group_loop's jit_branches).
  */
 #ifndef WV_JIT_HOOK_H
 #define WV_JIT_HOOK_H

@@ -727,6 +727,22 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
   }
 }
 
+/* What compiled forward branches did (jit_hook.h), counted as the interpreter counts it: a path no lane took ran
+ * no instructions; where the lanes parted, each path ran for its lanes, the not-taken first while the others
+ * waited at the join, where they met again as a new group (control, diverge_cbar, split, cbar_release_arrived:
+ * three new sequence numbers, the last the merged group's, which as the warp's only group comes last in its
+ * list, as this one is). */
+static void jit_branches(sched *s, wv_group *g, int64_t *n) {
+  wv_exec *x = &s->x;
+  *n -= x->jit_skipped;
+  s->thread_insns -= x->jit_tless;
+  s->divergent += x->jit_split;
+  s->reconv += x->jit_split;
+  if (x->jit_split) g->seq = s->seq += 3ull * x->jit_split;
+  x->jit_skipped = x->jit_split = 0;
+  x->jit_tless = 0;
+}
+
 /* The group loop; `prof` is a constant of each of its two copies (run_group), so the run without --profile
  * carries no test for it. */
 static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w, wv_group *g, int64_t *budget,
@@ -758,12 +774,19 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
         g->pc = pc;
         return R_SLICE;
       }
-      if (!prof && jc && jc->len[pc] && n + jc->len[pc] <= *budget) { /* compiled code (jit_hook.h) */
-        uint32_t len = jc->len[pc], k = (uint32_t)jc->entry[pc](x, mask);
+      /* compiled code (jit_hook.h), with budget left after it (as when the two sides of a branch it holds run
+       * one after the other and meet again) */
+      if (!prof && jc && jc->len[pc] && n + jc->len[pc] < *budget) {
+        uint32_t len = jc->len[pc];
+        x->jit_stop = stop;
+        x->jit_alone = !(w->exists & ~w->exited & ~mask);
+        uint32_t k = (uint32_t)jc->entry[pc](x, mask);
         n += k;
         pc += k;
+        if (x->jit_skipped | x->jit_split) jit_branches(s, g, &n);
         if (k == len) continue;
-        /* it stopped before instruction pc, which runs below (never a leader: no stop, and budget is left) */
+        /* it stopped before instruction pc, which runs below (not the group's stop: a region holds none, and ends
+         * before a branch whose join is one; and budget is left) */
       }
       in = &code[pc];
       n++;

@@ -3,11 +3,13 @@
  * register is its 32 lanes as one <32 x i64> SSA value, loaded from the register file at its first use (an
  * immediate is a constant, folded in) and stored back, whole, before each memory instruction's check and at
  * the exit; a predicate is its i32 lane mask. Every instruction runs on its active lanes (mask & its guard, as
- * sched.c's group_loop computes them): the new value of a destination is select(active, result, old). A memory instruction first passes exec's
- * warp-wide check (jit_rt.c wv_jit_mem, or the same test for .shared inline) and, when it fails or no lane is
- * active, the function returns its index before any effect of it: the interpreter runs it. The arithmetic is
- * that of the handler select.c recognised (h_int.c, h_setp.c, h_float.c, h_mov.c, h_cvt.c, h_mem.c), in the
- * same widths; f32 NaN results are the canonical NaN.
+ * sched.c's group_loop computes them): the new value of a destination is select(active, result, old). A memory
+ * instruction first passes exec's warp-wide check (jit_rt.c wv_jit_mem, or the same test for .shared inline)
+ * and, when it fails or no lane is active, the function returns its index before any effect of it: the
+ * interpreter runs it. The arithmetic is
+ * that of the handler select.c recognised (h_int.c, h_setp.c, h_float.c, h_mov.c, h_cvt.c, h_mem.c),
+ * in the same widths; f32 NaN results are the canonical NaN. A forward branch the region holds (select.c
+ * wv_jit_branch) runs both its paths, each instruction for the lanes on its path (emit_branch).
  */
 #ifdef WV_HAVE_LLVM
 #include <stddef.h>
@@ -24,7 +26,8 @@ const char wv_jit_emit_build[] = __DATE__ " " __TIME__;
 
 typedef struct rval {
   uint32_t slot;
-  LLVMValueRef v;
+  LLVMValueRef v;   /* the 32 lanes as stored, <32 x i64> */
+  LLVMValueRef v32; /* their low 32 bits, <32 x i32>, where known without narrowing v (regn) */
   int dirty;
 } rval;
 
@@ -53,7 +56,12 @@ typedef struct em {
   uint32_t words;
   const uint8_t *early; /* per instruction of the region: a .shared access or shfl checked at the entry (checked_early) */
   const wv_insn *code;  /* the region's instructions */
-  int guarded;          /* the instruction being emitted has a guard */
+  const wv_func *f;
+  int guarded;          /* the instruction being emitted has a guard, or is on one path of a branch (pmask) */
+  LLVMValueRef pmask;   /* the lanes on the path being emitted: mask but on a branch's path */
+  uint32_t bpc;         /* on a path: the branch's pc */
+  const uint32_t *other; /* on a path: the registers the other path writes (nother) */
+  uint32_t nother;
 } em;
 
 static const size_t COUNTERS[NCOUNTERS] = {offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_lld),
@@ -127,14 +135,34 @@ static LLVMValueRef reg(em *e, uint32_t slot) {
   add(e, slot)->v = v;
   return v;
 }
+/* A register's lanes at a width (the low bits): at 32 bits those kept when it was written, else v narrowed (kept). */
+static LLVMValueRef regn(em *e, uint32_t slot, unsigned bits) {
+  LLVMValueRef v = reg(e, slot);
+  if (bits != 32) return bits == 64 ? v : LLVMBuildTrunc(e->b, v, vec(ity(e, bits)), "");
+  rval *r = find(e, slot);
+  if (!r->v32) r->v32 = LLVMBuildTrunc(e->b, v, vec(e->i32), "");
+  return r->v32;
+}
+/* A register's low 32 bits as f32 lanes. */
+static LLVMValueRef as_f32(em *e, uint32_t slot) { return LLVMBuildBitCast(e->b, regn(e, slot, 32), vec(e->f32), ""); }
 /* d's lanes m (<32 x i1>) become v. Only the group's lanes (the region's mask) are ever stored (flush), so
  * an instruction without a guard, whose m is that mask, takes v whole, and its old value need not be loaded. */
 static void setreg(em *e, uint32_t slot, LLVMValueRef m, LLVMValueRef v) {
   if (slot == WV_NOSLOT) return;
+  LLVMValueRef n32 = NULL, op; /* v as a result of 32 bits extended: those bits (regn) */
+  if ((LLVMIsAZExtInst(v) || LLVMIsASExtInst(v)) && LLVMTypeOf(op = LLVMGetOperand(v, 0)) == vec(e->i32)) n32 = op;
   rval *r = find(e, slot);
-  if (e->guarded) r = (reg(e, slot), find(e, slot));
-  else if (!r) r = add(e, slot);
-  r->v = e->guarded ? LLVMBuildSelect(e->b, m, v, r->v, "") : v;
+  if (e->guarded) { /* select where the low bits are what is read next: a merge of 32-bit lanes, not of 64 */
+    reg(e, slot);
+    LLVMValueRef old32 = n32 ? regn(e, slot, 32) : NULL;
+    r = find(e, slot);
+    r->v = LLVMBuildSelect(e->b, m, v, r->v, "");
+    r->v32 = n32 ? LLVMBuildSelect(e->b, m, n32, old32, "") : NULL;
+  } else {
+    if (!r) r = add(e, slot);
+    r->v = v;
+    r->v32 = n32;
+  }
   r->dirty = 1;
 }
 static LLVMValueRef pred(em *e, uint32_t i) {
@@ -151,6 +179,12 @@ static void setpred(em *e, uint32_t i, LLVMValueRef m32, LLVMValueRef t) { /* P 
   e->pv[i] = LLVMBuildOr(e->b, keep, LLVMBuildAnd(e->b, t, m32, ""), "");
   e->pdirty[i] = 1;
 }
+/* Whether register slot s is live before instruction pc (live.c; unknown: live). */
+static int live_at(const em *e, uint32_t pc, uint32_t s) {
+  uint32_t r = WV_SLOT_INDEX(s);
+  return !e->live || WV_SLOT_BANK(s) != WV_SLOT_REG || (e->live[(size_t)pc * e->words + r / 64] >> (r % 64) & 1);
+}
+
 /* Register entry i back to its bank: all 32 lanes, or (masked) the group's. */
 static void store_reg(em *e, uint32_t i, int masked) {
   LLVMValueRef idx = cint(e->i64, (uint64_t)WV_SLOT_INDEX(e->regs[i].slot) * WV_WARP);
@@ -180,8 +214,7 @@ static void flush(em *e, uint32_t at) {
     if (!e->regs[i].dirty) continue;
     uint32_t s = e->regs[i].slot;
     e->regs[i].dirty = 0;
-    uint32_t r = WV_SLOT_INDEX(s);
-    if (e->live && WV_SLOT_BANK(s) == WV_SLOT_REG && !(e->live[(size_t)at * e->words + r / 64] >> (r % 64) & 1)) continue;
+    if (!live_at(e, at, s)) continue;
     if (st) st[nst++] = i;
     else store_reg(e, i, 1); /* (out of memory: each masked) */
   }
@@ -224,9 +257,7 @@ static LLVMValueRef widen(em *e, LLVMValueRef v, unsigned bits, int sgn) {
   if (bits == 64) return v;
   return sgn ? LLVMBuildSExt(e->b, v, e->v64, "") : LLVMBuildZExt(e->b, v, e->v64, "");
 }
-static LLVMValueRef as_f32(em *e, LLVMValueRef v64) {
-  return LLVMBuildBitCast(e->b, narrow(e, v64, 32), vec(e->f32), "");
-}
+
 /* An f32 result as the handlers store it: NaN → the canonical 0x7fffffff, zero-extended. */
 static LLVMValueRef from_f32(em *e, LLVMValueRef f) {
   LLVMValueRef bits = LLVMBuildBitCast(e->b, f, vec(e->i32), "");
@@ -239,7 +270,7 @@ static LLVMValueRef from_f32(em *e, LLVMValueRef f) {
 static LLVMValueRef ibin(em *e, const wv_insn *in, const wv_jop *o) {
   unsigned w = o->bits;
   LLVMTypeRef vt = vec(ity(e, w));
-  LLVMValueRef a = narrow(e, reg(e, in->a), w), b = narrow(e, reg(e, in->b), w), r;
+  LLVMValueRef a = regn(e, in->a, w), b = regn(e, in->b, w), r;
   switch (o->op) {
   case WV_OP_ADD: r = LLVMBuildAdd(e->b, a, b, ""); break;
   case WV_OP_SUB: r = LLVMBuildSub(e->b, a, b, ""); break;
@@ -253,7 +284,7 @@ static LLVMValueRef ibin(em *e, const wv_insn *in, const wv_jop *o) {
     break;
   }
   default: { /* shl/shr: the amount is b's low 32 bits, unsigned; past the width 0 (shr.s: the sign fill) */
-    LLVMValueRef sh = narrow(e, reg(e, in->b), 32);
+    LLVMValueRef sh = regn(e, in->b, 32);
     LLVMValueRef big = LLVMBuildICmp(e->b, LLVMIntUGE, sh, splat(e, e->i32, w), "");
     if (o->op == WV_OP_SHR && o->sgn) {
       LLVMValueRef amt = LLVMBuildSelect(e->b, big, splat(e, e->i32, w - 1), sh, "");
@@ -278,7 +309,7 @@ static LLVMValueRef setp_cmp(em *e, const wv_insn *in, const wv_jop *o) {
         [WV_CMP_LTU] = LLVMRealULT, [WV_CMP_LEU] = LLVMRealULE, [WV_CMP_GTU] = LLVMRealUGT, [WV_CMP_GEU] = LLVMRealUGE,
         [WV_CMP_NUM] = LLVMRealORD, [WV_CMP_NAN] = LLVMRealUNO};
     LLVMValueRef a, b;
-    if (o->flt == 32) a = as_f32(e, reg(e, in->a)), b = as_f32(e, reg(e, in->b));
+    if (o->flt == 32) a = as_f32(e, in->a), b = as_f32(e, in->b);
     else a = LLVMBuildBitCast(e->b, reg(e, in->a), vec(e->f64), ""), b = LLVMBuildBitCast(e->b, reg(e, in->b), vec(e->f64), "");
     return LLVMBuildFCmp(e->b, FP[o->cmp], a, b, "");
   }
@@ -288,7 +319,7 @@ static LLVMValueRef setp_cmp(em *e, const wv_insn *in, const wv_jop *o) {
                                        [WV_CMP_LE] = LLVMIntULE, [WV_CMP_GT] = LLVMIntUGT, [WV_CMP_GE] = LLVMIntUGE,
                                        [WV_CMP_LO] = LLVMIntULT, [WV_CMP_LS] = LLVMIntULE, [WV_CMP_HI] = LLVMIntUGT,
                                        [WV_CMP_HS] = LLVMIntUGE};
-  LLVMValueRef a = narrow(e, reg(e, in->a), o->bits), b = narrow(e, reg(e, in->b), o->bits);
+  LLVMValueRef a = regn(e, in->a, o->bits), b = regn(e, in->b, o->bits);
   return LLVMBuildICmp(e->b, o->sgn ? S[o->cmp] : U[o->cmp], a, b, "");
 }
 
@@ -393,7 +424,7 @@ static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, L
   int st = o->kind == WV_JK_ST, w32 = LLVMGetElementType(LLVMTypeOf(base)) == e->i32;
   unsigned bytes = o->bits / 8;
   LLVMTypeRef el = ity(e, o->bits), et = LLVMVectorType(el, HALF), bt = w32 ? e->i32 : e->i64, hvp = LLVMVectorType(e->ptr, HALF);
-  LLVMValueRef sv = st ? narrow(e, reg(e, in->d[0]), o->bits) : NULL; /* (loaded before the branches) */
+  LLVMValueRef sv = st ? regn(e, in->d[0], o->bits) : NULL; /* (loaded before the branches) */
   LLVMValueRef step[HALF];
   for (unsigned l = 0; l < HALF; l++) step[l] = cint(bt, (uint64_t)l * bytes);
   LLVMValueRef steps = LLVMConstVector(step, HALF), bytes32 = cint(e->i32, bytes), part[2];
@@ -528,7 +559,7 @@ static void checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *ear
     wv_jop o;
     early[k] = 0;
     int sel = wv_jit_select(in, &o);
-    written[k] = wv_jop_dreg(&o) ? in->d[0] : WV_NOSLOT;
+    written[k] = sel && wv_jop_dreg(&o) ? in->d[0] : WV_NOSLOT;
     if (!sel || in->guard >= 0) continue;
     if (o.kind == WV_JK_SHFL) { /* a converged warp: the whole warp */
       bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->mask, cint(e->i32, 0xffffffffu), ""), "");
@@ -559,7 +590,7 @@ static void emit_atom(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m3
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->c, e->fn, "atomed");
   LLVMValueRef offs = entry_alloca(e, at), bs = entry_alloca(e, at), olds = entry_alloca(e, at);
   LLVMBuildStore(e->b, off, offs);
-  LLVMBuildStore(e->b, narrow(e, reg(e, in->b), 32), bs);
+  LLVMBuildStore(e->b, regn(e, in->b, 32), bs);
   LLVMBuildStore(e->b, LLVMConstNull(vt), olds);
   LLVMBuildBr(e->b, body); /* (some lane is active: emit_mem or the entry bailed out where none is) */
   LLVMPositionBuilderAtEnd(e->b, body);
@@ -649,7 +680,7 @@ static void emit_shfl(em *e, const wv_insn *in, uint32_t k, LLVMValueRef m32) {
     idx[l] = cint(e->i32, (uint64_t)wv_shfl_src(in->mode, l, b, c, &p));
     pd |= (uint32_t)p << l;
   }
-  LLVMValueRef a = narrow(e, reg(e, in->a), 32);
+  LLVMValueRef a = regn(e, in->a, 32);
   LLVMValueRef d = LLVMBuildShuffleVector(e->b, a, LLVMGetUndef(LLVMTypeOf(a)), LLVMConstVector(idx, WV_WARP), "");
   setreg(e, in->d[0], LLVMBuildBitCast(e->b, m32, e->vi1, ""), widen(e, d, 32, 0));
   if (in->pd >= 0) setpred(e, (uint32_t)in->pd, m32, cint(e->i32, pd));
@@ -672,7 +703,7 @@ static LLVMValueRef emit_cvta(em *e, const wv_insn *in) { /* h_mem.c h_cvta */
 static LLVMValueRef emit_bits(em *e, const wv_insn *in, const wv_jop *o) {
   unsigned w = o->bits;
   LLVMTypeRef t = vec(ity(e, w));
-  LLVMValueRef a = narrow(e, reg(e, in->a), w), no = LLVMConstInt(e->i1, 0, 0), r;
+  LLVMValueRef a = regn(e, in->a, w), no = LLVMConstInt(e->i1, 0, 0), r;
   switch (o->op) {
   case WV_OP_POPC: r = intrinsic(e, "llvm.ctpop", &t, 1, &a, 1); break;
   case WV_OP_CLZ: r = intrinsic(e, "llvm.ctlz", &t, 1, (LLVMValueRef[]){a, no}, 2); break; /* (of 0: w) */
@@ -699,9 +730,84 @@ static void emit_pred(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m3
   setpred(e, in->d[0], m32, v);
 }
 
+static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
+
+/* x->FIELD += v (an i32 or i64 counter of wv_exec) */
+static void add_field(em *e, size_t off, LLVMTypeRef t, LLVMValueRef v) {
+  LLVMValueRef p = field(e, off);
+  LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, t, p, ""), v, ""), p);
+}
+
+/* A forward branch the region holds at k (select.c wv_jit_branch), as the interpreter runs it: the lanes that do
+ * not take it run their path, then those that do theirs, and all meet at the join (k's return: the join's index
+ * in the region). Both paths run whole, each instruction for its path's lanes (none: nothing changes; the paths
+ * touch no memory, and no lane another's register). What the interpreter would have counted differently goes
+ * to the group loop (jit_hook.h): a path no lane takes ran no instructions, a path some lanes take ran its
+ * instructions for those only, and where both have lanes the group split and met again. Where the group
+ * already waits at the join for lanes elsewhere (x->jit_stop), the interpreter runs the branch. */
+static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
+  wv_jbranch br;
+  if (!wv_jit_branch(e->f, e->pc + k, &br)) { /* (select.c makes none of these) */
+    bail_if(e, LLVMConstInt(e->i1, 1, 0), k);
+    return k + 1;
+  }
+  LLVMValueRef p = pred(e, (uint32_t)in->guard), zero = cint(e->i32, 0);
+  if (in->guard_neg) p = LLVMBuildNot(e->b, p, "");
+  LLVMValueRef lanes[2] = {LLVMBuildAnd(e->b, e->mask, LLVMBuildNot(e->b, p, ""), ""), LLVMBuildAnd(e->b, e->mask, p, "")};
+  LLVMValueRef none[2], pop[2];
+  for (int i = 0; i < 2; i++) {
+    none[i] = LLVMBuildICmp(e->b, LLVMIntEQ, lanes[i], zero, "");
+    pop[i] = LLVMBuildZExt(e->b, intrinsic(e, "llvm.ctpop", &e->i32, 1, &lanes[i], 1), e->i64, "");
+  }
+  LLVMValueRef split = LLVMBuildNot(e->b, LLVMBuildOr(e->b, none[0], none[1], ""), "");
+  /* the interpreter's: the group waits at the join already, or it splits while other groups of the warp could
+   * run between its halves or see where it stands in the warp's list (the merged group is a new one, last) */
+  LLVMValueRef stop = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_stop)), "");
+  LLVMValueRef alone = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_alone)), "");
+  bail_if(e, LLVMBuildOr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, stop, cint(e->i32, br.join), ""),
+                         LLVMBuildAnd(e->b, split, LLVMBuildICmp(e->b, LLVMIntEQ, alone, zero, ""), ""), ""), k);
+  LLVMValueRef skipped = LLVMBuildAdd(e->b, LLVMBuildSelect(e->b, none[0], cint(e->i32, br.n[0]), zero, ""),
+                                      LLVMBuildSelect(e->b, none[1], cint(e->i32, br.n[1]), zero, ""), "");
+  LLVMValueRef tless = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pop[1], cint(e->i64, br.n[0]), ""),
+                                    LLVMBuildMul(e->b, pop[0], cint(e->i64, br.n[1]), ""), ""); /* (a split's) */
+  add_field(e, offsetof(wv_exec, jit_skipped), e->i32, skipped);
+  add_field(e, offsetof(wv_exec, jit_split), e->i32, LLVMBuildZExt(e->b, split, e->i32, ""));
+  add_field(e, offsetof(wv_exec, jit_tless), e->i64, LLVMBuildSelect(e->b, split, tless, cint(e->i64, 0), ""));
+  e->bpc = e->pc + k;
+  uint32_t writes[2][WV_JIT_BRANCH_MAX], nw[2] = {0, 0}; /* the registers each path writes */
+  for (int i = 0; i < 2; i++)
+    for (int r = 0; r < 2; r++)
+      for (uint32_t pc = br.lo[i][r]; pc < br.hi[i][r]; pc++) {
+        wv_jop o;
+        if (wv_jit_select(&e->f->code[pc], &o) && wv_jop_dreg(&o) && e->f->code[pc].d[0] != WV_NOSLOT)
+          writes[i][nw[i]++] = e->f->code[pc].d[0];
+      }
+  for (int i = 0; i < 2; i++) {
+    e->other = writes[1 - i];
+    e->nother = nw[1 - i];
+    e->pmask = lanes[i];
+    for (int r = 0; r < 2; r++)
+      for (uint32_t pc = br.lo[i][r]; pc < br.hi[i][r]; pc++) {
+        wv_jop o;
+        if (wv_jit_select(&e->f->code[pc], &o)) emit_insn(e, &e->f->code[pc], &o, pc - e->pc); /* (else its bra) */
+      }
+  }
+  e->pmask = e->mask;
+  e->nother = 0;
+  return br.join - e->pc;
+}
+
 static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
-  LLVMValueRef m32 = e->mask;
-  e->guarded = in->guard >= 0;
+  LLVMValueRef m32 = e->pmask;
+  /* on a branch's path, the other lanes keep their value of the destination only where some may read it: not
+   * where it is not live at the branch (each of them writes it before reading it, and no lane reads another's)
+   * and the other path does not write it (its lanes' values stay) */
+  int keep = e->pmask != e->mask;
+  if (keep && in->d[0] != WV_NOSLOT && !live_at(e, e->bpc, in->d[0])) {
+    keep = 0;
+    for (uint32_t i = 0; i < e->nother; i++) keep |= e->other[i] == in->d[0];
+  }
+  e->guarded = in->guard >= 0 || keep;
   if (in->guard >= 0) {
     LLVMValueRef p = pred(e, (uint32_t)in->guard);
     m32 = LLVMBuildAnd(e->b, m32, in->guard_neg ? LLVMBuildNot(e->b, p, "") : p, "");
@@ -711,35 +817,35 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
   switch (o->kind) {
   case WV_JK_IBIN: r = ibin(e, in, o); break;
   case WV_JK_IUN: {
-    LLVMValueRef a = narrow(e, reg(e, in->a), o->bits);
+    LLVMValueRef a = regn(e, in->a, o->bits);
     r = widen(e, o->op == WV_OP_NOT ? LLVMBuildNot(e->b, a, "") : LLVMBuildNeg(e->b, a, ""), o->bits, o->sgn);
     break;
   }
   case WV_JK_MADLO: {
-    LLVMValueRef a = narrow(e, reg(e, in->a), o->bits), b = narrow(e, reg(e, in->b), o->bits), c = narrow(e, reg(e, in->c), o->bits);
+    LLVMValueRef a = regn(e, in->a, o->bits), b = regn(e, in->b, o->bits), c = regn(e, in->c, o->bits);
     r = widen(e, LLVMBuildAdd(e->b, LLVMBuildMul(e->b, a, b, ""), c, ""), o->bits, o->sgn);
     break;
   }
   case WV_JK_MULWIDE: { /* the product at twice the width, stored extended by the source's signedness */
     unsigned w2 = o->bits * 2;
     LLVMTypeRef t2 = vec(ity(e, w2));
-    LLVMValueRef a = narrow(e, reg(e, in->a), o->bits), b = narrow(e, reg(e, in->b), o->bits);
+    LLVMValueRef a = regn(e, in->a, o->bits), b = regn(e, in->b, o->bits);
     a = o->sgn ? LLVMBuildSExt(e->b, a, t2, "") : LLVMBuildZExt(e->b, a, t2, "");
     b = o->sgn ? LLVMBuildSExt(e->b, b, t2, "") : LLVMBuildZExt(e->b, b, t2, "");
     r = widen(e, LLVMBuildMul(e->b, a, b, ""), w2, o->sgn);
     break;
   }
   case WV_JK_MADWIDE: {
-    LLVMValueRef a = widen(e, narrow(e, reg(e, in->a), 32), 32, o->sgn), b = widen(e, narrow(e, reg(e, in->b), 32), 32, o->sgn);
+    LLVMValueRef a = widen(e, regn(e, in->a, 32), 32, o->sgn), b = widen(e, regn(e, in->b, 32), 32, o->sgn);
     r = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, a, b, ""), reg(e, in->c), "");
     break;
   }
-  case WV_JK_MOV: r = widen(e, narrow(e, reg(e, in->a), o->bits), o->bits, o->sgn); break;
+  case WV_JK_MOV: r = widen(e, regn(e, in->a, o->bits), o->bits, o->sgn); break;
   case WV_JK_CVTI: /* (DT)(ST)a, stored extended by DT's sign */
-    r = widen(e, narrow(e, widen(e, narrow(e, reg(e, in->a), o->bits), o->bits, o->sgn), o->flt), o->flt, o->neg);
+    r = widen(e, narrow(e, widen(e, regn(e, in->a, o->bits), o->bits, o->sgn), o->flt), o->flt, o->neg);
     break;
   case WV_JK_I2F: { /* the host's conversion, rounded to nearest */
-    LLVMValueRef a = narrow(e, reg(e, in->a), o->bits);
+    LLVMValueRef a = regn(e, in->a, o->bits);
     LLVMTypeRef ft = vec(o->flt == 32 ? e->f32 : e->f64);
     LLVMValueRef f = o->sgn ? LLVMBuildSIToFP(e->b, a, ft, "") : LLVMBuildUIToFP(e->b, a, ft, "");
     r = o->flt == 32 ? widen(e, LLVMBuildBitCast(e->b, f, vec(e->i32), ""), 32, 0) : LLVMBuildBitCast(e->b, f, e->v64, "");
@@ -753,17 +859,17 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
     break;
   }
   case WV_JK_FBIN: {
-    LLVMValueRef a = as_f32(e, reg(e, in->a)), b = as_f32(e, reg(e, in->b));
+    LLVMValueRef a = as_f32(e, in->a), b = as_f32(e, in->b);
     r = from_f32(e, o->op == WV_OP_ADD ? LLVMBuildFAdd(e->b, a, b, "") : o->op == WV_OP_SUB ? LLVMBuildFSub(e->b, a, b, "")
                                                                                            : LLVMBuildFMul(e->b, a, b, ""));
     break;
   }
   case WV_JK_FFMA: {
-    LLVMValueRef a = narrow(e, reg(e, in->a), 32), c = narrow(e, reg(e, in->c), 32);
+    LLVMValueRef a = regn(e, in->a, 32), c = regn(e, in->c, 32);
     if (o->neg & 1) a = LLVMBuildXor(e->b, a, splat(e, e->i32, 0x80000000u), "");
     if (o->neg & 2) c = LLVMBuildXor(e->b, c, splat(e, e->i32, 0x80000000u), "");
     LLVMTypeRef ft = vec(e->f32);
-    LLVMValueRef args[] = {LLVMBuildBitCast(e->b, a, ft, ""), as_f32(e, reg(e, in->b)), LLVMBuildBitCast(e->b, c, ft, "")};
+    LLVMValueRef args[] = {LLVMBuildBitCast(e->b, a, ft, ""), as_f32(e, in->b), LLVMBuildBitCast(e->b, c, ft, "")};
     r = from_f32(e, intrinsic(e, "llvm.fma", &ft, 1, args, 3));
     break;
   }
@@ -832,10 +938,17 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   e.early = early;
   e.code = &f->code[pc];
   checked_early(&e, &f->code[pc], len, early);
-  for (uint32_t k = 0; k < len; k++) {
+  e.f = f;
+  e.pmask = e.mask;
+  for (uint32_t k = 0; k < len;) {
     wv_jop o;
+    if (f->code[pc + k].ctl == WV_CTL_BRA) { /* (select.c: a branch it holds) */
+      k = emit_branch(&e, &f->code[pc + k], k);
+      continue;
+    }
     if (!wv_jit_select(&f->code[pc + k], &o)) break; /* (regions hold only these) */
     emit_insn(&e, &f->code[pc + k], &o, k);
+    k++;
   }
   flush(&e, pc + len);
   LLVMBuildRet(e.b, cint(e.i32, len));

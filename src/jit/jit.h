@@ -67,8 +67,22 @@ int wv_jit_static(const wv_insn *code, uint32_t k, uint32_t slot, const uint64_t
 /* A shfl.sync at code[k] that compiles in a run starting at code[0]: b, c and membermask known there (b and c
  * in *b, *c), the membermask the whole warp. */
 int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint32_t nconsts, uint32_t *b, uint32_t *c);
+/* A forward branch a region holds (jit_hook.h): `@p bra T` at pc, whose two paths — the lanes that do not take it
+ * from pc + 1, those that do from T, each perhaps through one unconditional forward `bra` — hold only
+ * instructions that compile and touch no memory and no other lane, and meet at its reconvergence point `join`;
+ * the paths together are the instructions between. Path p (0: not taken, 1: taken) is the ranges
+ * [lo[p][i], hi[p][i]) in order, n[p] instructions with its `bra`. */
+typedef struct wv_jbranch {
+  uint32_t join;
+  uint32_t lo[2][2], hi[2][2], n[2];
+} wv_jbranch;
+#define WV_JIT_BRANCH_MAX 64 /* instructions between a branch and its join */
+/* Whether the instruction at pc of f is such a branch (*b: its paths). */
+int wv_jit_branch(const wv_func *f, uint32_t pc, wv_jbranch *b);
+
 /* Regions of f: len[pc] (the length of the region starting at pc, 0: none), each a run of at least min
- * instructions that compile, inside one basic block. Returns their number. */
+ * instructions that compile, inside one basic block but for the forward branches above it holds (wv_jit_branch:
+ * none of their places reached by another branch). Returns their number. */
 uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len);
 
 /* Registers live before each instruction of f (live.c): (ncode + 1) bitsets of *words 64-bit words each, bit r

@@ -3,7 +3,8 @@
  * by its handler: the decoder gave it exactly one of the interpreter's specialised handlers (exec/handlers.h),
  * and the JIT compiles only those whose meaning it reproduces bit for bit, asking the same lookup functions the
  * decoder asks. Anything else — another rounding mode, .ftz/.sat, .approx, carries, vectors, a space it
- * does not check — ends a region and runs in the interpreter.
+ * does not check — ends a region and runs in the interpreter. A region is a run of these inside a basic block,
+ * and goes on through a forward branch whose paths hold only arithmetic and meet again (wv_jit_branch).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -217,14 +218,73 @@ static int in_run(const wv_func *f, const uint8_t *ok, uint32_t pc, uint32_t e) 
   return ok[e] && (f->code[e].ctl != WV_CTL_COLL || wv_jit_shfl_ok(&f->code[pc], e - pc, f->consts, f->nconsts, &b, &c));
 }
 
+/* One path of a branch (wv_jit_branch) from `from` to join: *r ranges, *n instructions. */
+static int path(const wv_func *f, uint32_t from, uint32_t join, uint32_t lo[2], uint32_t hi[2], uint32_t *n) {
+  uint32_t r = 0, pc = from;
+  *n = 0;
+  lo[0] = lo[1] = hi[1] = join;
+  lo[0] = from;
+  while (pc != join) {
+    if (pc > join || ++*n > WV_JIT_BRANCH_MAX) return 0;
+    const wv_insn *in = &f->code[pc];
+    wv_jop o;
+    if (in->ctl == WV_CTL_BRA && in->guard < 0) { /* on to its target */
+      hi[r++] = pc + 1;
+      if (r == 2 || in->target <= pc || in->target > join) return 0;
+      pc = lo[1] = in->target;
+      continue;
+    }
+    if (!wv_jit_select(in, &o) || o.kind == WV_JK_LD || o.kind == WV_JK_ST || o.kind == WV_JK_ATOM || o.kind == WV_JK_SHFL)
+      return 0;
+    pc++;
+  }
+  hi[r] = join;
+  return 1;
+}
+
+/* (jit.h) */
+int wv_jit_branch(const wv_func *f, uint32_t pc, wv_jbranch *b) {
+  const wv_insn *in = &f->code[pc];
+  uint32_t j = in->rpc;
+  if (in->ctl != WV_CTL_BRA || in->guard < 0 || j >= f->ncode || j <= pc || j - pc - 1 > WV_JIT_BRANCH_MAX ||
+      in->target <= pc || in->target > j)
+    return 0;
+  b->join = j;
+  if (!path(f, pc + 1, j, b->lo[0], b->hi[0], &b->n[0]) || !path(f, in->target, j, b->lo[1], b->hi[1], &b->n[1])) return 0;
+  uint8_t seen[WV_JIT_BRANCH_MAX] = {0}; /* the paths are the instructions between, each once */
+  for (int p = 0; p < 2; p++)
+    for (int r = 0; r < 2; r++)
+      for (uint32_t i = b->lo[p][r]; i < b->hi[p][r]; i++)
+        if (seen[i - pc - 1]++) return 0;
+  return b->n[0] + b->n[1] == j - pc - 1;
+}
+
+/* Whether the branch at e holds in a region (wv_jit_branch): no other branch reaches a place between it and its
+ * join, and none meets there (ntgt: the branches that reach each place, nrpc: the branches that meet there).
+ * *through: whether the region may go on at the join too (only the branch's own paths reach it, and only it
+ * meets there). */
+static int holds(const wv_func *f, const uint8_t *ntgt, const uint8_t *nrpc, uint32_t e, wv_jbranch *b, int *through) {
+  if (!wv_jit_branch(f, e, b)) return 0;
+  uint8_t own[WV_JIT_BRANCH_MAX + 1] = {0}; /* the branch's and its paths' bras reaching each place */
+  for (uint32_t i = e; i < b->join; i++)
+    if (f->code[i].ctl == WV_CTL_BRA) own[f->code[i].target - e - 1]++;
+  for (uint32_t i = e + 1; i < b->join; i++)
+    if (ntgt[i] != own[i - e - 1] || nrpc[i]) return 0;
+  *through = ntgt[b->join] == own[b->join - e - 1] && nrpc[b->join] == 1;
+  return 1;
+}
+
 /* (jit.h) Leaders: the first instruction, branch targets, reconvergence points, every instruction after a
- * control instruction (but a collective: it goes on to the next). */
+ * control instruction (but a collective: it goes on to the next). A run that meets a branch it can hold
+ * (holds) takes in its paths and ends at its join, or goes on there where only they reach it. */
 uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
   uint32_t n = f->ncode, count = 0;
-  uint8_t *lead = calloc(n + 1, 1), *ok = calloc(n + 1, 1);
-  if (!lead || !ok) {
+  uint8_t *lead = calloc(n + 1, 1), *ok = calloc(n + 1, 1), *ntgt = calloc(n + 1, 1), *nrpc = calloc(n + 1, 1);
+  if (!lead || !ok || !ntgt || !nrpc) {
     free(lead);
     free(ok);
+    free(ntgt);
+    free(nrpc);
     return 0;
   }
   memset(len, 0, n * sizeof *len);
@@ -235,14 +295,22 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
     ok[pc] = (uint8_t)wv_jit_select(in, &o);
     if (in->ctl != WV_CTL_NONE && in->ctl != WV_CTL_COLL) {
       lead[pc + 1] = 1;
-      if (in->ctl == WV_CTL_BRA && in->target < n) lead[in->target] = 1;
+      if (in->ctl == WV_CTL_BRA && in->target < n) lead[in->target] = 1, ntgt[in->target] += ntgt[in->target] < 255;
     }
-    if (in->rpc < n) lead[in->rpc] = 1;
+    if (in->rpc < n) lead[in->rpc] = 1, nrpc[in->rpc] += nrpc[in->rpc] < 255;
   }
   for (uint32_t pc = 0; pc < n;) {
     if (!in_run(f, ok, pc, pc)) { pc++; continue; }
-    uint32_t e = pc + 1;
-    while (e < n && !lead[e] && e - pc < 512 && in_run(f, ok, pc, e)) e++;
+    uint32_t e = pc + 1, through = n;
+    for (;;) {
+      while (e < n && (!lead[e] || e == through) && e - pc < 512 && in_run(f, ok, pc, e)) e++;
+      wv_jbranch b;
+      int on;
+      if (e >= n || (lead[e] && e != through) || !holds(f, ntgt, nrpc, e, &b, &on) || b.join - pc >= 512) break;
+      e = b.join;
+      if (!on) break;
+      through = e;
+    }
     wv_jop o;
     int mem = wv_jit_select(&f->code[pc], &o) && (o.kind == WV_JK_LD || o.kind == WV_JK_ST || o.kind == WV_JK_ATOM);
     if (e - pc >= min || mem) { /* (a lone load or store too: compiled, it beats its handler) */
@@ -253,5 +321,7 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
   }
   free(lead);
   free(ok);
+  free(ntgt);
+  free(nrpc);
   return count;
 }

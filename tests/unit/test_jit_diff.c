@@ -19,6 +19,7 @@
 typedef struct gen {
   uint32_t s;
   char *p, *end;
+  unsigned labels; /* branches made so far (their labels' names) */
 } gen;
 
 static uint32_t rnd(gen *g) {
@@ -45,8 +46,8 @@ static const char *guard(gen *g, char *buf) {
   return buf;
 }
 
-/* One random instruction. */
-static void insn(gen *g) {
+/* One random instruction of kind k (below). */
+static void insn_k(gen *g, uint32_t k) {
   static const char *const IB[] = {"add", "sub", "mul.lo", "min", "max"};
   static const char *const LB[] = {"and", "or", "xor"};
   static const char *const ICMP[] = {"eq", "ne", "lt", "le", "gt", "ge"};
@@ -58,7 +59,7 @@ static void insn(gen *g) {
   const char *G = guard(g, gb);
   uint32_t d = pick(g, 8), a = pick(g, 8), b = pick(g, 8), c = pick(g, 8);
   const char *s32 = pick(g, 2) ? "s" : "u";
-  switch (pick(g, 28)) {
+  switch (k) {
   case 0: emit(g, "%s%s.%s32 %%r%u, %%r%u, %%r%u;\n", G, IB[pick(g, 5)], s32, d, a, b); break;
   case 1: emit(g, "%s%s.%s64 %%rd%u, %%rd%u, %%rd%u;\n", G, IB[pick(g, 5)], s32, d, a, b); break;
   case 2: emit(g, "%s%s.%s16 %%h%u, %%h%u, %%h%u;\n", G, IB[pick(g, 5)], s32, d % 4, a % 4, b % 4); break;
@@ -173,6 +174,44 @@ static void insn(gen *g) {
   }
 }
 
+/* A forward branch whose paths hold a few instructions that touch no memory (what the JIT compiles inside a
+ * region, predicated, where it can): `@p bra J` over one path, an if/else with the fall-through side first, or
+ * nvcc's form with both sides through a bra; now and then a div (the interpreter's: the region ends there). */
+static void alu(gen *g, uint32_t n) {
+  static const uint32_t K[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 25, 26};
+  for (uint32_t i = 0; i < n; i++) insn_k(g, pick(g, 16) ? K[pick(g, sizeof K / sizeof *K)] : 21);
+}
+static void branch(gen *g) {
+  unsigned id = g->labels++, na = 1 + pick(g, 4), nb = 1 + pick(g, 4);
+  char p[8];
+  snprintf(p, sizeof p, "%s%%p%u", pick(g, 2) ? "!" : "", pick(g, 4));
+  switch (pick(g, 3)) {
+  case 0:
+    emit(g, "@%s bra $B%u_j;\n", p, id);
+    alu(g, na);
+    break;
+  case 1:
+    emit(g, "@%s bra $B%u_e;\n", p, id);
+    alu(g, na);
+    emit(g, "bra.uni $B%u_j;\n$B%u_e:\n", id, id);
+    alu(g, nb);
+    break;
+  default:
+    emit(g, "@%s bra $B%u_t;\nbra.uni $B%u_f;\n$B%u_t:\n", p, id, id, id);
+    alu(g, na);
+    emit(g, "bra.uni $B%u_j;\n$B%u_f:\n", id, id);
+    alu(g, nb);
+  }
+  emit(g, "$B%u_j:\n", id);
+}
+
+/* One random instruction, or a branch over a few. */
+static void insn(gen *g) {
+  uint32_t k = pick(g, 30);
+  if (k >= 28) branch(g);
+  else insn_k(g, k);
+}
+
 /* A kernel: inputs per thread from `in`, n random instructions, every register to `out`. */
 static void kernel_text(gen *g, int n) {
   emit(g, WVT_HDR ".visible .entry k(.param .u64 pin, .param .u64 pout, .param .u64 pscr)\n{\n"
@@ -208,7 +247,7 @@ static uint32_t input_word(gen *g) {
 }
 
 static void run_engine(const char *engine, const char *ptx, const uint32_t *in, uint64_t *out, uint32_t *scr,
-                       uint32_t block) {
+                       uint32_t block, wv_stats *st) {
   wv_config cfg = {0};
   cfg.engine = engine;
   cfg.threads = 1; /* the CTAs race on the scratch words: one host thread, one order */
@@ -218,6 +257,7 @@ static void run_engine(const char *engine, const char *ptx, const uint32_t *in, 
   memset(out, 0, NOUT * 8 * THREADS);
   wvt_buf bufs[3] = {{(void *)in, NIN * 4 * THREADS}, {out, NOUT * 8 * THREADS}, {scr, 256}};
   wvt_run_ok(vm, k, 2, block, 3, bufs);
+  wv_get_stats(vm, st);
   wv_destroy(vm);
 }
 
@@ -243,8 +283,19 @@ static void test_random_straight_line(void **state) {
     for (int i = 0; i < NIN * THREADS; i++) in[i] = input_word(&g);
     for (int i = 0; i < 64; i++) scr_a[i] = scr_b[i] = rnd(&g);
     uint32_t block = seed % 3 ? THREADS : 80; /* 80: a partial warp */
-    run_engine("interp", ptx, in, out_a, scr_a, block);
-    run_engine("jit", ptx, in, out_b, scr_b, block);
+    wv_stats sa, sb;
+    run_engine("interp", ptx, in, out_a, scr_a, block, &sa);
+    run_engine("jit", ptx, in, out_b, scr_b, block, &sb);
+    /* the counters --stats shows, as the interpreter counts them (instructions, branches, memory) */
+    const uint64_t ca[] = {sa.warp_instructions, sa.thread_instructions, sa.divergent_branches, sa.reconvergences,
+                           sa.forced_yields, sa.collectives, sa.collective_undefined, sa.global_loads, sa.global_stores,
+                           sa.shared_loads, sa.shared_stores, sa.atomics};
+    const uint64_t cb[] = {sb.warp_instructions, sb.thread_instructions, sb.divergent_branches, sb.reconvergences,
+                           sb.forced_yields, sb.collectives, sb.collective_undefined, sb.global_loads, sb.global_stores,
+                           sb.shared_loads, sb.shared_stores, sb.atomics};
+    for (size_t i = 0; i < sizeof ca / sizeof *ca; i++)
+      if (ca[i] != cb[i]) fail_msg("seed %u: counter %zu: interp %llu jit %llu\n%s", seed, i, (unsigned long long)ca[i],
+                                   (unsigned long long)cb[i], ptx);
     if (memcmp(out_a, out_b, sizeof out_a) || memcmp(scr_a, scr_b, sizeof scr_a)) {
       for (int i = 0; i < NOUT * THREADS; i++)
         if (out_a[i] != out_b[i]) {
