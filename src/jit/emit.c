@@ -90,6 +90,12 @@ static LLVMValueRef field(em *e, size_t off) { /* x + off */
   return LLVMBuildGEP2(e->b, e->i8, e->x, &idx, 1, "");
 }
 
+/* x->FIELD += v (an i32 or i64 counter of wv_exec) */
+static void add_field(em *e, size_t off, LLVMTypeRef t, LLVMValueRef v) {
+  LLVMValueRef p = field(e, off);
+  LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, t, p, ""), v, ""), p);
+}
+
 /* ---- intrinsics ---- */
 static LLVMValueRef intrinsic(em *e, const char *name, LLVMTypeRef *tys, size_t nty, LLVMValueRef *args, unsigned nargs) {
   unsigned id = LLVMLookupIntrinsicID(name, strlen(name));
@@ -537,11 +543,6 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef lo, LLVMVal
   }
 }
 
-/* A .shared access whose check is inline (shared_bad): 32-bit addresses, an offset below 2^30. */
-static int shared_inline(const wv_insn *in) {
-  return in->space == WV_SPACE_SHARED && (in->addrf & WV_AF_ADDR32) && (in->addrf & WV_AF_WRAP32) && in->imm >= 0 &&
-         in->imm < (1 << 30);
-}
 
 /* The .shared accesses of the region checked at its entry, at once, instead of each before itself: those with
  * no guard (their active lanes are all of the region's) through an address register no earlier instruction of
@@ -567,7 +568,7 @@ static void checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *ear
       any = 1;
       continue;
     }
-    if ((o.kind != WV_JK_LD && o.kind != WV_JK_ST && o.kind != WV_JK_ATOM) || !shared_inline(in)) continue;
+    if ((o.kind != WV_JK_LD && o.kind != WV_JK_ST && o.kind != WV_JK_ATOM) || !wv_jit_shared_inline(in)) continue;
     int earlier = 0;
     for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) earlier |= written[i] == in->a;
     if (earlier) continue;
@@ -626,7 +627,7 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
   LLVMValueRef a = LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, base, splat(e, e->i64, (uint64_t)in->imm), ""), splat(e, e->i64, wmask), "");
   LLVMValueRef lo, hi, bits, ptrs, off32;
   LLVMValueRef rbase, rstride = NULL, rhost;
-  if (shared_inline(in)) {
+  if (wv_jit_shared_inline(in)) {
     if (!e->early[k]) { /* (else checked at the entry) */
       reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
       bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
@@ -659,7 +660,10 @@ static void emit_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32
     }
   }
   int co = counter(in->space, st);
-  if (co >= 0) e->counts[co]++;
+  if (co >= 0 && e->pmask != e->mask) /* on a branch's path: counted where a lane takes it */
+    add_field(e, COUNTERS[co], e->i64, LLVMBuildZExt(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->pmask, cint(e->i32, 0), ""), e->i64, ""));
+  else if (co >= 0)
+    e->counts[co]++;
   access(e, in, o, mv, ptrs, rbase, rstride, rhost, (uint64_t)in->imm);
 }
 
@@ -732,12 +736,6 @@ static void emit_pred(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m3
 
 static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
 
-/* x->FIELD += v (an i32 or i64 counter of wv_exec) */
-static void add_field(em *e, size_t off, LLVMTypeRef t, LLVMValueRef v) {
-  LLVMValueRef p = field(e, off);
-  LLVMBuildStore(e->b, LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, t, p, ""), v, ""), p);
-}
-
 /* A forward branch the region holds at k (select.c wv_jit_branch), as the interpreter runs it: the lanes that do
  * not take it run their path, then those that do theirs, and all meet at the join (k's return: the join's index
  * in the region). Both paths run whole, each instruction for its path's lanes (none: nothing changes; the paths
@@ -747,7 +745,14 @@ static void add_field(em *e, size_t off, LLVMTypeRef t, LLVMValueRef v) {
  * already waits at the join for lanes elsewhere (x->jit_stop), the interpreter runs the branch. */
 static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
   wv_jbranch br;
-  if (!wv_jit_branch(e->f, e->pc + k, &br)) { /* (select.c makes none of these) */
+  int bad = !wv_jit_branch(e->f, e->pc, e->pc + k, NULL, &br); /* (select.c makes none of these) */
+  for (int i = 0; i < 2 && !bad; i++) /* (nor paths with an access that checks itself: it could stop there) */
+    for (int r = 0; r < 2; r++)
+      for (uint32_t pc = br.lo[i][r]; pc < br.hi[i][r]; pc++) {
+        wv_jop o;
+        bad |= wv_jit_select(&e->f->code[pc], &o) && (o.kind == WV_JK_LD || o.kind == WV_JK_ST) && !e->early[pc - e->pc];
+      }
+  if (bad) {
     bail_if(e, LLVMConstInt(e->i1, 1, 0), k);
     return k + 1;
   }

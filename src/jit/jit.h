@@ -67,18 +67,23 @@ int wv_jit_static(const wv_insn *code, uint32_t k, uint32_t slot, const uint64_t
 /* A shfl.sync at code[k] that compiles in a run starting at code[0]: b, c and membermask known there (b and c
  * in *b, *c), the membermask the whole warp. */
 int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint32_t nconsts, uint32_t *b, uint32_t *c);
+/* A .shared access whose check is inline (emit.c shared_bad): 32-bit addresses, an offset below 2^30. */
+int wv_jit_shared_inline(const wv_insn *in);
 /* A forward branch a region holds (jit_hook.h): `@p bra T` at pc, whose two paths — the lanes that do not take it
  * from pc + 1, those that do from T, each perhaps through one unconditional forward `bra` — hold only
- * instructions that compile and touch no memory and no other lane, and meet at its reconvergence point `join`;
- * the paths together are the instructions between. Path p (0: not taken, 1: taken) is the ranges
- * [lo[p][i], hi[p][i]) in order, n[p] instructions with its `bra`. */
+ * instructions that compile and touch no other lane and no memory but .shared loads and stores checked at the
+ * region's entry (emit.c checked_early), and meet at its reconvergence point `join`; the paths together are the
+ * instructions between. Path p (0: not taken, 1: taken) is the ranges [lo[p][i], hi[p][i]) in order, n[p]
+ * instructions with its `bra`. */
 typedef struct wv_jbranch {
   uint32_t join;
   uint32_t lo[2][2], hi[2][2], n[2];
 } wv_jbranch;
 #define WV_JIT_BRANCH_MAX 64 /* instructions between a branch and its join */
-/* Whether the instruction at pc of f is such a branch (*b: its paths). */
-int wv_jit_branch(const wv_func *f, uint32_t pc, wv_jbranch *b);
+/* Whether the instruction at pc of f is such a branch in a region starting at `start` (*b: its paths). wreg: per
+ * instruction of f the register it writes (WV_NOSLOT: none), to tell the accesses checked at the entry; NULL:
+ * any unguarded .shared access with an inline check is taken as one (the region's maker asked). */
+int wv_jit_branch(const wv_func *f, uint32_t start, uint32_t pc, const uint32_t *wreg, wv_jbranch *b);
 
 /* Regions of f: len[pc] (the length of the region starting at pc, 0: none), each a run of at least min
  * instructions that compile, inside one basic block but for the forward branches above it holds (wv_jit_branch:

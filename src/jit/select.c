@@ -218,8 +218,29 @@ static int in_run(const wv_func *f, const uint8_t *ok, uint32_t pc, uint32_t e) 
   return ok[e] && (f->code[e].ctl != WV_CTL_COLL || wv_jit_shfl_ok(&f->code[pc], e - pc, f->consts, f->nconsts, &b, &c));
 }
 
+/* (jit.h) */
+int wv_jit_shared_inline(const wv_insn *in) {
+  return in->space == WV_SPACE_SHARED && (in->addrf & WV_AF_ADDR32) && (in->addrf & WV_AF_WRAP32) && in->imm >= 0 &&
+         in->imm < (1 << 30);
+}
+
+/* Whether instruction pc may stand on a branch's path in a region starting at start (wv_jit_branch): arithmetic,
+ * or a .shared load or store checked at the entry (no guard, its address register written by no instruction
+ * before it in the region). */
+static int on_path(const wv_func *f, uint32_t start, uint32_t pc, const uint32_t *wreg) {
+  const wv_insn *in = &f->code[pc];
+  wv_jop o;
+  if (!wv_jit_select(in, &o) || o.kind == WV_JK_ATOM || o.kind == WV_JK_SHFL) return 0;
+  if (o.kind != WV_JK_LD && o.kind != WV_JK_ST) return 1;
+  if (in->guard >= 0 || !wv_jit_shared_inline(in)) return 0;
+  for (uint32_t i = start; wreg && i < pc && in->a != WV_NOSLOT; i++)
+    if (wreg[i] == in->a) return 0;
+  return 1;
+}
+
 /* One path of a branch (wv_jit_branch) from `from` to join: *r ranges, *n instructions. */
-static int path(const wv_func *f, uint32_t from, uint32_t join, uint32_t lo[2], uint32_t hi[2], uint32_t *n) {
+static int path(const wv_func *f, uint32_t start, const uint32_t *wreg, uint32_t from, uint32_t join, uint32_t lo[2],
+                uint32_t hi[2], uint32_t *n) {
   uint32_t r = 0, pc = from;
   *n = 0;
   lo[0] = lo[1] = hi[1] = join;
@@ -227,15 +248,13 @@ static int path(const wv_func *f, uint32_t from, uint32_t join, uint32_t lo[2], 
   while (pc != join) {
     if (pc > join || ++*n > WV_JIT_BRANCH_MAX) return 0;
     const wv_insn *in = &f->code[pc];
-    wv_jop o;
     if (in->ctl == WV_CTL_BRA && in->guard < 0) { /* on to its target */
       hi[r++] = pc + 1;
       if (r == 2 || in->target <= pc || in->target > join) return 0;
       pc = lo[1] = in->target;
       continue;
     }
-    if (!wv_jit_select(in, &o) || o.kind == WV_JK_LD || o.kind == WV_JK_ST || o.kind == WV_JK_ATOM || o.kind == WV_JK_SHFL)
-      return 0;
+    if (!on_path(f, start, pc, wreg)) return 0;
     pc++;
   }
   hi[r] = join;
@@ -243,14 +262,16 @@ static int path(const wv_func *f, uint32_t from, uint32_t join, uint32_t lo[2], 
 }
 
 /* (jit.h) */
-int wv_jit_branch(const wv_func *f, uint32_t pc, wv_jbranch *b) {
+int wv_jit_branch(const wv_func *f, uint32_t start, uint32_t pc, const uint32_t *wreg, wv_jbranch *b) {
   const wv_insn *in = &f->code[pc];
   uint32_t j = in->rpc;
   if (in->ctl != WV_CTL_BRA || in->guard < 0 || j >= f->ncode || j <= pc || j - pc - 1 > WV_JIT_BRANCH_MAX ||
       in->target <= pc || in->target > j)
     return 0;
   b->join = j;
-  if (!path(f, pc + 1, j, b->lo[0], b->hi[0], &b->n[0]) || !path(f, in->target, j, b->lo[1], b->hi[1], &b->n[1])) return 0;
+  if (!path(f, start, wreg, pc + 1, j, b->lo[0], b->hi[0], &b->n[0]) ||
+      !path(f, start, wreg, in->target, j, b->lo[1], b->hi[1], &b->n[1]))
+    return 0;
   uint8_t seen[WV_JIT_BRANCH_MAX] = {0}; /* the paths are the instructions between, each once */
   for (int p = 0; p < 2; p++)
     for (int r = 0; r < 2; r++)
@@ -263,8 +284,9 @@ int wv_jit_branch(const wv_func *f, uint32_t pc, wv_jbranch *b) {
  * join, and none meets there (ntgt: the branches that reach each place, nrpc: the branches that meet there).
  * *through: whether the region may go on at the join too (only the branch's own paths reach it, and only it
  * meets there). */
-static int holds(const wv_func *f, const uint8_t *ntgt, const uint8_t *nrpc, uint32_t e, wv_jbranch *b, int *through) {
-  if (!wv_jit_branch(f, e, b)) return 0;
+static int holds(const wv_func *f, const uint8_t *ntgt, const uint8_t *nrpc, const uint32_t *wreg, uint32_t start, uint32_t e,
+                 wv_jbranch *b, int *through) {
+  if (!wv_jit_branch(f, start, e, wreg, b)) return 0;
   uint8_t own[WV_JIT_BRANCH_MAX + 1] = {0}; /* the branch's and its paths' bras reaching each place */
   for (uint32_t i = e; i < b->join; i++)
     if (f->code[i].ctl == WV_CTL_BRA) own[f->code[i].target - e - 1]++;
@@ -280,11 +302,13 @@ static int holds(const wv_func *f, const uint8_t *ntgt, const uint8_t *nrpc, uin
 uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
   uint32_t n = f->ncode, count = 0;
   uint8_t *lead = calloc(n + 1, 1), *ok = calloc(n + 1, 1), *ntgt = calloc(n + 1, 1), *nrpc = calloc(n + 1, 1);
-  if (!lead || !ok || !ntgt || !nrpc) {
+  uint32_t *wreg = malloc((n + 1) * sizeof *wreg);
+  if (!lead || !ok || !ntgt || !nrpc || !wreg) {
     free(lead);
     free(ok);
     free(ntgt);
     free(nrpc);
+    free(wreg);
     return 0;
   }
   memset(len, 0, n * sizeof *len);
@@ -293,6 +317,7 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
     const wv_insn *in = &f->code[pc];
     wv_jop o;
     ok[pc] = (uint8_t)wv_jit_select(in, &o);
+    wreg[pc] = ok[pc] && wv_jop_dreg(&o) ? in->d[0] : WV_NOSLOT;
     if (in->ctl != WV_CTL_NONE && in->ctl != WV_CTL_COLL) {
       lead[pc + 1] = 1;
       if (in->ctl == WV_CTL_BRA && in->target < n) lead[in->target] = 1, ntgt[in->target] += ntgt[in->target] < 255;
@@ -306,7 +331,7 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
       while (e < n && (!lead[e] || e == through) && e - pc < 512 && in_run(f, ok, pc, e)) e++;
       wv_jbranch b;
       int on;
-      if (e >= n || (lead[e] && e != through) || !holds(f, ntgt, nrpc, e, &b, &on) || b.join - pc >= 512) break;
+      if (e >= n || (lead[e] && e != through) || !holds(f, ntgt, nrpc, wreg, pc, e, &b, &on) || b.join - pc >= 512) break;
       e = b.join;
       if (!on) break;
       through = e;
@@ -323,5 +348,6 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
   free(ok);
   free(ntgt);
   free(nrpc);
+  free(wreg);
   return count;
 }

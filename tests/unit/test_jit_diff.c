@@ -174,12 +174,20 @@ static void insn_k(gen *g, uint32_t k) {
   }
 }
 
-/* A forward branch whose paths hold a few instructions that touch no memory (what the JIT compiles inside a
- * region, predicated, where it can): `@p bra J` over one path, an if/else with the fall-through side first, or
- * nvcc's form with both sides through a bra; now and then a div (the interpreter's: the region ends there). */
+/* A forward branch whose paths hold a few instructions that touch no memory but shared words through an address
+ * register the random part never writes (what the JIT compiles inside a region, each path for its lanes, where
+ * it can: lanes of one path read what the other's wrote, in the interpreter's order): `@p bra J` over one path,
+ * an if/else with the fall-through side first, or nvcc's form with both sides through a bra; now and then a div
+ * (the interpreter's: the region ends there). */
 static void alu(gen *g, uint32_t n) {
   static const uint32_t K[] = {0, 1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17, 18, 19, 20, 22, 25, 26};
-  for (uint32_t i = 0; i < n; i++) insn_k(g, pick(g, 16) ? K[pick(g, sizeof K / sizeof *K)] : 21);
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t k = pick(g, 16);
+    if (k == 0) insn_k(g, 21);
+    else if (k == 1) emit(g, "ld.shared.u32 %%r%u, [%%t1+%u];\n", pick(g, 8), 4 * pick(g, 9));
+    else if (k == 2) emit(g, "st.shared.u32 [%%t1+%u], %%r%u;\n", 4 * pick(g, 9), pick(g, 8));
+    else insn_k(g, K[pick(g, sizeof K / sizeof *K)]);
+  }
 }
 static void branch(gen *g) {
   unsigned id = g->labels++, na = 1 + pick(g, 4), nb = 1 + pick(g, 4);
