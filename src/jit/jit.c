@@ -230,6 +230,7 @@ static void key_of(const wv_jit *j, const wv_func *f, const uint16_t *len, const
   hash k = {{0xcbf29ce484222325ull, 0x84222325cbf29ce4ull}};
   feed_str(&k, JIT_FORMAT);
   feed_str(&k, wv_jit_emit_build);
+  feed_str(&k, wv_jit_emit_mem_build);
   feed_str(&k, j->triple);
   feed_str(&k, j->cpu);
   feed_str(&k, j->features);
@@ -238,6 +239,9 @@ static void key_of(const wv_jit *j, const wv_func *f, const uint16_t *len, const
                            offsetof(wv_exec, n_lld), offsetof(wv_exec, n_lst),
                            offsetof(wv_cta, shared), offsetof(wv_cta, shared_size), offsetof(wv_cta, async_pending),
                            offsetof(wv_exec, gwin), offsetof(wv_exec, heap_frees), sizeof(wv_gwin), WV_GWINS,
+                           offsetof(wv_exec, n_atom), offsetof(wv_exec, n_coll), offsetof(wv_exec, jit_stop),
+                           offsetof(wv_exec, jit_alone), offsetof(wv_exec, jit_skipped), offsetof(wv_exec, jit_split),
+                           offsetof(wv_exec, jit_tless),
                            WV_SHARED_BASE, WV_WARP};
   feed(&k, layout, sizeof layout);
   FEED(&k, f->npreds);

@@ -1,13 +1,15 @@
 /*
- * jit.h — warpvm's second engine: straight-line PTX compiled through LLVM into warp-wide vector code
- * (README "Engines"). The scheduler (src/exec/sched.c) runs a function's compiled regions through
- * exec/jit_hook.h; everything else (control flow, divergence, barriers, collectives, faults) stays with it.
+ * jit.h — warpvm's second engine: straight-line PTX (and forward branches inside it) compiled through LLVM
+ * into warp-wide vector code (README "Engines"). The scheduler (src/exec/sched.c) runs a function's compiled
+ * regions through exec/jit_hook.h; everything else (control flow, divergence, barriers, collectives, faults)
+ * stays with it.
  *
  *   select.c  which instructions compile (each recognised by the interpreter handler the decoder gave it,
  *             so compiled and interpreted semantics are one) and the regions they form; a shfl.sync with
  *             operands known when compiling is the one collective that compiles (a permutation)
- *   emit.c    a region as LLVM IR: registers as <32 x i64> SSA values, guards as lane masks, memory
- *             checked warp-wide by exec's own check (wv_warp_region_at) before any effect
+ *   emit.c    a region as LLVM IR: registers as <32 x i64> SSA values, guards and branch paths as lane masks
+ *   emit_mem.c  its memory accesses, checked warp-wide by exec's own check (wv_warp_region_at) before any
+ *             effect (emit_int.h: what the two share)
  *   jit.c     LLVM's ORC LLJIT for the host CPU: one LLVM module per PTX function, compiled at its first
  *             launch, freed with its PTX module
  */
@@ -67,14 +69,14 @@ int wv_jit_static(const wv_insn *code, uint32_t k, uint32_t slot, const uint64_t
 /* A shfl.sync at code[k] that compiles in a run starting at code[0]: b, c and membermask known there (b and c
  * in *b, *c), the membermask the whole warp. */
 int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint32_t nconsts, uint32_t *b, uint32_t *c);
-/* A .shared access whose check is inline (emit.c shared_bad): 32-bit addresses, an offset below 2^30. */
+/* A .shared access whose check is inline (emit_mem.c shared_bad): 32-bit addresses, an offset below 2^30. */
 int wv_jit_shared_inline(const wv_insn *in);
 /* A forward branch a region holds (jit_hook.h): `@p bra T` at pc, whose two paths — the lanes that do not take it
  * from pc + 1, those that do from T, each perhaps through one unconditional forward `bra` — hold only
  * instructions that compile and touch no other lane and no memory but .shared loads and stores checked at the
- * region's entry (emit.c checked_early), and meet at its reconvergence point `join`; the paths together are the
- * instructions between. Path p (0: not taken, 1: taken) is the ranges [lo[p][i], hi[p][i]) in order, n[p]
- * instructions with its `bra`. */
+ * region's entry (emit_mem.c wv_em_checked_early), and meet at its reconvergence point `join`; the paths
+ * together are the instructions between. Path p (0: not taken, 1: taken) is the ranges [lo[p][i], hi[p][i]) in
+ * order, n[p] instructions with its `bra`. */
 typedef struct wv_jbranch {
   uint32_t join;
   uint32_t lo[2][2], hi[2][2], n[2];

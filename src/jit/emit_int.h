@@ -1,0 +1,110 @@
+/*
+ * emit_int.h — what the two halves of the region compiler share (emit.c: registers, predicates, arithmetic,
+ * branches and the region; emit_mem.c: memory accesses and their checks): the emitter's state for one region
+ * and the helpers both use. Internal to src/jit.
+ */
+#ifndef WV_EMIT_INT_H
+#define WV_EMIT_INT_H
+#ifdef WV_HAVE_LLVM
+#include <stddef.h>
+
+#include <llvm-c/Core.h>
+
+#include "exec/handlers.h"
+#include "jit/emit.h"
+
+typedef struct rval {
+  uint32_t slot;
+  LLVMValueRef v;   /* the 32 lanes as stored, <32 x i64> */
+  LLVMValueRef v32; /* their low 32 bits, <32 x i32>, where known without narrowing v (regn) */
+  int dirty;
+} rval;
+
+#define NCOUNTERS 8 /* wv_em_counters: the memory counters (counter()), then collectives and atomics */
+#define C_COLL 6
+#define C_ATOM 7
+typedef struct em {
+  LLVMContextRef c;
+  LLVMModuleRef mod;
+  LLVMBuilderRef b;
+  LLVMValueRef fn, x, mask;
+  LLVMValueRef bank[3], preds_p, out; /* the banks' and predicates' base pointers; wv_jit_mem's out[2] */
+  LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, v64, vptr, vi1;
+  rval *regs;
+  uint32_t nregs, capregs;
+  LLVMValueRef *pv;  /* predicate values, NULL: not loaded */
+  uint8_t *pdirty;
+  uint32_t npreds;
+  LLVMValueRef lane, lane32;  /* <0..31> as i64, i32 */
+  LLVMValueRef shared, shared_size, async_pending; /* the CTA's, loaded at the entry */
+  uint32_t counts[NCOUNTERS]; /* per wv_em_counters: added so far, stored at the exit and at a bail-out */
+  uint32_t pc;        /* the region's first instruction */
+  const uint64_t *live; /* wv_jit_live's table (words per instruction), NULL: every register is live */
+  const uint64_t *consts; /* the function's immediates (the constant bank's lanes all hold them): folded in */
+  uint32_t nconsts;
+  uint32_t words;
+  const uint8_t *early; /* per instruction of the region: an access or shfl checked at the entry (wv_em_checked_early) */
+  const wv_insn *code;  /* the region's instructions */
+  const wv_func *f;
+  int guarded;          /* the instruction being emitted has a guard, or is on one path of a branch (pmask) */
+  LLVMValueRef pmask;   /* the lanes on the path being emitted: mask but on a branch's path */
+  uint32_t bpc;         /* on a path: the branch's pc */
+  const uint32_t *other; /* on a path: the registers the other path writes (nother) */
+  uint32_t nother;
+} em;
+
+
+/* The wv_exec counters a region adds to: the memory counters (emit_mem.c counter()), collectives, atomics. */
+extern const size_t wv_em_counters[NCOUNTERS];
+
+static inline LLVMValueRef cint(LLVMTypeRef t, uint64_t v) { return LLVMConstInt(t, v, 0); }
+
+static inline LLVMTypeRef vec(LLVMTypeRef t) { return LLVMVectorType(t, WV_WARP); }
+
+static inline LLVMValueRef splat(em *e, LLVMTypeRef t, uint64_t v) {
+  (void)e;
+  LLVMValueRef el[WV_WARP];
+  for (int i = 0; i < WV_WARP; i++) el[i] = cint(t, v);
+  return LLVMConstVector(el, WV_WARP);
+}
+
+/* A scalar repeated in the 32 lanes. */
+static inline LLVMValueRef broadcast(em *e, LLVMValueRef s) {
+  LLVMTypeRef vt = vec(LLVMTypeOf(s));
+  LLVMValueRef v = LLVMBuildInsertElement(e->b, LLVMGetUndef(vt), s, cint(e->i32, 0), "");
+  return LLVMBuildShuffleVector(e->b, v, LLVMGetUndef(vt), LLVMConstNull(vec(e->i32)), "");
+}
+
+static inline LLVMTypeRef ity(em *e, unsigned bits) {
+  return bits == 8 ? e->i8 : bits == 16 ? e->i16 : bits == 32 ? e->i32 : e->i64;
+}
+
+static inline LLVMValueRef field(em *e, size_t off) { /* x + off */
+  LLVMValueRef idx = cint(e->i64, off);
+  return LLVMBuildGEP2(e->b, e->i8, e->x, &idx, 1, "");
+}
+
+/* ---- value helpers: a register's lanes at a width, and back to the 64-bit storage form ---- */
+static inline LLVMValueRef narrow(em *e, LLVMValueRef v, unsigned bits) {
+  return bits == 64 ? v : LLVMBuildTrunc(e->b, v, vec(ity(e, bits)), "");
+}
+
+static inline LLVMValueRef widen(em *e, LLVMValueRef v, unsigned bits, int sgn) {
+  if (bits == 64) return v;
+  return sgn ? LLVMBuildSExt(e->b, v, e->v64, "") : LLVMBuildZExt(e->b, v, e->v64, "");
+}
+
+/* emit.c */
+LLVMValueRef wv_em_intrinsic(em *e, const char *name, LLVMTypeRef *tys, size_t nty, LLVMValueRef *args, unsigned nargs);
+void wv_em_add_field(em *e, size_t off, LLVMTypeRef t, LLVMValueRef v);  /* x->FIELD += v */
+LLVMValueRef wv_em_entry_alloca(em *e, LLVMTypeRef t);                   /* a variable in the function's frame */
+LLVMValueRef wv_em_reg(em *e, uint32_t slot);                            /* a register's 32 lanes, <32 x i64> */
+LLVMValueRef wv_em_regn(em *e, uint32_t slot, unsigned bits);            /* ... their low bits */
+void wv_em_setreg(em *e, uint32_t slot, LLVMValueRef m, LLVMValueRef v); /* lanes m of a register become v */
+void wv_em_bail_if(em *e, LLVMValueRef cond, uint32_t k);                /* if (cond) return k, state as before k */
+/* emit_mem.c */
+void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early);
+void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k);
+
+#endif
+#endif

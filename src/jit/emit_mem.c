@@ -1,0 +1,331 @@
+/*
+ * emit_mem.c — a region's memory accesses (emit_int.h): each ld/st/atom checked warp-wide before any effect, as
+ * exec's fast path checks it (jit_rt.c wv_jit_mem, or the .shared test inline), the unguarded .shared ones at
+ * the region's entry at once (wv_em_checked_early); then made a half-warp at a time: a row as one masked vector
+ * access, one element for all as one load, else a gather or scatter; shared-memory counters as h_atom's loop.
+ */
+#ifdef WV_HAVE_LLVM
+#include <stdlib.h>
+
+#include "jit/emit_int.h"
+
+const char wv_jit_emit_mem_build[] = __DATE__ " " __TIME__;
+
+/* Which of wv_em_counters an access counts in (the interpreter's wv_mem_counter), -1 none. */
+static int counter(int space, int st) {
+  size_t off = wv_mem_counter(space, st);
+  for (int c = 0; c < C_COLL; c++)
+    if (wv_em_counters[c] == off) return c;
+  return -1;
+}
+
+/* The active lanes' lowest and highest value of base and the OR of all, reduced at 32 bits where w32 (GVN shares
+ * them between the accesses through one register). */
+static void reduce_addrs(em *e, LLVMValueRef a, LLVMValueRef mv, int w32, LLVMValueRef *lo, LLVMValueRef *hi,
+                         LLVMValueRef *bits) {
+  LLVMTypeRef t = w32 ? e->i32 : e->i64, rt[1] = {vec(t)};
+  if (w32) a = narrow(e, a, 32);
+  LLVMValueRef l = LLVMBuildSelect(e->b, mv, a, splat(e, t, ~0ull), "");
+  LLVMValueRef h = LLVMBuildSelect(e->b, mv, a, LLVMConstNull(vec(t)), "");
+  *lo = wv_em_intrinsic(e, "llvm.vector.reduce.umin", rt, 1, &l, 1);
+  *hi = wv_em_intrinsic(e, "llvm.vector.reduce.umax", rt, 1, &h, 1);
+  *bits = wv_em_intrinsic(e, "llvm.vector.reduce.or", rt, 1, &h, 1);
+  if (w32) {
+    *lo = LLVMBuildZExt(e->b, *lo, e->i64, "");
+    *hi = LLVMBuildZExt(e->b, *hi, e->i64, "");
+    *bits = LLVMBuildZExt(e->b, *bits, e->i64, "");
+  }
+}
+
+/* A .shared access: wv_warp_region_at's test for the space (host = the CTA's shared bytes, abase 0, no stride),
+ * from the base register's extremes r_lo, r_hi and OR r_or: every lane's r + off lies in [r_lo + off, r_hi + off]
+ * when that does not pass 2^32, and is aligned when r_or | off is. Only where this proves the exact test true
+ * does the access go ahead (a load not at all while a cp.async of the CTA is pending); else the interpreter
+ * runs it. */
+static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVMValueRef r_or, uint64_t off,
+                               unsigned bytes, int st) {
+  LLVMValueRef lo = LLVMBuildAdd(e->b, r_lo, cint(e->i64, off), ""), hi = LLVMBuildAdd(e->b, r_hi, cint(e->i64, off), "");
+  LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, LLVMBuildOr(e->b, r_or, cint(e->i64, off), ""),
+                                                                cint(e->i64, bytes - 1), ""), cint(e->i64, 0), "");
+  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, hi, cint(e->i64, 0xffffffffu), ""), "");
+  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntULT, lo, cint(e->i64, WV_SHARED_BASE), ""), "");
+  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), ""),
+                                             e->shared_size, ""), "");
+  if (!st) bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->async_pending, cint(e->i32, 0), ""), "");
+  return bad;
+}
+
+/* Lanes lo .. lo + n - 1 of v. */
+static LLVMValueRef lanes(em *e, LLVMValueRef v, unsigned lo, unsigned n) {
+  LLVMValueRef idx[WV_WARP];
+  for (unsigned i = 0; i < n; i++) idx[i] = cint(e->i32, lo + i);
+  return LLVMBuildShuffleVector(e->b, v, LLVMGetUndef(LLVMTypeOf(v)), LLVMConstVector(idx, n), "");
+}
+/* Whether the active lanes (m) of v hold one value, and (*lo) that value. */
+static LLVMValueRef same(em *e, LLVMValueRef v, LLVMValueRef m, LLVMValueRef *lo) {
+  LLVMTypeRef vt = LLVMTypeOf(v);
+  unsigned n = LLVMGetVectorSize(vt);
+  LLVMTypeRef it = LLVMIntTypeInContext(e->c, n);
+  /* the first active lane's value (any lane's without one: then the test holds and nothing is accessed) ... */
+  LLVMValueRef mi = LLVMBuildBitCast(e->b, m, it, ""), args[] = {mi, LLVMConstInt(e->i1, 0, 0)};
+  LLVMValueRef first = LLVMBuildAnd(e->b, wv_em_intrinsic(e, "llvm.cttz", &it, 1, args, 2), LLVMConstInt(it, n - 1, 0), "");
+  *lo = LLVMBuildExtractElement(e->b, v, first, "");
+  /* ... equal in every active lane: one compare, no reduction */
+  LLVMValueRef s = LLVMBuildInsertElement(e->b, LLVMGetUndef(vt), *lo, cint(e->i32, 0), "");
+  s = LLVMBuildShuffleVector(e->b, s, LLVMGetUndef(vt), LLVMConstNull(LLVMVectorType(e->i32, n)), "");
+  LLVMValueRef eq = LLVMBuildOr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, v, s, ""), LLVMBuildNot(e->b, m, ""), "");
+  return LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, eq, it, ""), LLVMConstAllOnes(it), "");
+}
+
+#define HALF (WV_WARP / 2)
+/* The lanes' accesses at ptrs (for .shared, <32 x i32> offsets from host), a half-warp (16 lanes, a 512-bit
+ * vector of 32-bit elements) at a time, lanes in order: where the half's active lanes' elements are consecutive (a row) one masked vector load or store; a load
+ * where they all read one element (a broadcast), one load; else a gather or scatter (of two stores to one
+ * address the higher lane's stays, as in the interpreter's lane loop). Masked-off lanes touch no memory. The
+ * tests are on the address register itself (lane l's address is base[l] + off + l * stride, off and stride the
+ * same for all lanes), so accesses through one register share them: a row when base[l] - (l % 16) * size is the
+ * same for the half's active lanes and stride is 0, its first element at that + off; a broadcast when base[l]
+ * is. */
+static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, LLVMValueRef ptrs, LLVMValueRef base,
+                   LLVMValueRef stride, LLVMValueRef host, uint64_t off) {
+  int st = o->kind == WV_JK_ST, w32 = LLVMGetElementType(LLVMTypeOf(base)) == e->i32;
+  unsigned bytes = o->bits / 8;
+  LLVMTypeRef el = ity(e, o->bits), et = LLVMVectorType(el, HALF), bt = w32 ? e->i32 : e->i64, hvp = LLVMVectorType(e->ptr, HALF);
+  LLVMValueRef sv = st ? wv_em_regn(e, in->d[0], o->bits) : NULL; /* (loaded before the branches) */
+  LLVMValueRef step[HALF];
+  for (unsigned l = 0; l < HALF; l++) step[l] = cint(bt, (uint64_t)l * bytes);
+  LLVMValueRef steps = LLVMConstVector(step, HALF), bytes32 = cint(e->i32, bytes), part[2];
+  LLVMValueRef unit = stride ? LLVMBuildICmp(e->b, LLVMIntEQ, stride, cint(e->i64, 0), "") : NULL;
+  for (unsigned h = 0; h < 2; h++) {
+    LLVMValueRef bh = lanes(e, base, h * HALF, HALF), mh = lanes(e, mv, h * HALF, HALF), ph = lanes(e, ptrs, h * HALF, HALF);
+    LLVMValueRef svh = st ? lanes(e, sv, h * HALF, HALF) : NULL, dlo, blo;
+    LLVMValueRef row = same(e, LLVMBuildSub(e->b, bh, steps, ""), mh, &dlo);
+    LLVMValueRef one = st ? NULL : same(e, bh, mh, &blo);
+    if (unit) {
+      row = LLVMBuildAnd(e->b, row, unit, "");
+      if (one) one = LLVMBuildAnd(e->b, one, unit, "");
+    }
+    /* (32 bits: base[l] is below 2^31, so base[l] - (l % 16) * size is exact as a signed number, negative where
+     * the row starts below the half's first lane's place) */
+    LLVMValueRef first = LLVMBuildAdd(e->b, w32 ? LLVMBuildSExt(e->b, dlo, e->i64, "") : dlo, cint(e->i64, off), "");
+    LLVMValueRef p0 = LLVMBuildGEP2(e->b, e->i8, host, &first, 1, ""); /* the half's first lane's element of the row */
+    LLVMBasicBlockRef bv = LLVMAppendBasicBlockInContext(e->c, e->fn, "row"), bg = LLVMAppendBasicBlockInContext(e->c, e->fn, "lanes");
+    LLVMBasicBlockRef bb = st ? NULL : LLVMAppendBasicBlockInContext(e->c, e->fn, "one"), bt2 = st ? NULL : LLVMAppendBasicBlockInContext(e->c, e->fn, "other");
+    LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "done");
+    LLVMBuildCondBr(e->b, row, bv, st ? bg : bt2);
+    if (!st) {
+      LLVMPositionBuilderAtEnd(e->b, bt2);
+      LLVMBuildCondBr(e->b, one, bb, bg);
+    }
+    LLVMValueRef vv = NULL, vg = NULL, vb = NULL;
+    LLVMTypeRef tv[] = {et, e->ptr}, tg[] = {et, hvp};
+    LLVMPositionBuilderAtEnd(e->b, bv);
+    if (st) wv_em_intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){svh, p0, bytes32, mh}, 4);
+    else vv = wv_em_intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p0, bytes32, mh, LLVMConstNull(et)}, 4);
+    LLVMBuildBr(e->b, bj);
+    if (!st) { /* one element for all: lanes that are not active take it too, and select() drops it */
+      LLVMPositionBuilderAtEnd(e->b, bb);
+      LLVMValueRef at = LLVMBuildAdd(e->b, w32 ? LLVMBuildZExt(e->b, blo, e->i64, "") : blo, cint(e->i64, off), "");
+      LLVMValueRef x = LLVMBuildLoad2(e->b, el, LLVMBuildGEP2(e->b, e->i8, host, &at, 1, ""), "");
+      LLVMSetAlignment(x, bytes);
+      vb = broadcast(e, x);
+      vb = lanes(e, vb, 0, HALF);
+      LLVMBuildBr(e->b, bj);
+    }
+    LLVMPositionBuilderAtEnd(e->b, bg);
+    if (LLVMGetElementType(LLVMTypeOf(ptrs)) == e->i32) /* .shared: offsets from host, in the gather's block so that
+                                                        * it is one with a base and 32-bit indices */
+      ph = LLVMBuildGEP2(e->b, e->i8, host, &ph, 1, "");
+    if (st) wv_em_intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){svh, ph, bytes32, mh}, 4);
+    else vg = wv_em_intrinsic(e, "llvm.masked.gather", tg, 2, (LLVMValueRef[]){ph, bytes32, mh, LLVMConstNull(et)}, 4);
+    LLVMBuildBr(e->b, bj);
+    LLVMPositionBuilderAtEnd(e->b, bj);
+    if (st) continue;
+    part[h] = LLVMBuildPhi(e->b, et, "");
+    LLVMValueRef inv[] = {vv, vb, vg};
+    LLVMBasicBlockRef inb[] = {bv, bb, bg};
+    LLVMAddIncoming(part[h], inv, inb, 3);
+  }
+  if (st) return;
+  LLVMValueRef idx[WV_WARP];
+  for (unsigned i = 0; i < WV_WARP; i++) idx[i] = cint(e->i32, i);
+  LLVMValueRef v = LLVMBuildShuffleVector(e->b, part[0], part[1], LLVMConstVector(idx, WV_WARP), "");
+  if (in->d[0] != WV_NOSLOT) wv_em_setreg(e, in->d[0], mv, widen(e, v, o->bits, o->sgn));
+}
+
+/* The check of an access that is not .shared-inline: where the space may be global (64-bit addresses), the
+ * allocation the site found last (wv_exec.gwin) when it holds every active lane's element, is aligned and
+ * nothing was freed since; else exec's warp-wide check through wv_jit_mem (which keeps what it finds there).
+ * ok (i32, 0: the interpreter runs it), and lane l's bytes at *hb + addr[l] + l * *stride. */
+static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef bits, unsigned bytes,
+                      uint32_t site, LLVMValueRef *ok, LLVMValueRef *hb, LLVMValueRef *stride) {
+  LLVMValueRef hit = NULL, gdelta = NULL;
+  LLVMBasicBlockRef bhit = NULL, bcall = NULL, bj = NULL;
+  if ((in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_GENERIC) && !(in->addrf & WV_AF_WRAP32)) {
+    LLVMValueRef gw = field(e, offsetof(wv_exec, gwin) + (site % WV_GWINS) * sizeof(wv_gwin)), w[4];
+    for (int i = 0; i < 4; i++) {
+      LLVMValueRef idx = cint(e->i64, (uint64_t)i);
+      w[i] = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, gw, &idx, 1, ""), "");
+    }
+    LLVMValueRef frees = LLVMBuildLoad2(e->b, e->i64, LLVMBuildLoad2(e->b, e->ptr, field(e, offsetof(wv_exec, heap_frees)), ""), "");
+    hit = LLVMBuildICmp(e->b, LLVMIntUGE, lo, w[0], "");
+    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntULT, hi, w[1], ""), "");
+    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntUGE, LLVMBuildSub(e->b, w[1], hi, ""), cint(e->i64, bytes), ""), "");
+    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntEQ, w[3], frees, ""), "");
+    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, bits, cint(e->i64, bytes - 1), ""),
+                                                cint(e->i64, 0), ""), "");
+    gdelta = w[2];
+    bhit = LLVMGetInsertBlock(e->b);
+    bcall = LLVMAppendBasicBlockInContext(e->c, e->fn, "check");
+    bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "checked");
+    LLVMBuildCondBr(e->b, hit, bj, bcall);
+    LLVMPositionBuilderAtEnd(e->b, bcall);
+  }
+  LLVMTypeRef pt[] = {e->ptr, e->i32, e->i64, e->i64, e->i64, e->i32, e->i32, e->ptr, e->i32};
+  LLVMTypeRef ft = LLVMFunctionType(e->i32, pt, 9, 0);
+  LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_jit_mem"); /* jit.c defines the symbol's address */
+  if (!fp) fp = LLVMAddFunction(e->mod, "wv_jit_mem", ft);
+  LLVMValueRef args[] = {e->x, cint(e->i32, in->space), lo, hi, bits, cint(e->i32, bytes), cint(e->i32, (uint64_t)st), e->out,
+                         cint(e->i32, site)};
+  LLVMValueRef one = cint(e->i64, 1);
+  *ok = LLVMBuildCall2(e->b, ft, fp, args, 9, "");
+  *hb = LLVMBuildLoad2(e->b, e->i64, e->out, "");
+  *stride = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, e->out, &one, 1, ""), "");
+  if (!bj) return;
+  LLVMBuildBr(e->b, bj);
+  LLVMPositionBuilderAtEnd(e->b, bj);
+  LLVMValueRef v[3][2] = {{cint(e->i32, 1), *ok}, {gdelta, *hb}, {cint(e->i64, 0), *stride}};
+  LLVMBasicBlockRef from[2] = {bhit, bcall};
+  LLVMTypeRef ty[3] = {e->i32, e->i64, e->i64};
+  LLVMValueRef *res[3] = {ok, hb, stride};
+  for (int i = 0; i < 3; i++) {
+    *res[i] = LLVMBuildPhi(e->b, ty[i], "");
+    LLVMAddIncoming(*res[i], v[i], from, 2);
+  }
+}
+
+
+/* The .shared accesses of the region checked at its entry, at once, instead of each before itself: those with
+ * no guard (their active lanes are all of the region's) through an address register no earlier instruction of
+ * the region writes — so the entry sees the addresses they will use; and unguarded shuffles (the region's
+ * lanes must be the whole warp). When any would fail, the region does
+ * nothing and returns 0 (the interpreter runs it, with the exact check at each access); else they need no
+ * check of their own, and the values in flight between them need not be stored for a bail-out. */
+void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
+  LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
+  int any = 0;
+  uint32_t *written = malloc((len + 1) * sizeof *written); /* per instruction: the register it writes */
+  if (!written) return; /* (out of memory: each access checks itself) */
+  for (uint32_t k = 0; k < len; k++) {
+    const wv_insn *in = &code[k];
+    wv_jop o;
+    early[k] = 0;
+    int sel = wv_jit_select(in, &o);
+    written[k] = sel && wv_jop_dreg(&o) ? in->d[0] : WV_NOSLOT;
+    if (!sel || in->guard >= 0) continue;
+    if (o.kind == WV_JK_SHFL) { /* a converged warp: the whole warp */
+      bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->mask, cint(e->i32, 0xffffffffu), ""), "");
+      early[k] = 1;
+      any = 1;
+      continue;
+    }
+    if ((o.kind != WV_JK_LD && o.kind != WV_JK_ST && o.kind != WV_JK_ATOM) || !wv_jit_shared_inline(in)) continue;
+    int earlier = 0;
+    for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) earlier |= written[i] == in->a;
+    if (earlier) continue;
+    LLVMValueRef base = in->a != WV_NOSLOT ? wv_em_reg(e, in->a) : LLVMConstNull(e->v64), lo, hi, bits;
+    reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
+    bad = LLVMBuildOr(e->b, bad, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, o.bits / 8, o.kind == WV_JK_ST), "");
+    early[k] = 1;
+    any = 1;
+  }
+  free(written);
+  if (any) wv_em_bail_if(e, bad, 0);
+}
+
+/* atom.shared.add of 32-bit words at offsets off (from the CTA's shared bytes) as h_atom's lane loop: the active
+ * lanes one after another in lane order, each reading its word, adding its b and keeping the old value (a lane
+ * sees the sums of the lanes before it on one word). */
+static void emit_atom(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, LLVMValueRef off) {
+  LLVMTypeRef at = LLVMArrayType(e->i32, WV_WARP), vt = vec(e->i32);
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(e->b), body = LLVMAppendBasicBlockInContext(e->c, e->fn, "atom");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->c, e->fn, "atomed");
+  LLVMValueRef offs = wv_em_entry_alloca(e, at), bs = wv_em_entry_alloca(e, at), olds = wv_em_entry_alloca(e, at);
+  LLVMBuildStore(e->b, off, offs);
+  LLVMBuildStore(e->b, wv_em_regn(e, in->b, 32), bs);
+  LLVMBuildStore(e->b, LLVMConstNull(vt), olds);
+  LLVMBuildBr(e->b, body); /* (some lane is active: emit_mem or the entry bailed out where none is) */
+  LLVMPositionBuilderAtEnd(e->b, body);
+  LLVMValueRef m = LLVMBuildPhi(e->b, e->i32, ""), args[] = {m, LLVMConstInt(e->i1, 1, 0)};
+  LLVMValueRef l = LLVMBuildZExt(e->b, wv_em_intrinsic(e, "llvm.cttz", &e->i32, 1, args, 2), e->i64, "");
+  LLVMValueRef at_l[] = {cint(e->i64, 0), l};
+  LLVMValueRef o32 = LLVMBuildLoad2(e->b, e->i32, LLVMBuildGEP2(e->b, at, offs, at_l, 2, ""), "");
+  LLVMValueRef b32 = LLVMBuildLoad2(e->b, e->i32, LLVMBuildGEP2(e->b, at, bs, at_l, 2, ""), "");
+  LLVMValueRef o64 = LLVMBuildZExt(e->b, o32, e->i64, "");
+  LLVMValueRef p = LLVMBuildGEP2(e->b, e->i8, e->shared, &o64, 1, "");
+  LLVMValueRef old = LLVMBuildLoad2(e->b, e->i32, p, "");
+  LLVMSetAlignment(old, 4);
+  LLVMSetAlignment(LLVMBuildStore(e->b, LLVMBuildAdd(e->b, old, b32, ""), p), 4);
+  LLVMBuildStore(e->b, old, LLVMBuildGEP2(e->b, at, olds, at_l, 2, ""));
+  LLVMValueRef rest = LLVMBuildAnd(e->b, m, LLVMBuildSub(e->b, m, cint(e->i32, 1), ""), "");
+  LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, rest, cint(e->i32, 0), ""), done, body);
+  LLVMValueRef mi[] = {m32, rest};
+  LLVMBasicBlockRef mb[] = {pre, body};
+  LLVMAddIncoming(m, mi, mb, 2);
+  LLVMPositionBuilderAtEnd(e->b, done);
+  e->counts[C_ATOM]++;
+  if (in->d[0] != WV_NOSLOT) wv_em_setreg(e, in->d[0], mv, widen(e, LLVMBuildLoad2(e->b, vt, olds, ""), 32, o->sgn));
+}
+
+void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
+  int st = o->kind == WV_JK_ST, atom = o->kind == WV_JK_ATOM;
+  unsigned bytes = o->bits / 8;
+  LLVMValueRef none = LLVMBuildICmp(e->b, LLVMIntEQ, m32, cint(e->i32, 0), "");
+  /* the lanes' addresses as warp_addrs (h_mem.c) computes them: ((base & bmask) + off) & wmask */
+  uint64_t bmask = (in->addrf & WV_AF_ADDR32) ? 0xffffffffu : ~0ull, wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
+  LLVMValueRef base = in->a != WV_NOSLOT ? wv_em_reg(e, in->a) : LLVMConstNull(e->v64);
+  base = LLVMBuildAnd(e->b, base, splat(e, e->i64, bmask), "");
+  LLVMValueRef a = LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, base, splat(e, e->i64, (uint64_t)in->imm), ""), splat(e, e->i64, wmask), "");
+  LLVMValueRef lo, hi, bits, ptrs, off32;
+  LLVMValueRef rbase, rstride = NULL, rhost;
+  if (wv_jit_shared_inline(in)) {
+    if (!e->early[k]) { /* (else checked at the entry) */
+      reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
+      wv_em_bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
+    }
+    off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
+    if (atom) { /* (checked as a load: no cp.async of the CTA pending, which h_atom does not ask) */
+      emit_atom(e, in, o, m32, mv, off32);
+      return;
+    }
+    ptrs = off32; /* offsets below 2^31 from the CTA's shared bytes (access makes the pointers) */
+    rbase = narrow(e, base, 32);
+    rhost = e->shared;
+  } else {
+    wv_em_bail_if(e, none, k);
+    reduce_addrs(e, a, mv, wmask == 0xffffffffu, &lo, &hi, &bits);
+    uint32_t site = e->pc + k;
+    LLVMValueRef ok, hb, stride;
+    mem_check(e, in, st, lo, hi, bits, bytes, site, &ok, &hb, &stride);
+    wv_em_bail_if(e, LLVMBuildICmp(e->b, LLVMIntEQ, ok, cint(e->i32, 0), ""), k);
+    LLVMValueRef addr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, broadcast(e, hb), a, ""),
+                                     LLVMBuildMul(e->b, broadcast(e, stride), e->lane, ""), "");
+    ptrs = LLVMBuildIntToPtr(e->b, addr, e->vptr, "");
+    /* a row of base + off + hb: modulo 2^64 unless the space's addresses wrap at 32 bits (then no row test) */
+    rbase = wmask == ~0ull ? base : a;
+    rstride = stride;
+    rhost = LLVMBuildIntToPtr(e->b, hb, e->ptr, "");
+    if (wmask != ~0ull) { /* the row test on the addresses themselves */
+      rbase = a;
+      rhost = LLVMBuildGEP2(e->b, e->i8, rhost, (LLVMValueRef[]){cint(e->i64, (uint64_t)-in->imm)}, 1, "");
+    }
+  }
+  int co = counter(in->space, st);
+  if (co >= 0 && e->pmask != e->mask) /* on a branch's path: counted where a lane takes it */
+    wv_em_add_field(e, wv_em_counters[co], e->i64, LLVMBuildZExt(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->pmask, cint(e->i32, 0), ""), e->i64, ""));
+  else if (co >= 0)
+    e->counts[co]++;
+  access(e, in, o, mv, ptrs, rbase, rstride, rhost, (uint64_t)in->imm);
+}
+
+#endif
