@@ -209,6 +209,8 @@ typedef struct wv_exec {
   uint32_t jit_skipped;     /* instructions of the region's count on paths no lane took */
   uint32_t jit_split;       /* branches whose lanes parted (and met again at their join) */
   uint64_t jit_tless;       /* thread instructions of its count that lanes on the other path did not run */
+  uint32_t jit_room;        /* instructions the time slice has left when the region starts (0: no looping) */
+  uint32_t jit_extra;       /* instructions it ran beyond its count: whole turns of a loop it is the body of */
   wv_gwin gwin[WV_GWINS];
 } wv_exec;
 

@@ -9,7 +9,9 @@
  * whose lanes part runs compiled only then, and never where the group must stop at its join. Where a path no
  * lane takes was passed over, or the lanes parted, the region adds to x->jit_skipped, jit_split and jit_tless
  * what the loop's counts must lose or gain to be the interpreter's (instructions, thread instructions,
- * divergent branches and reconvergences; group_loop's jit_branches).
+ * divergent branches and reconvergences; group_loop's jit_branches). A region followed by a branch back to its
+ * start is a loop's body: where all the group's lanes take the branch and the time slice has room for it and the
+ * region again (x->jit_room), the region runs again itself, adding each turn to x->jit_extra.
  */
 #ifndef WV_JIT_HOOK_H
 #define WV_JIT_HOOK_H

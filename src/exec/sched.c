@@ -727,19 +727,20 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
   }
 }
 
-/* What compiled forward branches did (jit_hook.h), counted as the interpreter counts it: a path no lane took ran
+/* What compiled branches did (jit_hook.h), counted as the interpreter counts it: the turns of a loop a region is the
+ * body of ran its instructions and the branch back each time, for all the group's lanes; a path no lane took ran
  * no instructions; where the lanes parted, each path ran for its lanes, the not-taken first while the others
  * waited at the join, where they met again as a new group (control, diverge_cbar, split, cbar_release_arrived:
  * three new sequence numbers, the last the merged group's, which as the warp's only group comes last in its
  * list, as this one is). */
 static void jit_branches(sched *s, wv_group *g, int64_t *n) {
   wv_exec *x = &s->x;
-  *n -= x->jit_skipped;
+  *n += (int64_t)x->jit_extra - x->jit_skipped;
   s->thread_insns -= x->jit_tless;
   s->divergent += x->jit_split;
   s->reconv += x->jit_split;
   if (x->jit_split) g->seq = s->seq += 3ull * x->jit_split;
-  x->jit_skipped = x->jit_split = 0;
+  x->jit_skipped = x->jit_split = x->jit_extra = 0;
   x->jit_tless = 0;
 }
 
@@ -780,10 +781,12 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
         uint32_t len = jc->len[pc];
         x->jit_stop = stop;
         x->jit_alone = !(w->exists & ~w->exited & ~mask);
+        /* (a polling warp's backward branches go through control()) */
+        x->jit_room = s->poll_yield ? 0 : *budget - n > UINT32_MAX ? UINT32_MAX : (uint32_t)(*budget - n);
         uint32_t k = (uint32_t)jc->entry[pc](x, mask);
         n += k;
         pc += k;
-        if (x->jit_skipped | x->jit_split) jit_branches(s, g, &n);
+        if (x->jit_skipped | x->jit_split | x->jit_extra) jit_branches(s, g, &n);
         if (k == len) continue;
         /* it stopped before instruction pc, which runs below (not the group's stop: a region holds none, and ends
          * before a branch whose join is one; and budget is left) */

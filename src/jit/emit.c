@@ -8,7 +8,9 @@
  * function returns its index before any effect of it: the interpreter runs it. The arithmetic is that of the
  * handler select.c recognised (h_int.c, h_setp.c, h_float.c, h_mov.c, h_cvt.c, h_mem.c), in the same widths;
  * f32 NaN results are the canonical NaN. A forward branch the region holds (select.c wv_jit_branch) runs both
- * its paths, each instruction for the lanes on its path (emit_branch).
+ * its paths, each instruction for the lanes on its path (emit_branch). A region followed by a branch back to its
+ * start is a loop's body: it goes round again itself while all the lanes take that branch (emit_back), the
+ * registers it names carried in phis (carry_in).
  */
 #ifdef WV_HAVE_LLVM
 #include <stddef.h>
@@ -143,7 +145,7 @@ static void store_reg(em *e, uint32_t i, int masked) {
  * changed predicate back, and add the memory counters (at the exit and before a bail-out). A dead register's
  * value is dropped: no path from `at` reads it before writing it (live.c), so it stays dead to the region's
  * end unless written again, which makes it changed again. */
-static void flush(em *e, uint32_t at) {
+static void flush_to(em *e, uint32_t at, int regs) {
   for (int c = 0; c < NCOUNTERS; c++) {
     if (!e->counts[c]) continue;
     LLVMValueRef cp = field(e, wv_em_counters[c]);
@@ -152,7 +154,7 @@ static void flush(em *e, uint32_t at) {
   }
   /* the group's lanes: others hold what other paths left; a plain store where the group is the whole warp */
   uint32_t *st = malloc((e->nregs + 1) * sizeof *st), nst = 0;
-  for (uint32_t i = 0; i < e->nregs; i++) {
+  for (uint32_t i = 0; i < e->nregs && regs; i++) {
     if (!e->regs[i].dirty) continue;
     uint32_t s = e->regs[i].slot;
     e->regs[i].dirty = 0;
@@ -179,6 +181,7 @@ static void flush(em *e, uint32_t at) {
     e->pdirty[i] = 0;
   }
 }
+static void flush(em *e, uint32_t at) { flush_to(e, at, 1); }
 /* if (cond) return k, with the state as it was before instruction k: what changed is stored first, on the way
  * (so no value has to live on for a bail-out, and each is stored once), and the bail-out only returns. */
 void wv_em_bail_if(em *e, LLVMValueRef cond, uint32_t k) {
@@ -188,6 +191,27 @@ void wv_em_bail_if(em *e, LLVMValueRef cond, uint32_t k) {
   LLVMBuildCondBr(e->b, cond, out, go);
   LLVMPositionBuilderAtEnd(e->b, out);
   LLVMBuildRet(e->b, cint(e->i32, k));
+  LLVMPositionBuilderAtEnd(e->b, go);
+}
+
+/* The same where the bail-out is rare and the way on hot (a loop's turns): what changed is stored only on the way
+ * out, and stays changed on the way on. */
+static void bail_cold(em *e, LLVMValueRef cond, uint32_t k) {
+  LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(e->c, e->fn, "bail");
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->c, e->fn, "go");
+  LLVMBuildCondBr(e->b, cond, out, go);
+  LLVMPositionBuilderAtEnd(e->b, out);
+  uint32_t counts[NCOUNTERS];
+  memcpy(counts, e->counts, sizeof counts);
+  uint8_t *dirty = malloc(e->nregs + e->npreds + 1);
+  for (uint32_t i = 0; dirty && i < e->nregs; i++) dirty[i] = (uint8_t)e->regs[i].dirty;
+  if (dirty) memcpy(dirty + e->nregs, e->pdirty, e->npreds);
+  flush(e, e->pc + k);
+  LLVMBuildRet(e->b, cint(e->i32, k));
+  memcpy(e->counts, counts, sizeof counts);
+  for (uint32_t i = 0; i < e->nregs; i++) e->regs[i].dirty = dirty ? dirty[i] : 1;
+  for (uint32_t i = 0; i < e->npreds; i++) e->pdirty[i] = dirty ? dirty[e->nregs + i] : (e->pv[i] != NULL);
+  free(dirty);
   LLVMPositionBuilderAtEnd(e->b, go);
 }
 
@@ -380,7 +404,7 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
    * run between its halves or see where it stands in the warp's list (the merged group is a new one, last) */
   LLVMValueRef stop = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_stop)), "");
   LLVMValueRef alone = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_alone)), "");
-  wv_em_bail_if(e, LLVMBuildOr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, stop, cint(e->i32, br.join), ""),
+  bail_cold(e, LLVMBuildOr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, stop, cint(e->i32, br.join), ""),
                          LLVMBuildAnd(e->b, split, LLVMBuildICmp(e->b, LLVMIntEQ, alone, zero, ""), ""), ""), k);
   LLVMValueRef skipped = LLVMBuildAdd(e->b, LLVMBuildSelect(e->b, none[0], cint(e->i32, br.n[0]), zero, ""),
                                       LLVMBuildSelect(e->b, none[1], cint(e->i32, br.n[1]), zero, ""), "");
@@ -499,6 +523,88 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
   wv_em_setreg(e, in->d[0], mv, r);
 }
 
+/* The registers a loop's body (the region) names, carried from one turn to the next in SSA values (phis at its
+ * top, their first value loaded in the entry block; emit_back adds the others): the cache starts with them,
+ * changed where the body writes them (so that a stop in a later turn stores what an earlier one wrote). Their
+ * number. */
+static uint32_t carry_in(em *e, const wv_func *f, uint32_t pc, uint32_t len, LLVMBasicBlockRef top, LLVMValueRef *phi) {
+  uint32_t n = 0, *slot = malloc((5 * (size_t)len + 1) * sizeof *slot);
+  uint8_t *wr = calloc(5 * (size_t)len + 1, 1);
+  if (!slot || !wr) { /* (out of memory: nothing carried, each turn loads what it reads) */
+    free(slot);
+    free(wr);
+    return 0;
+  }
+  for (uint32_t k = 0; k < len; k++) {
+    const wv_insn *in = &f->code[pc + k];
+    wv_jop o;
+    if (!wv_jit_select(in, &o)) continue; /* (a branch the region holds) */
+    const uint32_t s[5] = {in->a, in->b, in->c, in->e, in->d[0]};
+    for (int i = 0; i < 5; i++) {
+      if (s[i] == WV_NOSLOT || WV_SLOT_BANK(s[i]) != WV_SLOT_REG || WV_SLOT_INDEX(s[i]) >= f->nregs) continue;
+      uint32_t j = 0;
+      while (j < n && slot[j] != s[i]) j++;
+      if (j == n) slot[n++] = s[i];
+      if (i == 4 && wv_jop_dreg(&o)) wr[j] = 1;
+    }
+  }
+  LLVMBasicBlockRef entry = LLVMGetInsertBlock(e->b);
+  LLVMValueRef *first = malloc((n + 1) * sizeof *first);
+  for (uint32_t j = 0; first && j < n; j++) first[j] = wv_em_reg(e, slot[j]);
+  e->nregs = 0; /* (the loads stay in the entry block: the cache holds the phis) */
+  LLVMBuildBr(e->b, top);
+  LLVMPositionBuilderAtEnd(e->b, top);
+  for (uint32_t j = 0; first && j < n; j++) {
+    phi[j] = LLVMBuildPhi(e->b, e->v64, "");
+    LLVMAddIncoming(phi[j], &first[j], &entry, 1);
+    rval *r = &e->regs[e->nregs++];
+    *r = (rval){.slot = slot[j], .v = phi[j], .dirty = wr[j]};
+  }
+  uint32_t carried = first ? n : 0;
+  free(first);
+  free(slot);
+  free(wr);
+  return carried;
+}
+
+/* The branch after a region back to its start (a loop the region is the body of), as the interpreter runs it where
+ * all the group's lanes take it: once more, where the time slice has room for it and the region again
+ * (x->jit_room) and the group need not stop at the start; the group loop counts the turns (x->jit_extra). Else
+ * the region returns, and the interpreter runs the branch. The registers go round in phis (carry_in); the
+ * predicates and counters are stored. */
+static void emit_back(em *e, const wv_insn *in, LLVMBasicBlockRef top, uint32_t len, LLVMValueRef *phi, uint32_t ncarry) {
+  LLVMValueRef t = e->mask;
+  if (in->guard >= 0) {
+    LLVMValueRef p = pred(e, (uint32_t)in->guard);
+    t = LLVMBuildAnd(e->b, t, in->guard_neg ? LLVMBuildNot(e->b, p, "") : p, "");
+  }
+  LLVMValueRef room = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_room)), "");
+  LLVMValueRef xp = field(e, offsetof(wv_exec, jit_extra)), stop = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_stop)), "");
+  LLVMValueRef used = LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i32, xp, ""), cint(e->i32, len + 1), ""); /* (with the branch) */
+  LLVMValueRef fits = LLVMBuildICmp(e->b, LLVMIntULT, LLVMBuildAdd(e->b, used, cint(e->i32, len), ""), room, "");
+  LLVMValueRef again = LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, t, e->mask, ""), fits, "");
+  again = LLVMBuildAnd(e->b, again, LLVMBuildICmp(e->b, LLVMIntNE, stop, cint(e->i32, e->pc), ""), "");
+  LLVMBasicBlockRef turn = LLVMAppendBasicBlockInContext(e->c, e->fn, "again"), out = LLVMAppendBasicBlockInContext(e->c, e->fn, "out");
+  LLVMBuildCondBr(e->b, again, turn, out);
+  LLVMPositionBuilderAtEnd(e->b, turn);
+  uint32_t counts[NCOUNTERS]; /* (flush_to clears what it stores: kept for the way out) */
+  memcpy(counts, e->counts, sizeof counts);
+  uint8_t *pd = malloc(e->npreds + 1);
+  if (pd) memcpy(pd, e->pdirty, e->npreds);
+  flush_to(e, e->pc + len, 0);
+  LLVMBuildStore(e->b, used, xp);
+  LLVMBasicBlockRef end = LLVMGetInsertBlock(e->b);
+  for (uint32_t j = 0; j < ncarry; j++) { /* (the cache's first entries are the carried registers) */
+    LLVMValueRef v = e->regs[j].v;
+    LLVMAddIncoming(phi[j], &v, &end, 1);
+  }
+  LLVMBuildBr(e->b, top);
+  memcpy(e->counts, counts, sizeof counts);
+  for (uint32_t i = 0; i < e->npreds; i++) e->pdirty[i] = pd ? pd[i] : (e->pv[i] != NULL);
+  free(pd);
+  LLVMPositionBuilderAtEnd(e->b, out);
+}
+
 /* (emit.h) */
 LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char *name, const wv_func *f, uint32_t pc,
                                 uint32_t len, const uint64_t *live, uint32_t words) {
@@ -517,7 +623,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   e.npreds = f->npreds + 1;
   e.pv = calloc(e.npreds, sizeof *e.pv);
   e.pdirty = calloc(e.npreds, 1);
-  e.capregs = 4 * len + 4; /* (a, b, c and d[0] of each instruction at most) */
+  e.capregs = 5 * len + 4; /* (a, b, c, e and d[0] of each instruction at most) */
   e.regs = malloc(e.capregs * sizeof *e.regs);
   uint8_t *early = calloc(len, 1);
   if (!e.pv || !e.pdirty || !e.regs || !early) {
@@ -553,8 +659,16 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   e.lane32 = LLVMConstVector(lanes, WV_WARP);
   e.early = early;
   e.code = &f->code[pc];
-  wv_em_checked_early(&e, &f->code[pc], len, early);
   e.f = f;
+  LLVMBasicBlockRef top = LLVMAppendBasicBlockInContext(c, e.fn, "top"); /* (a loop's body starts again here) */
+  int loops = pc + len < f->ncode && f->code[pc + len].ctl == WV_CTL_BRA && f->code[pc + len].target == pc;
+  LLVMValueRef *phi = loops ? malloc((5 * (size_t)len + 1) * sizeof *phi) : NULL;
+  uint32_t ncarry = phi ? carry_in(&e, f, pc, len, top, phi) : 0;
+  if (!ncarry) {
+    LLVMBuildBr(e.b, top);
+    LLVMPositionBuilderAtEnd(e.b, top);
+  }
+  wv_em_checked_early(&e, &f->code[pc], len, early);
   e.pmask = e.mask;
   for (uint32_t k = 0; k < len;) {
     wv_jop o;
@@ -566,8 +680,10 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
     emit_insn(&e, &f->code[pc + k], &o, k);
     k++;
   }
+  if (loops) emit_back(&e, &f->code[pc + len], top, len, phi, ncarry);
   flush(&e, pc + len);
   LLVMBuildRet(e.b, cint(e.i32, len));
+  free(phi);
   LLVMDisposeBuilder(e.b);
   free(e.regs);
   free(early);

@@ -193,6 +193,12 @@ static void branch(gen *g) {
   unsigned id = g->labels++, na = 1 + pick(g, 4), nb = 1 + pick(g, 4);
   char p[8];
   snprintf(p, sizeof p, "%s%%p%u", pick(g, 2) ? "!" : "", pick(g, 4));
+  if (!pick(g, 4)) { /* a loop whose turns differ between lanes (1 to 8), its body one region */
+    emit(g, "and.b32 %%t3, %%r%u, 7;\nadd.u32 %%t3, %%t3, 1;\n$B%u_top:\n", pick(g, 8), id);
+    alu(g, na);
+    emit(g, "sub.u32 %%t3, %%t3, 1;\nsetp.ne.u32 %%q0, %%t3, 0;\n@%%q0 bra $B%u_top;\n", id);
+    return;
+  }
   switch (pick(g, 3)) {
   case 0:
     emit(g, "@%s bra $B%u_j;\n", p, id);
@@ -225,7 +231,7 @@ static void kernel_text(gen *g, int n) {
   emit(g, WVT_HDR ".visible .entry k(.param .u64 pin, .param .u64 pout, .param .u64 pscr)\n{\n"
           ".shared .align 4 .b8 sm[512];\n"
           ".reg .b32 %%r<8>; .reg .b64 %%rd<24>; .reg .b16 %%h<4>; .reg .f32 %%f<8>; .reg .f64 %%fd<4>; .reg .pred %%p<4>;\n"
-          ".reg .b32 %%t<4>; .reg .b32 %%s0;\n"
+          ".reg .b32 %%t<4>; .reg .b32 %%s0; .reg .pred %%q0;\n"
           "ld.param.u64 %%rd16, [pin];\nld.param.u64 %%rd17, [pout];\nld.param.u64 %%rd20, [pscr];\n"
           "mov.u32 %%t0, %%tid.x;\nmul.wide.u32 %%rd18, %%t0, %u;\nadd.s64 %%rd16, %%rd16, %%rd18;\n"
           "mul.wide.u32 %%rd18, %%t0, %u;\nadd.s64 %%rd17, %%rd17, %%rd18;\n"
