@@ -69,7 +69,7 @@ static rval *add(em *e, uint32_t slot) {
 }
 LLVMValueRef wv_em_reg(em *e, uint32_t slot) {
   rval *r = find(e, slot);
-  if (r) return r->v;
+  if (r) return r->v ? r->v : (r->v = widen(e, r->v32, 32, r->ext == 2)); /* (made here: at the use) */
   if (WV_SLOT_BANK(slot) == WV_SLOT_CONST && WV_SLOT_INDEX(slot) < e->nconsts) /* an immediate: a constant */
     return (add(e, slot)->v = splat(e, e->i64, e->consts[WV_SLOT_INDEX(slot)]));
   LLVMValueRef idx = cint(e->i64, (uint64_t)WV_SLOT_INDEX(slot) * WV_WARP);
@@ -81,11 +81,13 @@ LLVMValueRef wv_em_reg(em *e, uint32_t slot) {
 }
 /* A register's lanes at a width (the low bits): at 32 bits those kept when it was written, else v narrowed (kept). */
 LLVMValueRef wv_em_regn(em *e, uint32_t slot, unsigned bits) {
+  rval *r = find(e, slot);
+  if (bits < 32 && r && r->v32) return LLVMBuildTrunc(e->b, r->v32, vec(ity(e, bits)), "");
+  if (bits == 32 && r && r->v32) return r->v32;
   LLVMValueRef v = wv_em_reg(e, slot);
   if (bits != 32) return bits == 64 ? v : LLVMBuildTrunc(e->b, v, vec(ity(e, bits)), "");
-  rval *r = find(e, slot);
-  if (!r->v32) r->v32 = LLVMBuildTrunc(e->b, v, vec(e->i32), "");
-  return r->v32;
+  r = find(e, slot);
+  return r->v32 = LLVMBuildTrunc(e->b, v, vec(e->i32), "");
 }
 /* A register's low 32 bits as f32 lanes. */
 static LLVMValueRef as_f32(em *e, uint32_t slot) { return LLVMBuildBitCast(e->b, wv_em_regn(e, slot, 32), vec(e->f32), ""); }
@@ -93,19 +95,26 @@ static LLVMValueRef as_f32(em *e, uint32_t slot) { return LLVMBuildBitCast(e->b,
  * an instruction without a guard, whose m is that mask, takes v whole, and its old value need not be loaded. */
 void wv_em_setreg(em *e, uint32_t slot, LLVMValueRef m, LLVMValueRef v) {
   if (slot == WV_NOSLOT) return;
-  LLVMValueRef n32 = NULL, op; /* v as a result of 32 bits extended: those bits (regn) */
-  if ((LLVMIsAZExtInst(v) || LLVMIsASExtInst(v)) && LLVMTypeOf(op = LLVMGetOperand(v, 0)) == vec(e->i32)) n32 = op;
+  LLVMValueRef n32 = NULL, op; /* v as a result of 32 bits extended: those bits (regn), and how (ext) */
+  uint8_t ext = 0;
+  if ((LLVMIsAZExtInst(v) || LLVMIsASExtInst(v)) && LLVMTypeOf(op = LLVMGetOperand(v, 0)) == vec(e->i32))
+    n32 = op, ext = LLVMIsASExtInst(v) ? 2 : 1;
   rval *r = find(e, slot);
-  if (e->guarded) { /* select where the low bits are what is read next: a merge of 32-bit lanes, not of 64 */
-    wv_em_reg(e, slot);
-    LLVMValueRef old32 = n32 ? wv_em_regn(e, slot, 32) : NULL;
+  if (!r && e->guarded) r = (wv_em_reg(e, slot), find(e, slot));
+  if (e->guarded && n32 && r->ext == ext) { /* both extended alike: a merge of 32-bit lanes, the rest made at use */
+    r->v32 = LLVMBuildSelect(e->b, m, n32, r->v32, "");
+    r->v = NULL;
+  } else if (e->guarded) { /* select where the low bits are what is read next: a merge of 32-bit lanes too */
+    LLVMValueRef old32 = n32 ? wv_em_regn(e, slot, 32) : NULL, old = wv_em_reg(e, slot);
     r = find(e, slot);
-    r->v = LLVMBuildSelect(e->b, m, v, r->v, "");
+    r->v = LLVMBuildSelect(e->b, m, v, old, "");
     r->v32 = n32 ? LLVMBuildSelect(e->b, m, n32, old32, "") : NULL;
+    r->ext = 0;
   } else {
     if (!r) r = add(e, slot);
     r->v = v;
     r->v32 = n32;
+    r->ext = ext;
   }
   r->dirty = 1;
 }
@@ -159,6 +168,7 @@ static void flush_to(em *e, uint32_t at, int regs) {
     uint32_t s = e->regs[i].slot;
     e->regs[i].dirty = 0;
     if (!live_at(e, at, s)) continue;
+    wv_em_reg(e, s); /* (made before the stores' branch) */
     if (st) st[nst++] = i;
     else store_reg(e, i, 1); /* (out of memory: each masked) */
   }
@@ -194,6 +204,32 @@ void wv_em_bail_if(em *e, LLVMValueRef cond, uint32_t k) {
   LLVMPositionBuilderAtEnd(e->b, go);
 }
 
+/* The emitter's state at a side exit (bail_cold, emit_back), which the code after it does not see: the counts and
+ * what is changed (a side exit's flush clears them) and the registers' values (made there, they are not
+ * the way on's). */
+typedef struct side {
+  uint32_t counts[NCOUNTERS];
+  rval *regs;
+  uint8_t *pdirty;
+  uint32_t nregs;
+} side;
+static void side_in(em *e, side *s) {
+  memcpy(s->counts, e->counts, sizeof s->counts);
+  s->nregs = e->nregs;
+  s->regs = malloc((e->nregs + 1) * sizeof *s->regs);
+  s->pdirty = malloc(e->npreds + 1);
+  if (s->regs) memcpy(s->regs, e->regs, e->nregs * sizeof *s->regs);
+  if (s->pdirty) memcpy(s->pdirty, e->pdirty, e->npreds);
+}
+static void side_out(em *e, side *s) {
+  memcpy(e->counts, s->counts, sizeof s->counts);
+  if (s->regs) memcpy(e->regs, s->regs, s->nregs * sizeof *s->regs), e->nregs = s->nregs;
+  else for (uint32_t i = 0; i < e->nregs; i++) e->regs[i].dirty = 1; /* (out of memory: store again) */
+  for (uint32_t i = 0; i < e->npreds; i++) e->pdirty[i] = s->pdirty ? s->pdirty[i] : (e->pv[i] != NULL);
+  free(s->regs);
+  free(s->pdirty);
+}
+
 /* The same where the bail-out is rare and the way on hot (a loop's turns): what changed is stored only on the way
  * out, and stays changed on the way on. */
 static void bail_cold(em *e, LLVMValueRef cond, uint32_t k) {
@@ -201,17 +237,11 @@ static void bail_cold(em *e, LLVMValueRef cond, uint32_t k) {
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->c, e->fn, "go");
   LLVMBuildCondBr(e->b, cond, out, go);
   LLVMPositionBuilderAtEnd(e->b, out);
-  uint32_t counts[NCOUNTERS];
-  memcpy(counts, e->counts, sizeof counts);
-  uint8_t *dirty = malloc(e->nregs + e->npreds + 1);
-  for (uint32_t i = 0; dirty && i < e->nregs; i++) dirty[i] = (uint8_t)e->regs[i].dirty;
-  if (dirty) memcpy(dirty + e->nregs, e->pdirty, e->npreds);
+  side s;
+  side_in(e, &s);
   flush(e, e->pc + k);
   LLVMBuildRet(e->b, cint(e->i32, k));
-  memcpy(e->counts, counts, sizeof counts);
-  for (uint32_t i = 0; i < e->nregs; i++) e->regs[i].dirty = dirty ? dirty[i] : 1;
-  for (uint32_t i = 0; i < e->npreds; i++) e->pdirty[i] = dirty ? dirty[e->nregs + i] : (e->pv[i] != NULL);
-  free(dirty);
+  side_out(e, &s);
   LLVMPositionBuilderAtEnd(e->b, go);
 }
 
@@ -523,11 +553,27 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
   wv_em_setreg(e, in->d[0], mv, r);
 }
 
-/* The registers a loop's body (the region) names, carried from one turn to the next in SSA values (phis at its
- * top, their first value loaded in the entry block; emit_back adds the others): the cache starts with them,
- * changed where the body writes them (so that a stop in a later turn stores what an earlier one wrote). Their
- * number. */
-static uint32_t carry_in(em *e, const wv_func *f, uint32_t pc, uint32_t len, LLVMBasicBlockRef top, LLVMValueRef *phi) {
+/* The registers a loop's body (the region) names and that are live at its start, carried from one turn to the
+ * next in SSA values (phis at its top, their first value loaded in the entry block; emit_back adds the others):
+ * the cache starts with them, changed where the body writes them (so that a stop in a later turn stores what an
+ * earlier one wrote). Their number. */
+/* How instruction kind o's result is stored from its low 32 bits, as emit_insn and wv_em_mem widen it: 1 zero-,
+ * 2 sign-extended; 0 another way (64 bits of its own, a select of whole registers). */
+static uint8_t out_ext(const wv_jop *o) {
+  switch (o->kind) {
+  case WV_JK_IBIN: case WV_JK_IUN: case WV_JK_MADLO: case WV_JK_MOV: case WV_JK_LD: case WV_JK_ATOM:
+    return o->bits <= 32 ? (o->sgn ? 2 : 1) : 0;
+  case WV_JK_MULWIDE: return o->bits <= 16 ? (o->sgn ? 2 : 1) : 0;
+  case WV_JK_CVTI: return o->flt <= 32 ? (o->neg ? 2 : 1) : 0;
+  case WV_JK_I2F: return o->flt == 32 ? 1 : 0;
+  case WV_JK_FBIN: case WV_JK_FFMA: case WV_JK_SHFL: return 1;
+  case WV_JK_BITS: return o->op != WV_OP_BREV || o->bits == 32 ? 1 : 0;
+  default: return 0;
+  }
+}
+
+static uint32_t carry_in(em *e, const wv_func *f, uint32_t pc, uint32_t len, LLVMBasicBlockRef top, LLVMValueRef *phi,
+                         uint8_t *pext) {
   uint32_t n = 0, *slot = malloc((5 * (size_t)len + 1) * sizeof *slot);
   uint8_t *wr = calloc(5 * (size_t)len + 1, 1);
   if (!slot || !wr) { /* (out of memory: nothing carried, each turn loads what it reads) */
@@ -535,6 +581,7 @@ static uint32_t carry_in(em *e, const wv_func *f, uint32_t pc, uint32_t len, LLV
     free(wr);
     return 0;
   }
+  memset(pext, 0xff, 5 * (size_t)len + 1); /* (0xff: not written yet) */
   for (uint32_t k = 0; k < len; k++) {
     const wv_insn *in = &f->code[pc + k];
     wv_jop o;
@@ -542,23 +589,42 @@ static uint32_t carry_in(em *e, const wv_func *f, uint32_t pc, uint32_t len, LLV
     const uint32_t s[5] = {in->a, in->b, in->c, in->e, in->d[0]};
     for (int i = 0; i < 5; i++) {
       if (s[i] == WV_NOSLOT || WV_SLOT_BANK(s[i]) != WV_SLOT_REG || WV_SLOT_INDEX(s[i]) >= f->nregs) continue;
+      if (!live_at(e, pc, s[i])) continue; /* (written before it is read in every turn: nothing to carry) */
       uint32_t j = 0;
       while (j < n && slot[j] != s[i]) j++;
       if (j == n) slot[n++] = s[i];
-      if (i == 4 && wv_jop_dreg(&o)) wr[j] = 1;
+      if (i == 4 && wv_jop_dreg(&o)) { /* (each write's way: one for all, or 0) */
+        uint8_t x = out_ext(&o);
+        pext[j] = wr[j] && pext[j] != x ? 0 : x;
+        wr[j] = 1;
+      }
     }
   }
-  LLVMBasicBlockRef entry = LLVMGetInsertBlock(e->b);
-  LLVMValueRef *first = malloc((n + 1) * sizeof *first);
-  for (uint32_t j = 0; first && j < n; j++) first[j] = wv_em_reg(e, slot[j]);
+  /* a register every write of the body extends from 32 bits alike goes round as those bits (an i32 phi), where
+   * its value at the start is so too (else the region does nothing and the interpreter runs it) */
+  LLVMValueRef *first = malloc((n + 1) * sizeof *first), bad = cint(e->i32, 0);
+  for (uint32_t j = 0; first && j < n; j++) {
+    if (!wr[j] || pext[j] == 0xff) pext[j] = 0;
+    first[j] = wv_em_reg(e, slot[j]);
+    if (!pext[j]) continue;
+    LLVMValueRef lo = LLVMBuildTrunc(e->b, first[j], vec(e->i32), "");
+    LLVMValueRef ne = LLVMBuildICmp(e->b, LLVMIntNE, widen(e, lo, 32, pext[j] == 2), first[j], "");
+    bad = LLVMBuildOr(e->b, bad, LLVMBuildBitCast(e->b, ne, e->i32, ""), "");
+    first[j] = lo;
+  }
   e->nregs = 0; /* (the loads stay in the entry block: the cache holds the phis) */
-  LLVMBuildBr(e->b, top);
+  LLVMBasicBlockRef no = LLVMAppendBasicBlockInContext(e->c, e->fn, "unlike");
+  LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, bad, e->mask, ""), cint(e->i32, 0), ""), no, top);
+  LLVMBasicBlockRef entry = LLVMGetInsertBlock(e->b);
+  LLVMPositionBuilderAtEnd(e->b, no);
+  LLVMBuildRet(e->b, cint(e->i32, 0));
   LLVMPositionBuilderAtEnd(e->b, top);
   for (uint32_t j = 0; first && j < n; j++) {
-    phi[j] = LLVMBuildPhi(e->b, e->v64, "");
+    phi[j] = LLVMBuildPhi(e->b, pext[j] ? vec(e->i32) : e->v64, "");
     LLVMAddIncoming(phi[j], &first[j], &entry, 1);
     rval *r = &e->regs[e->nregs++];
-    *r = (rval){.slot = slot[j], .v = phi[j], .dirty = wr[j]};
+    *r = pext[j] ? (rval){.slot = slot[j], .v32 = phi[j], .ext = pext[j], .dirty = wr[j]}
+                 : (rval){.slot = slot[j], .v = phi[j], .dirty = wr[j]};
   }
   uint32_t carried = first ? n : 0;
   free(first);
@@ -572,7 +638,8 @@ static uint32_t carry_in(em *e, const wv_func *f, uint32_t pc, uint32_t len, LLV
  * (x->jit_room) and the group need not stop at the start; the group loop counts the turns (x->jit_extra). Else
  * the region returns, and the interpreter runs the branch. The registers go round in phis (carry_in); the
  * predicates and counters are stored. */
-static void emit_back(em *e, const wv_insn *in, LLVMBasicBlockRef top, uint32_t len, LLVMValueRef *phi, uint32_t ncarry) {
+static void emit_back(em *e, const wv_insn *in, LLVMBasicBlockRef top, uint32_t len, LLVMValueRef *phi, const uint8_t *pext,
+                      uint32_t ncarry) {
   LLVMValueRef t = e->mask;
   if (in->guard >= 0) {
     LLVMValueRef p = pred(e, (uint32_t)in->guard);
@@ -587,21 +654,18 @@ static void emit_back(em *e, const wv_insn *in, LLVMBasicBlockRef top, uint32_t 
   LLVMBasicBlockRef turn = LLVMAppendBasicBlockInContext(e->c, e->fn, "again"), out = LLVMAppendBasicBlockInContext(e->c, e->fn, "out");
   LLVMBuildCondBr(e->b, again, turn, out);
   LLVMPositionBuilderAtEnd(e->b, turn);
-  uint32_t counts[NCOUNTERS]; /* (flush_to clears what it stores: kept for the way out) */
-  memcpy(counts, e->counts, sizeof counts);
-  uint8_t *pd = malloc(e->npreds + 1);
-  if (pd) memcpy(pd, e->pdirty, e->npreds);
+  side s;
+  side_in(e, &s);
   flush_to(e, e->pc + len, 0);
   LLVMBuildStore(e->b, used, xp);
-  LLVMBasicBlockRef end = LLVMGetInsertBlock(e->b);
   for (uint32_t j = 0; j < ncarry; j++) { /* (the cache's first entries are the carried registers) */
-    LLVMValueRef v = e->regs[j].v;
+    rval *r = &e->regs[j];
+    LLVMValueRef v = !pext[j] ? wv_em_reg(e, r->slot) : r->ext == pext[j] && r->v32 ? r->v32 : wv_em_regn(e, r->slot, 32);
+    LLVMBasicBlockRef end = LLVMGetInsertBlock(e->b);
     LLVMAddIncoming(phi[j], &v, &end, 1);
   }
   LLVMBuildBr(e->b, top);
-  memcpy(e->counts, counts, sizeof counts);
-  for (uint32_t i = 0; i < e->npreds; i++) e->pdirty[i] = pd ? pd[i] : (e->pv[i] != NULL);
-  free(pd);
+  side_out(e, &s);
   LLVMPositionBuilderAtEnd(e->b, out);
 }
 
@@ -663,8 +727,9 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   LLVMBasicBlockRef top = LLVMAppendBasicBlockInContext(c, e.fn, "top"); /* (a loop's body starts again here) */
   int loops = pc + len < f->ncode && f->code[pc + len].ctl == WV_CTL_BRA && f->code[pc + len].target == pc;
   LLVMValueRef *phi = loops ? malloc((5 * (size_t)len + 1) * sizeof *phi) : NULL;
-  uint32_t ncarry = phi ? carry_in(&e, f, pc, len, top, phi) : 0;
-  if (!ncarry) {
+  uint8_t *pext = loops ? malloc(5 * (size_t)len + 1) : NULL;
+  uint32_t ncarry = phi && pext ? carry_in(&e, f, pc, len, top, phi, pext) : 0;
+  if (LLVMGetInsertBlock(e.b) != top) { /* (no loop, or out of memory there) */
     LLVMBuildBr(e.b, top);
     LLVMPositionBuilderAtEnd(e.b, top);
   }
@@ -680,10 +745,11 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
     emit_insn(&e, &f->code[pc + k], &o, k);
     k++;
   }
-  if (loops) emit_back(&e, &f->code[pc + len], top, len, phi, ncarry);
+  if (loops) emit_back(&e, &f->code[pc + len], top, len, phi, pext, ncarry);
   flush(&e, pc + len);
   LLVMBuildRet(e.b, cint(e.i32, len));
   free(phi);
+  free(pext);
   LLVMDisposeBuilder(e.b);
   free(e.regs);
   free(early);

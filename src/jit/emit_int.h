@@ -15,8 +15,9 @@
 
 typedef struct rval {
   uint32_t slot;
-  LLVMValueRef v;   /* the 32 lanes as stored, <32 x i64> */
+  LLVMValueRef v;   /* the 32 lanes as stored, <32 x i64>; NULL: not made yet, ext says how (wv_em_reg) */
   LLVMValueRef v32; /* their low 32 bits, <32 x i32>, where known without narrowing v (regn) */
+  uint8_t ext;      /* 1, 2: the lanes are v32 zero-, sign-extended (so v may be NULL); 0: v is the value */
   int dirty;
 } rval;
 
