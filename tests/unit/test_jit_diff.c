@@ -1,11 +1,13 @@
 /*
- * test_jit_diff.c — the JIT engine against the interpreter (README "Engines"): random straight-line PTX of
- * the instructions the JIT compiles (integer arithmetic of every width, shifts past the width, mul.wide and
- * mad, setp with every comparison and .and/.or/.xor, selp, cvt, f32 add/sub/mul/fma on NaNs, infinities,
- * subnormals and signed zeros), mixed with instructions it leaves to the interpreter (div, popc, .ftz, .sat) and
- * guarded by predicates that differ between lanes, on partial warps, with shared and global loads and stores
- * between them. Every register ends in memory; the two engines must leave the same bytes. Without LLVM the
- * JIT is unavailable and the test checks that wv_create refuses it.
+ * test_jit_diff.c — the JIT engine against the interpreter (README "Engines"): random PTX of the instructions
+ * the JIT compiles (integer arithmetic of every width, shifts past the width, mul.wide and mad, bit counts, setp
+ * with every comparison and .and/.or/.xor, predicate logic, selp, cvt, f32 add/sub/mul/fma on NaNs, infinities,
+ * subnormals and signed zeros, shuffles, shared-memory atomics), mixed with instructions it leaves to the
+ * interpreter (div, .ftz, .sat) and guarded by predicates that differ between lanes, on partial warps, with
+ * shared and global loads and stores between them, forward branches whose sides the lanes take differently and
+ * loops whose turns differ between lanes. Every register ends in memory; the two engines must leave the same
+ * bytes and count the same --stats counters. Without LLVM the JIT is unavailable and the test checks that
+ * wv_create refuses it.
  */
 #include <stdio.h>
 #include <stdlib.h>
