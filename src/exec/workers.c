@@ -243,8 +243,11 @@ static void out_clear(grid *g, struct wv_ctaout *o) {
   memset(o->dcount, 0, sizeof o->dcount);
 }
 
+/* Whether o's CTA is the head, and not after one that failed: when the failed CTA finishes as the head, the head
+ * moves past it (finish), but a CTA after it that is still running is abandoned, not the head — its records must
+ * not go straight out. (finish stores stop before it releases head: the acquire sees it.) */
 static int is_head(const struct wv_ctaout *o) {
-  return atomic_load_explicit(&o->g->head, memory_order_acquire) == o->cta;
+  return atomic_load_explicit(&o->g->head, memory_order_acquire) == o->cta && atomic_load(&o->g->stop) >= o->cta;
 }
 
 /* A CTA after the head that holds too much waits until it is the head (or abandoned: 0). */

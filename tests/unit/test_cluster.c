@@ -210,7 +210,7 @@ static void test_tmap_roundtrip(void **state) {
   t.esize = wv_tmap_esize(t.dtype);
   uint8_t raw[WV_TMAP_BYTES];
   wv_tmap_pack(&t, raw);
-  wv_tmap u;
+  wv_tmap u = {0};
   assert_int_equal(wv_tmap_unpack(raw, &u), 0);
   assert_int_equal(u.rank, 3);
   assert_int_equal(u.addr, t.addr);
