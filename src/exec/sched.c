@@ -756,6 +756,10 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
     uint32_t pc = g->pc, mask = g->mask;
     uint32_t stop = (g->cbar && g->cbar->frame == g->frame && g->cbar->rpc != WV_RPC_EXIT) ? g->cbar->rpc : WV_RPC_NONE;
     x->cur_mask = mask;
+    if (jc) { /* for compiled code (jit_hook.h): fixed while the group runs, as mask and stop are */
+      x->jit_stop = stop;
+      x->jit_alone = !(w->exists & ~w->exited & ~mask);
+    }
     uint32_t popc = (uint32_t)__builtin_popcount(mask);
     int64_t n = 0;
     const wv_insn *in;
@@ -779,8 +783,6 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
        * one after the other and meet again) */
       if (!prof && jc && jc->len[pc] && n + jc->len[pc] < *budget) {
         uint32_t len = jc->len[pc];
-        x->jit_stop = stop;
-        x->jit_alone = !(w->exists & ~w->exited & ~mask);
         /* (a polling warp's backward branches go through control()) */
         x->jit_room = s->poll_yield ? 0 : *budget - n > UINT32_MAX ? UINT32_MAX : (uint32_t)(*budget - n);
         uint32_t k = (uint32_t)jc->entry[pc](x, mask);

@@ -412,11 +412,18 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
 static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
   wv_jbranch br;
   int bad = !wv_jit_branch(e->f, e->pc, e->pc + k, NULL, &br); /* (select.c makes none of these) */
-  for (int i = 0; i < 2 && !bad; i++) /* (nor paths with an access that checks itself: it could stop there) */
+  /* each path's instructions in order, their kinds (NONE: its bra), and the registers it writes */
+  uint32_t pcs[2][WV_JIT_BRANCH_MAX], npc[2] = {0, 0}, writes[2][WV_JIT_BRANCH_MAX], nw[2] = {0, 0};
+  wv_jop ops[2][WV_JIT_BRANCH_MAX];
+  for (int i = 0; i < 2 && !bad; i++)
     for (int r = 0; r < 2; r++)
       for (uint32_t pc = br.lo[i][r]; pc < br.hi[i][r]; pc++) {
-        wv_jop o;
-        bad |= wv_jit_select(&e->f->code[pc], &o) && (o.kind == WV_JK_LD || o.kind == WV_JK_ST) && !e->early[pc - e->pc];
+        wv_jop *o = &ops[i][npc[i]];
+        pcs[i][npc[i]++] = pc;
+        if (!wv_jit_select(&e->f->code[pc], o)) { o->kind = WV_JK_NONE; continue; }
+        if (wv_jop_dreg(o) && e->f->code[pc].d[0] != WV_NOSLOT) writes[i][nw[i]++] = e->f->code[pc].d[0];
+        /* (nor paths with an access that checks itself: it could stop there) */
+        bad |= (o->kind == WV_JK_LD || o->kind == WV_JK_ST) && !e->early[pc - e->pc];
       }
   if (bad) {
     wv_em_bail_if(e, LLVMConstInt(e->i1, 1, 0), k);
@@ -445,23 +452,12 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
   wv_em_add_field(e, offsetof(wv_exec, jit_split), e->i32, LLVMBuildZExt(e->b, split, e->i32, ""));
   wv_em_add_field(e, offsetof(wv_exec, jit_tless), e->i64, LLVMBuildSelect(e->b, split, tless, cint(e->i64, 0), ""));
   e->bpc = e->pc + k;
-  uint32_t writes[2][WV_JIT_BRANCH_MAX], nw[2] = {0, 0}; /* the registers each path writes */
-  for (int i = 0; i < 2; i++)
-    for (int r = 0; r < 2; r++)
-      for (uint32_t pc = br.lo[i][r]; pc < br.hi[i][r]; pc++) {
-        wv_jop o;
-        if (wv_jit_select(&e->f->code[pc], &o) && wv_jop_dreg(&o) && e->f->code[pc].d[0] != WV_NOSLOT)
-          writes[i][nw[i]++] = e->f->code[pc].d[0];
-      }
   for (int i = 0; i < 2; i++) {
     e->other = writes[1 - i];
     e->nother = nw[1 - i];
     e->pmask = lanes[i];
-    for (int r = 0; r < 2; r++)
-      for (uint32_t pc = br.lo[i][r]; pc < br.hi[i][r]; pc++) {
-        wv_jop o;
-        if (wv_jit_select(&e->f->code[pc], &o)) emit_insn(e, &e->f->code[pc], &o, pc - e->pc); /* (else its bra) */
-      }
+    for (uint32_t j = 0; j < npc[i]; j++)
+      if (ops[i][j].kind != WV_JK_NONE) emit_insn(e, &e->f->code[pcs[i][j]], &ops[i][j], pcs[i][j] - e->pc); /* (else its bra) */
   }
   e->pmask = e->mask;
   e->nother = 0;

@@ -243,8 +243,8 @@ static int path(const wv_func *f, uint32_t start, const uint32_t *wreg, uint32_t
                 uint32_t hi[2], uint32_t *n) {
   uint32_t r = 0, pc = from;
   *n = 0;
-  lo[0] = lo[1] = hi[1] = join;
   lo[0] = from;
+  lo[1] = hi[1] = join;
   while (pc != join) {
     if (pc > join || ++*n > WV_JIT_BRANCH_MAX) return 0;
     const wv_insn *in = &f->code[pc];
