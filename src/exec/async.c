@@ -61,6 +61,8 @@ typedef struct wv_aent {
   uint64_t src;        /* copy: global address */
   wv_cta *dcta;        /* the CTA whose shared memory it writes (copies, markers); NULL: a marker's generic address */
   void *data;          /* A_STORE, A_STAGED: the bytes; A_TSTORE: a tstore (freed at delivery) */
+  const uint8_t *hsrc; /* copy: src in host memory, found at issue; valid while the heap's count of frees is hfrees */
+  uint64_t hfrees;
 } wv_aent;
 
 typedef struct wv_aq {
@@ -270,12 +272,15 @@ static int deliver_one(wv_exec *x, wv_warp *w, int lane, wv_aq *q) {
   default:
     break;
   }
-  /* checked (and an over-read counted) at issue; a src-size of 0 reads nothing (zero fill) */
-  uint8_t *src = e->srcsize ? wv_mem_xlate(x, WV_SPACE_GLOBAL, e->src, e->srcsize, 1, lane, WV_MEM_LOAD_QUIET) : NULL;
+  /* checked (and an over-read counted) at issue; a src-size of 0 reads nothing (zero fill). Its host address
+   * from then holds while no allocation has been freed since. */
+  const uint8_t *src = e->hsrc && e->hfrees == *x->heap_frees ? e->hsrc : NULL;
+  if (e->srcsize && !src) src = wv_mem_xlate(x, WV_SPACE_GLOBAL, e->src, e->srcsize, 1, lane, WV_MEM_LOAD_QUIET);
   if (e->srcsize && !src) return delivery_fault(x, w, e, first);
   uint8_t *dst = t->shared + e->dst;
-  if (e->srcsize) memcpy(dst, src, e->srcsize);
-  memset(dst + e->srcsize, 0, (size_t)(e->size - e->srcsize)); /* zero fill */
+  if (e->srcsize == 16) memcpy(dst, src, 16);
+  else if (e->srcsize) memcpy(dst, src, e->srcsize);
+  if (e->size > e->srcsize) memset(dst + e->srcsize, 0, (size_t)(e->size - e->srcsize)); /* zero fill */
   return 0;
 }
 
@@ -342,20 +347,25 @@ static int deliver_for_mbar(wv_exec *x, int space, uint64_t addr, int lane) {
   return 0;
 }
 
-static int enqueue(wv_exec *x, int lane, wv_aent e) {
+/* The lane's queue with room for one more entry; NULL after a fault. */
+static wv_aq *room(wv_exec *x, int lane) {
   wv_aq *q = lane_q(x, x->warp, lane);
-  if (!q) { free(e.data); return 1; }
-  if (q->n == q->cap) {
-    uint32_t nc = q->cap ? q->cap * 2 : 8;
-    if (nc > (1u << 20)) {
-      free(e.data);
-      return wv_fault_set(x, WV_ERR_FAULT, lane, 0, 0, "more than a million cp.async operations never waited for");
-    }
-    wv_aent *nv = realloc(q->v, nc * sizeof *nv);
-    if (!nv) { free(e.data); return wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory for cp.async"); }
-    q->v = nv;
-    q->cap = nc;
+  if (!q || q->n < q->cap) return q;
+  uint32_t nc = q->cap ? q->cap * 2 : 8;
+  if (nc > (1u << 20)) {
+    wv_fault_set(x, WV_ERR_FAULT, lane, 0, 0, "more than a million cp.async operations never waited for");
+    return NULL;
   }
+  wv_aent *nv = realloc(q->v, nc * sizeof *nv);
+  if (!nv) { wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory for cp.async"); return NULL; }
+  q->v = nv;
+  q->cap = nc;
+  return q;
+}
+
+static int enqueue(wv_exec *x, int lane, wv_aent e) {
+  wv_aq *q = room(x, lane);
+  if (!q) { free(e.data); return 1; }
   if (!e.dcta && (e.marker == A_COPY || e.marker == A_STAGED || e.marker == A_STORE || e.marker == A_TSTORE)) e.dcta = x->cta;
   wv_cta *t = e.dcta ? e.dcta : x->cta;
   wv_aidx *a = writes_shared(&e) ? aidx_get(t) : NULL;
@@ -451,6 +461,28 @@ static void tensor_coords(wv_exec *x, const wv_insn *in, int lane, int32_t c[5])
   for (int i = 0; i < 5; i++) c[i] = slots[i] != WV_NOSLOT && i < in->vec ? (int32_t)WV_R(x, slots[i])[lane] : 0;
 }
 
+/* cp.async of lanes m whose ends the warp-wide check passed (r: the source's global region), delivered at the
+ * wait: what enqueue does, each lane's entry written in place with its source's host address. */
+static int copy_checked(wv_exec *x, uint32_t m, const uint64_t *S, uint32_t size, const uint64_t *dsts,
+                        const uint64_t *srcs, const wv_region *r) {
+  wv_cta *c = x->cta;
+  wv_aidx *a = m ? aidx_get(c) : NULL;
+  if (m && !a) return wv_fault_set(x, WV_ERR_NOMEM, __builtin_ctz(m), 0, 0, "out of host memory for cp.async");
+  uint64_t frees = *x->heap_frees;
+  WV_FOR_LANES(m, l, {
+    wv_aq *q = room(x, l);
+    if (!q) return 1;
+    uint32_t srcsize = S && S[l] < size ? (uint32_t)S[l] : size;
+    q->v[q->n++] = (wv_aent){.size = size, .srcsize = srcsize, .group = q->group, .fn = x->fn, .pc = x->cur_pc,
+                             .dst = dsts[l], .src = srcs[l], .dcta = c, .hsrc = r->host + (srcs[l] - r->abase), .hfrees = frees};
+    c->async_pending++;
+    c->cl->async_pending++;
+    x->n_async++;
+    aidx_count(a, dsts[l], size, 1);
+  });
+  return 0;
+}
+
 static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
   switch (in->mode) {
   case WV_CP_COPY: {
@@ -462,6 +494,7 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
     wv_region r;
     int checked = whole && wv_warp_region(x, WV_SPACE_SHARED, in->a, in->imm, in->addrf, m, size, 1, dsts, &r) &&
                   wv_warp_region(x, WV_SPACE_GLOBAL, in->b, in->imm2, in->type2, m, size, 0, srcs, &r);
+    if (checked && x->async_mode == WV_ASYNC_AT_WAIT) return copy_checked(x, m, S, size, dsts, srcs, &r);
     WV_FOR_LANES(m, l, {
       uint64_t dst = checked ? dsts[l] : addr_of(x, in->a, in->imm, in->addrf, l);
       uint64_t src = checked ? srcs[l] : addr_of(x, in->b, in->imm2, in->type2, l);
