@@ -571,26 +571,28 @@ static uint8_t out_ext(const wv_jop *o) {
 
 static uint32_t carry_in(em *e, const wv_func *f, uint32_t pc, uint32_t len, LLVMBasicBlockRef top, LLVMValueRef *phi,
                          uint8_t *pext) {
-  uint32_t n = 0, *slot = malloc((5 * (size_t)len + 1) * sizeof *slot);
-  uint8_t *wr = calloc(5 * (size_t)len + 1, 1);
+  uint32_t n = 0, *slot = malloc((EM_SLOTS * (size_t)len + 1) * sizeof *slot);
+  uint8_t *wr = calloc(EM_SLOTS * (size_t)len + 1, 1);
   if (!slot || !wr) { /* (out of memory: nothing carried, each turn loads what it reads) */
     free(slot);
     free(wr);
     return 0;
   }
-  memset(pext, 0xff, 5 * (size_t)len + 1); /* (0xff: not written yet) */
+  memset(pext, 0xff, EM_SLOTS * (size_t)len + 1); /* (0xff: not written yet) */
   for (uint32_t k = 0; k < len; k++) {
     const wv_insn *in = &f->code[pc + k];
     wv_jop o;
     if (!wv_jit_select(in, &o)) continue; /* (a branch the region holds) */
-    const uint32_t s[5] = {in->a, in->b, in->c, in->e, in->d[0]};
-    for (int i = 0; i < 5; i++) {
+    unsigned nv = o.vec > 1 ? o.vec : 1; /* (a vector ld/st: d[0 .. vec - 1]) */
+    const uint32_t s[EM_SLOTS] = {in->a, in->b, in->c, in->e, in->d[0], nv > 1 ? in->d[1] : WV_NOSLOT,
+                                  nv > 2 ? in->d[2] : WV_NOSLOT, nv > 3 ? in->d[3] : WV_NOSLOT};
+    for (int i = 0; i < EM_SLOTS; i++) {
       if (s[i] == WV_NOSLOT || WV_SLOT_BANK(s[i]) != WV_SLOT_REG || WV_SLOT_INDEX(s[i]) >= f->nregs) continue;
       if (!live_at(e, pc, s[i])) continue; /* (written before it is read in every turn: nothing to carry) */
       uint32_t j = 0;
       while (j < n && slot[j] != s[i]) j++;
       if (j == n) slot[n++] = s[i];
-      if (i == 4 && wv_jop_dreg(&o)) { /* (each write's way: one for all, or 0) */
+      if (i >= 4 && wv_jop_dreg(&o)) { /* (each write's way: one for all, or 0) */
         uint8_t x = out_ext(&o);
         pext[j] = wr[j] && pext[j] != x ? 0 : x;
         wr[j] = 1;
@@ -684,7 +686,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   e.npreds = f->npreds + 1;
   e.pv = calloc(e.npreds, sizeof *e.pv);
   e.pdirty = calloc(e.npreds, 1);
-  e.capregs = 5 * len + 4; /* (a, b, c, e and d[0] of each instruction at most) */
+  e.capregs = EM_SLOTS * len + 4;
   e.regs = malloc(e.capregs * sizeof *e.regs);
   uint8_t *early = calloc(len, 1);
   if (!e.pv || !e.pdirty || !e.regs || !early) {
@@ -723,8 +725,8 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   e.f = f;
   LLVMBasicBlockRef top = LLVMAppendBasicBlockInContext(c, e.fn, "top"); /* (a loop's body starts again here) */
   int loops = pc + len < f->ncode && f->code[pc + len].ctl == WV_CTL_BRA && f->code[pc + len].target == pc;
-  LLVMValueRef *phi = loops ? malloc((5 * (size_t)len + 1) * sizeof *phi) : NULL;
-  uint8_t *pext = loops ? malloc(5 * (size_t)len + 1) : NULL;
+  LLVMValueRef *phi = loops ? malloc((EM_SLOTS * (size_t)len + 1) * sizeof *phi) : NULL;
+  uint8_t *pext = loops ? malloc(EM_SLOTS * (size_t)len + 1) : NULL;
   uint32_t ncarry = phi && pext ? carry_in(&e, f, pc, len, top, phi, pext) : 0;
   e.loop = loops;
   if (LLVMGetInsertBlock(e.b) != top) { /* (no loop, or out of memory there) */

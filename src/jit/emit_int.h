@@ -21,6 +21,7 @@ typedef struct rval {
   int dirty;
 } rval;
 
+#define EM_SLOTS 8 /* register fields an instruction names at most: a, b, c, e and a vector's d[0 .. 3] */
 #define NCOUNTERS 8 /* wv_em_counters: the memory counters (counter()), then collectives and atomics */
 #define C_COLL 6
 #define C_ATOM 7
@@ -32,7 +33,7 @@ typedef struct em {
   LLVMValueRef bank[3], preds_p, out; /* the banks' and predicates' base pointers; wv_jit_mem's out[2] */
   LLVMTypeRef i1, i8, i16, i32, i64, f32, f64, ptr, v64, vptr, vi1;
   rval *regs;
-  uint32_t nregs, capregs;
+  uint32_t nregs, capregs; /* (capregs: EM_SLOTS per instruction) */
   LLVMValueRef *pv;  /* predicate values, NULL: not loaded */
   uint8_t *pdirty;
   uint32_t npreds;
@@ -91,6 +92,8 @@ static inline LLVMValueRef narrow(em *e, LLVMValueRef v, unsigned bits) {
   return bits == 64 ? v : LLVMBuildTrunc(e->b, v, vec(ity(e, bits)), "");
 }
 
+/* The bytes an ld/st accesses in each lane (all its elements), to which it is aligned. */
+static inline unsigned wv_em_bytes(const wv_jop *o) { return o->bits / 8 * (o->vec > 1 ? o->vec : 1); }
 static inline LLVMValueRef widen(em *e, LLVMValueRef v, unsigned bits, int sgn) {
   if (bits == 64) return v;
   return sgn ? LLVMBuildSExt(e->b, v, e->v64, "") : LLVMBuildZExt(e->b, v, e->v64, "");

@@ -37,11 +37,30 @@ static void reduce_addrs(em *e, LLVMValueRef a, LLVMValueRef mv, int w32, LLVMVa
   }
 }
 
+/* Whether a cp.async of the CTA not yet delivered writes into [lo, hi): exec's wv_async_pending_in, asked only
+ * while one is pending (e->async_pending, fixed while the region runs: it issues and delivers none). */
+static LLVMValueRef pending_in(em *e, LLVMValueRef lo, LLVMValueRef hi) {
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(e->b), ask = LLVMAppendBasicBlockInContext(e->c, e->fn, "pending");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->c, e->fn, "asked");
+  LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->async_pending, cint(e->i32, 0), ""), ask, done);
+  LLVMPositionBuilderAtEnd(e->b, ask);
+  LLVMTypeRef pt[] = {e->ptr, e->i64, e->i64}, ft = LLVMFunctionType(e->i32, pt, 3, 0);
+  LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_async_pending_in"); /* jit.c defines the symbol's address */
+  if (!fp) fp = LLVMAddFunction(e->mod, "wv_async_pending_in", ft);
+  LLVMValueRef r = LLVMBuildCall2(e->b, ft, fp, (LLVMValueRef[]){e->x, lo, hi}, 3, "");
+  LLVMBuildBr(e->b, done);
+  LLVMPositionBuilderAtEnd(e->b, done);
+  LLVMValueRef v = LLVMBuildPhi(e->b, e->i32, ""), in[] = {cint(e->i32, 0), r};
+  LLVMBasicBlockRef from[] = {pre, ask};
+  LLVMAddIncoming(v, in, from, 2);
+  return LLVMBuildICmp(e->b, LLVMIntNE, v, cint(e->i32, 0), "");
+}
+
 /* A .shared access: wv_warp_region_at's test for the space (host = the CTA's shared bytes, abase 0, no stride),
  * from the base register's extremes r_lo, r_hi and OR r_or: every lane's r + off lies in [r_lo + off, r_hi + off]
  * when that does not pass 2^32, and is aligned when r_or | off is. Only where this proves the exact test true
- * does the access go ahead (a load not at all while a cp.async of the CTA is pending); else the interpreter
- * runs it. */
+ * does the access go ahead (a load not where a cp.async of the CTA not yet delivered writes: the interpreter
+ * counts such a read); else the interpreter runs it. */
 static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVMValueRef r_or, uint64_t off,
                                unsigned bytes, int st) {
   LLVMValueRef lo = LLVMBuildAdd(e->b, r_lo, cint(e->i64, off), ""), hi = LLVMBuildAdd(e->b, r_hi, cint(e->i64, off), "");
@@ -51,15 +70,22 @@ static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVM
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntULT, lo, cint(e->i64, WV_SHARED_BASE), ""), "");
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), ""),
                                              e->shared_size, ""), "");
-  if (!st) bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->async_pending, cint(e->i32, 0), ""), "");
+  if (!st) bad = LLVMBuildOr(e->b, bad, pending_in(e, lo, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), "")), "");
   return bad;
 }
 
+#define HALF (WV_WARP / 2)
+/* The n-element vector whose element j is element idx[j] of a and b side by side (b NULL: a alone). */
+static LLVMValueRef pick(em *e, LLVMValueRef a, LLVMValueRef b, const unsigned *idx, unsigned n) {
+  LLVMValueRef iv[4 * WV_WARP];
+  for (unsigned j = 0; j < n; j++) iv[j] = cint(e->i32, idx[j]);
+  return LLVMBuildShuffleVector(e->b, a, b ? b : LLVMGetUndef(LLVMTypeOf(a)), LLVMConstVector(iv, n), "");
+}
 /* Lanes lo .. lo + n - 1 of v. */
 static LLVMValueRef lanes(em *e, LLVMValueRef v, unsigned lo, unsigned n) {
-  LLVMValueRef idx[WV_WARP];
-  for (unsigned i = 0; i < n; i++) idx[i] = cint(e->i32, lo + i);
-  return LLVMBuildShuffleVector(e->b, v, LLVMGetUndef(LLVMTypeOf(v)), LLVMConstVector(idx, n), "");
+  unsigned idx[WV_WARP];
+  for (unsigned i = 0; i < n; i++) idx[i] = lo + i;
+  return pick(e, v, NULL, idx, n);
 }
 /* Whether the active lanes (m) of v hold one value, and (*lo) that value. */
 static LLVMValueRef same(em *e, LLVMValueRef v, LLVMValueRef m, LLVMValueRef *lo) {
@@ -77,80 +103,115 @@ static LLVMValueRef same(em *e, LLVMValueRef v, LLVMValueRef m, LLVMValueRef *lo
   return LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, eq, it, ""), LLVMConstAllOnes(it), "");
 }
 
-#define HALF (WV_WARP / 2)
-/* The lanes' accesses at ptrs (for .shared, <32 x i32> offsets from host), a half-warp (16 lanes, a 512-bit
- * vector of 32-bit elements) at a time, lanes in order: where the half's active lanes' elements are consecutive (a row) one masked vector load or store; a load
- * where they all read one element (a broadcast), one load; else a gather or scatter (of two stores to one
- * address the higher lane's stays, as in the interpreter's lane loop). Masked-off lanes touch no memory. The
- * tests are on the address register itself (lane l's address is base[l] + off + l * stride, off and stride the
- * same for all lanes), so accesses through one register share them: a row when base[l] - (l % 16) * size is the
- * same for the half's active lanes and stride is 0, its first element at that + off; a broadcast when base[l]
- * is. */
+/* The lanes' accesses at ptrs (for .shared, <32 x i32> offsets from host) of nv elements each (a vector ld/st:
+ * element i at + i * size), a half-warp (16 lanes) at a time, lanes in order: where the half's active lanes'
+ * accesses are consecutive (a row) one masked vector load or store of them all (a vector's elements interleaved);
+ * a load where they all read the same bytes (a broadcast), one load of each element; else a gather or scatter of
+ * each element (of two stores to one address the higher lane's stays, as in the interpreter's lane loop: a
+ * vector's accesses are aligned to its size, so two lanes' are the same bytes or apart). Masked-off lanes touch no
+ * memory. The tests are on the address register itself (lane l's address is base[l] + off + l * stride, off and
+ * stride the same for all lanes), so accesses through one register share them: a row when base[l] - (l % 16) *
+ * bytes is the same for the half's active lanes and stride is 0, its first element at that + off; a broadcast
+ * when base[l] is. */
 static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, LLVMValueRef ptrs, LLVMValueRef base,
                    LLVMValueRef stride, LLVMValueRef host, uint64_t off) {
-  int st = o->kind == WV_JK_ST, w32 = LLVMGetElementType(LLVMTypeOf(base)) == e->i32;
-  unsigned bytes = o->bits / 8;
-  LLVMTypeRef el = ity(e, o->bits), et = LLVMVectorType(el, HALF), bt = w32 ? e->i32 : e->i64, hvp = LLVMVectorType(e->ptr, HALF);
-  LLVMValueRef sv = st ? wv_em_regn(e, in->d[0], o->bits) : NULL; /* (loaded before the branches) */
+  int st = o->kind == WV_JK_ST, w32 = LLVMGetElementType(LLVMTypeOf(base)) == e->i32, g32 = LLVMGetElementType(LLVMTypeOf(ptrs)) == e->i32;
+  unsigned size = o->bits / 8, nv = o->vec > 1 ? o->vec : 1, bytes = size * nv, nr = HALF * nv;
+  LLVMTypeRef el = ity(e, o->bits), et = LLVMVectorType(el, HALF), rt = LLVMVectorType(el, nr), bt = w32 ? e->i32 : e->i64;
+  LLVMTypeRef hvp = LLVMVectorType(e->ptr, HALF);
+  LLVMValueRef sv[4] = {NULL}; /* (loaded before the branches) */
+  for (unsigned i = 0; st && i < nv; i++) sv[i] = wv_em_regn(e, in->d[i], o->bits);
   LLVMValueRef step[HALF];
   for (unsigned l = 0; l < HALF; l++) step[l] = cint(bt, (uint64_t)l * bytes);
-  LLVMValueRef steps = LLVMConstVector(step, HALF), bytes32 = cint(e->i32, bytes), part[2];
+  LLVMValueRef steps = LLVMConstVector(step, HALF), size32 = cint(e->i32, size), part[2][4];
+  unsigned rep[4 * HALF], inter[4 * HALF]; /* a row's element j: lane j / nv's (its mask); element j % nv of it */
+  for (unsigned j = 0; j < nr; j++) rep[j] = j / nv, inter[j] = (j % nv) * HALF + j / nv;
+  int bc = !st && nv == 1; /* (a vector's broadcast takes the gather: a path fewer to compile) */
   LLVMValueRef unit = stride ? LLVMBuildICmp(e->b, LLVMIntEQ, stride, cint(e->i64, 0), "") : NULL;
   for (unsigned h = 0; h < 2; h++) {
     LLVMValueRef bh = lanes(e, base, h * HALF, HALF), mh = lanes(e, mv, h * HALF, HALF), ph = lanes(e, ptrs, h * HALF, HALF);
-    LLVMValueRef svh = st ? lanes(e, sv, h * HALF, HALF) : NULL, dlo, blo;
+    LLVMValueRef svh[4] = {NULL}, dlo, blo;
+    for (unsigned i = 0; st && i < nv; i++) svh[i] = lanes(e, sv[i], h * HALF, HALF);
     LLVMValueRef row = same(e, LLVMBuildSub(e->b, bh, steps, ""), mh, &dlo);
-    LLVMValueRef one = st ? NULL : same(e, bh, mh, &blo);
+    LLVMValueRef one = bc ? same(e, bh, mh, &blo) : NULL;
     if (unit) {
       row = LLVMBuildAnd(e->b, row, unit, "");
       if (one) one = LLVMBuildAnd(e->b, one, unit, "");
     }
-    /* (32 bits: base[l] is below 2^31, so base[l] - (l % 16) * size is exact as a signed number, negative where
+    /* (32 bits: base[l] is below 2^31, so base[l] - (l % 16) * bytes is exact as a signed number, negative where
      * the row starts below the half's first lane's place) */
     LLVMValueRef first = LLVMBuildAdd(e->b, w32 ? LLVMBuildSExt(e->b, dlo, e->i64, "") : dlo, cint(e->i64, off), "");
     LLVMValueRef p0 = LLVMBuildGEP2(e->b, e->i8, host, &first, 1, ""); /* the half's first lane's element of the row */
     LLVMBasicBlockRef bv = LLVMAppendBasicBlockInContext(e->c, e->fn, "row"), bg = LLVMAppendBasicBlockInContext(e->c, e->fn, "lanes");
-    LLVMBasicBlockRef bb = st ? NULL : LLVMAppendBasicBlockInContext(e->c, e->fn, "one"), bt2 = st ? NULL : LLVMAppendBasicBlockInContext(e->c, e->fn, "other");
+    LLVMBasicBlockRef bb = bc ? LLVMAppendBasicBlockInContext(e->c, e->fn, "one") : NULL, bt2 = bc ? LLVMAppendBasicBlockInContext(e->c, e->fn, "other") : NULL;
     LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "done");
-    LLVMBuildCondBr(e->b, row, bv, st ? bg : bt2);
-    if (!st) {
+    LLVMBuildCondBr(e->b, row, bv, bc ? bt2 : bg);
+    if (bc) {
       LLVMPositionBuilderAtEnd(e->b, bt2);
       LLVMBuildCondBr(e->b, one, bb, bg);
     }
-    LLVMValueRef vv = NULL, vg = NULL, vb = NULL;
-    LLVMTypeRef tv[] = {et, e->ptr}, tg[] = {et, hvp};
+    LLVMValueRef vv[4] = {NULL}, vg[4] = {NULL}, vb[4] = {NULL};
+    LLVMTypeRef tv[] = {rt, e->ptr}, tg[] = {et, hvp};
     LLVMPositionBuilderAtEnd(e->b, bv);
-    if (st) wv_em_intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){svh, p0, bytes32, mh}, 4);
-    else vv = wv_em_intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p0, bytes32, mh, LLVMConstNull(et)}, 4);
+    LLVMValueRef mr = nv > 1 ? pick(e, mh, NULL, rep, nr) : mh;
+    if (st) { /* the elements interleaved: lane 0's, lane 1's, ... */
+      LLVMValueRef all = svh[0];
+      if (nv > 1) {
+        unsigned cat[4 * HALF];
+        for (unsigned j = 0; j < 4 * HALF; j++) cat[j] = j;
+        all = pick(e, svh[0], svh[1], cat, 2 * HALF);
+        if (nv == 4) all = pick(e, all, pick(e, svh[2], svh[3], cat, 2 * HALF), cat, 4 * HALF);
+        all = pick(e, all, NULL, inter, nr);
+      }
+      wv_em_intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){all, p0, size32, mr}, 4);
+    } else {
+      LLVMValueRef all = wv_em_intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p0, size32, mr, LLVMConstNull(rt)}, 4);
+      for (unsigned i = 0; i < nv; i++) {
+        unsigned idx[HALF];
+        for (unsigned l = 0; l < HALF; l++) idx[l] = l * nv + i;
+        vv[i] = nv > 1 ? pick(e, all, NULL, idx, HALF) : all;
+      }
+    }
     LLVMBuildBr(e->b, bj);
-    if (!st) { /* one element for all: lanes that are not active take it too, and select() drops it */
+    if (bc) { /* the same bytes for all: lanes that are not active take them too, and select() drops them */
       LLVMPositionBuilderAtEnd(e->b, bb);
-      LLVMValueRef at = LLVMBuildAdd(e->b, w32 ? LLVMBuildZExt(e->b, blo, e->i64, "") : blo, cint(e->i64, off), "");
-      LLVMValueRef x = LLVMBuildLoad2(e->b, el, LLVMBuildGEP2(e->b, e->i8, host, &at, 1, ""), "");
-      LLVMSetAlignment(x, bytes);
-      vb = broadcast(e, x);
-      vb = lanes(e, vb, 0, HALF);
+      for (unsigned i = 0; i < nv; i++) {
+        LLVMValueRef at = LLVMBuildAdd(e->b, w32 ? LLVMBuildZExt(e->b, blo, e->i64, "") : blo, cint(e->i64, off + i * size), "");
+        LLVMValueRef x = LLVMBuildLoad2(e->b, el, LLVMBuildGEP2(e->b, e->i8, host, &at, 1, ""), "");
+        LLVMSetAlignment(x, size);
+        vb[i] = lanes(e, broadcast(e, x), 0, HALF);
+      }
       LLVMBuildBr(e->b, bj);
     }
     LLVMPositionBuilderAtEnd(e->b, bg);
-    if (LLVMGetElementType(LLVMTypeOf(ptrs)) == e->i32) /* .shared: offsets from host, in the gather's block so that
-                                                        * it is one with a base and 32-bit indices */
-      ph = LLVMBuildGEP2(e->b, e->i8, host, &ph, 1, "");
-    if (st) wv_em_intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){svh, ph, bytes32, mh}, 4);
-    else vg = wv_em_intrinsic(e, "llvm.masked.gather", tg, 2, (LLVMValueRef[]){ph, bytes32, mh, LLVMConstNull(et)}, 4);
+    for (unsigned i = 0; i < nv; i++) {
+      LLVMValueRef pi = ph, di = cint(g32 ? e->i32 : e->i64, (uint64_t)i * size);
+      if (g32) { /* .shared: offsets from host, in the gather's block so that it is one with a base and 32-bit indices */
+        LLVMValueRef dv[HALF];
+        for (unsigned l = 0; l < HALF; l++) dv[l] = di;
+        if (i) pi = LLVMBuildAdd(e->b, pi, LLVMConstVector(dv, HALF), "");
+        pi = LLVMBuildGEP2(e->b, e->i8, host, &pi, 1, "");
+      } else if (i) {
+        pi = LLVMBuildGEP2(e->b, e->i8, pi, &di, 1, "");
+      }
+      if (st) wv_em_intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){svh[i], pi, size32, mh}, 4);
+      else vg[i] = wv_em_intrinsic(e, "llvm.masked.gather", tg, 2, (LLVMValueRef[]){pi, size32, mh, LLVMConstNull(et)}, 4);
+    }
     LLVMBuildBr(e->b, bj);
     LLVMPositionBuilderAtEnd(e->b, bj);
     if (st) continue;
-    part[h] = LLVMBuildPhi(e->b, et, "");
-    LLVMValueRef inv[] = {vv, vb, vg};
-    LLVMBasicBlockRef inb[] = {bv, bb, bg};
-    LLVMAddIncoming(part[h], inv, inb, 3);
+    for (unsigned i = 0; i < nv; i++) {
+      part[h][i] = LLVMBuildPhi(e->b, et, "");
+      LLVMValueRef inv[] = {vv[i], vg[i], vb[i]};
+      LLVMBasicBlockRef inb[] = {bv, bg, bb};
+      LLVMAddIncoming(part[h][i], inv, inb, bc ? 3 : 2);
+    }
   }
   if (st) return;
-  LLVMValueRef idx[WV_WARP];
-  for (unsigned i = 0; i < WV_WARP; i++) idx[i] = cint(e->i32, i);
-  LLVMValueRef v = LLVMBuildShuffleVector(e->b, part[0], part[1], LLVMConstVector(idx, WV_WARP), "");
-  if (in->d[0] != WV_NOSLOT) wv_em_setreg(e, in->d[0], mv, widen(e, v, o->bits, o->sgn));
+  unsigned idx[WV_WARP];
+  for (unsigned i = 0; i < WV_WARP; i++) idx[i] = i;
+  for (unsigned i = 0; i < nv; i++) /* (in order: of two equal destinations the later element stays, as h_ld) */
+    if (in->d[i] != WV_NOSLOT) wv_em_setreg(e, in->d[i], mv, widen(e, pick(e, part[0][i], part[1][i], idx, WV_WARP), o->bits, o->sgn));
 }
 
 /* The check of an access that is not .shared-inline: where the space may be global (64-bit addresses), the
@@ -214,14 +275,14 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef lo, LLVMVal
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
   LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
   int any = 0;
-  uint32_t *written = malloc((len + 1) * sizeof *written); /* per instruction: the register it writes */
+  uint8_t *written = malloc(len + 1); /* per instruction: 1 where it writes registers (wv_jit_writes: which) */
   if (!written) return; /* (out of memory: each access checks itself) */
   for (uint32_t k = 0; k < len; k++) {
     const wv_insn *in = &code[k];
     wv_jop o;
     early[k] = 0;
     int sel = wv_jit_select(in, &o);
-    written[k] = sel && wv_jop_dreg(&o) ? in->d[0] : WV_NOSLOT;
+    written[k] = sel && wv_jop_dreg(&o);
     if (!sel || in->guard >= 0) continue;
     if (o.kind == WV_JK_SHFL) { /* a converged warp: the whole warp */
       bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->mask, cint(e->i32, 0xffffffffu), ""), "");
@@ -231,11 +292,11 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     }
     if ((o.kind != WV_JK_LD && o.kind != WV_JK_ST && o.kind != WV_JK_ATOM) || !wv_jit_shared_inline(in)) continue;
     int earlier = 0;
-    for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) earlier |= written[i] == in->a;
+    for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) earlier |= written[i] && wv_jit_writes(&code[i], in->a);
     if (earlier) continue;
     LLVMValueRef base = in->a != WV_NOSLOT ? wv_em_reg(e, in->a) : LLVMConstNull(e->v64), lo, hi, bits;
     reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-    bad = LLVMBuildOr(e->b, bad, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, o.bits / 8, o.kind == WV_JK_ST), "");
+    bad = LLVMBuildOr(e->b, bad, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, wv_em_bytes(&o), o.kind == WV_JK_ST), "");
     early[k] = 1;
     any = 1;
   }
@@ -279,7 +340,7 @@ static void emit_atom(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m3
 
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
   int st = o->kind == WV_JK_ST, atom = o->kind == WV_JK_ATOM;
-  unsigned bytes = o->bits / 8;
+  unsigned bytes = wv_em_bytes(o); /* (all of a vector's elements: checked as one access, as h_ld checks it) */
   LLVMValueRef none = LLVMBuildICmp(e->b, LLVMIntEQ, m32, cint(e->i32, 0), "");
   /* the lanes' addresses as warp_addrs (h_mem.c) computes them: ((base & bmask) + off) & wmask */
   uint64_t bmask = (in->addrf & WV_AF_ADDR32) ? 0xffffffffu : ~0ull, wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;

@@ -143,10 +143,12 @@ wv_jit *wv_jit_new(const char *cache_dir, unsigned threads, char *err, size_t er
     return NULL;
   }
   /* what compiled code calls, by name (an object file holds no address of this process) */
-  LLVMOrcCSymbolMapPair sym = {LLVMOrcLLJITMangleAndIntern(j->lljit, "wv_jit_mem"),
-                               {(LLVMOrcExecutorAddress)(uintptr_t)&wv_jit_mem,
-                                {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0}}};
-  if ((e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(j->lljit), LLVMOrcAbsoluteSymbols(&sym, 1)))) {
+  const LLVMJITSymbolFlags fn = {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0};
+  LLVMOrcCSymbolMapPair sym[] = {
+      {LLVMOrcLLJITMangleAndIntern(j->lljit, "wv_jit_mem"), {(LLVMOrcExecutorAddress)(uintptr_t)&wv_jit_mem, fn}},
+      {LLVMOrcLLJITMangleAndIntern(j->lljit, "wv_async_pending_in"),
+       {(LLVMOrcExecutorAddress)(uintptr_t)&wv_async_pending_in, fn}}};
+  if ((e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(j->lljit), LLVMOrcAbsoluteSymbols(sym, 2)))) {
     take_error(e, err, errlen);
     wv_jit_free(j);
     return NULL;

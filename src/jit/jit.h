@@ -38,7 +38,7 @@ typedef enum wv_jk {
   WV_JK_FBIN,    /* add sub mul .rn .f32 without flags */
   WV_JK_FFMA,    /* fma.rn.f32 (mad.rn), with contract.c's negations (jop.neg: 1 product, 2 addend) */
   WV_JK_CVTA,
-  WV_JK_LD,      /* ld/st of one element (bits, sgn) */
+  WV_JK_LD,      /* ld/st of one element (bits, sgn) or a vector of vec (2, 4) of them: d[0 .. vec - 1] */
   WV_JK_ST,
   WV_JK_SHFL,    /* shfl.sync of a converged full warp whose b, c and membermask are known (wv_jit_static) */
   WV_JK_ATOM,    /* atom/red.shared.add.{u32,s32}: h_atom's lane loop (bits 32, sgn) */
@@ -54,12 +54,28 @@ typedef struct wv_jop {
   uint8_t flt;    /* float width of a setp, 0: integer */
   uint8_t cmp;    /* WV_CMP_* */
   uint8_t neg;
+  uint8_t vec;    /* ld/st: elements (1, 2, 4) */
 } wv_jop;
 
 /* Whether an instruction of kind o writes register d[0] (a store reads it; setp and predicate logic write
  * predicates). */
 static inline int wv_jop_dreg(const wv_jop *o) {
   return o->kind != WV_JK_ST && o->kind != WV_JK_SETP && o->kind != WV_JK_PRED;
+}
+/* The register slots in, which compiles as o, writes (d[0], a vector load's d[0 .. vec - 1]; WV_NOSLOT where none):
+ * their count, at most 4. */
+static inline unsigned wv_jop_dregs(const wv_insn *in, const wv_jop *o, uint32_t d[4]) {
+  if (!wv_jop_dreg(o)) return 0;
+  unsigned n = o->kind == WV_JK_LD && o->vec > 1 ? o->vec : 1;
+  for (unsigned i = 0; i < n; i++) d[i] = in->d[i];
+  return n;
+}
+/* Whether in (which compiles as a kind that writes registers, wv_jop_dreg) writes slot. */
+static inline int wv_jit_writes(const wv_insn *in, uint32_t slot) {
+  unsigned n = in->op == WV_OP_LD && in->vec > 1 && in->vec <= 4 ? in->vec : 1;
+  for (unsigned i = 0; slot != WV_NOSLOT && i < n; i++)
+    if (in->d[i] == slot) return 1;
+  return 0;
 }
 /* How the JIT runs instruction in, 0 if it leaves it to the interpreter. */
 int wv_jit_select(const wv_insn *in, wv_jop *o);
@@ -83,9 +99,9 @@ typedef struct wv_jbranch {
 } wv_jbranch;
 #define WV_JIT_BRANCH_MAX 64 /* instructions between a branch and its join */
 /* Whether the instruction at pc of f is such a branch in a region starting at `start` (*b: its paths). wreg: per
- * instruction of f the register it writes (WV_NOSLOT: none), to tell the accesses checked at the entry; NULL:
+ * instruction of f 1 where it writes registers (wv_jit_writes: which), to tell the accesses checked at the entry; NULL:
  * any unguarded .shared access with an inline check is taken as one (the region's maker asked). */
-int wv_jit_branch(const wv_func *f, uint32_t start, uint32_t pc, const uint32_t *wreg, wv_jbranch *b);
+int wv_jit_branch(const wv_func *f, uint32_t start, uint32_t pc, const uint8_t *wreg, wv_jbranch *b);
 
 /* Regions of f: len[pc] (the length of the region starting at pc, 0: none), each a run of at least min
  * instructions that compile, inside one basic block but for the forward branches above it holds (wv_jit_branch:

@@ -16,23 +16,25 @@
 #include "exec/warp.h"
 #include "jit/jit.h"
 
-/* Registers instruction `in` may read (1: every register) and the one it surely overwrites (WV_NOSLOT: none). */
-static int effects(const wv_insn *in, uint32_t *use, uint32_t *nuse, uint32_t *kill) {
+/* Registers instruction `in` may read (1: every register) and those it surely overwrites. */
+static int effects(const wv_insn *in, uint32_t *use, uint32_t *nuse, uint32_t *kill, uint32_t *nkill) {
   wv_jop o;
-  *nuse = 0;
-  *kill = WV_NOSLOT;
+  *nuse = *nkill = 0;
   int known = wv_jit_select(in, &o);
   if (!known && !(in->ctl == WV_CTL_BRA || in->ctl == WV_CTL_RET || in->ctl == WV_CTL_EXIT || in->ctl == WV_CTL_BAR))
     return 1;
   if (in->ctl == WV_CTL_BAR && in->mode != WV_BAR_SYNC && in->mode != WV_BAR_ARRIVE) return 1;
   /* every source field, over-approximated: a predicate index there reads as some register, which only keeps
    * that one live */
-  const uint32_t src[] = {in->a, in->b, in->c, in->e, o.kind == WV_JK_ST ? in->d[0] : WV_NOSLOT};
+  unsigned nst = o.kind == WV_JK_ST ? (o.vec > 1 ? o.vec : 1) : 0; /* (a store's values: d[0 .. vec - 1]) */
+  const uint32_t src[] = {in->a, in->b, in->c, in->e, nst > 0 ? in->d[0] : WV_NOSLOT, nst > 1 ? in->d[1] : WV_NOSLOT,
+                          nst > 2 ? in->d[2] : WV_NOSLOT, nst > 3 ? in->d[3] : WV_NOSLOT};
   for (size_t i = 0; i < sizeof src / sizeof *src; i++)
     if (src[i] != WV_NOSLOT && WV_SLOT_BANK(src[i]) == WV_SLOT_REG) use[(*nuse)++] = WV_SLOT_INDEX(src[i]);
-  if (known && wv_jop_dreg(&o) && in->guard < 0 && in->d[0] != WV_NOSLOT &&
-      WV_SLOT_BANK(in->d[0]) == WV_SLOT_REG)
-    *kill = WV_SLOT_INDEX(in->d[0]);
+  uint32_t d[4];
+  unsigned nd = known && in->guard < 0 ? wv_jop_dregs(in, &o, d) : 0;
+  for (unsigned i = 0; i < nd; i++)
+    if (d[i] != WV_NOSLOT && WV_SLOT_BANK(d[i]) == WV_SLOT_REG) kill[(*nkill)++] = WV_SLOT_INDEX(d[i]);
   return 0;
 }
 
@@ -65,11 +67,12 @@ uint64_t *wv_jit_live(const wv_func *f, uint32_t *words_out) {
         for (uint32_t i = 0; i < w; i++) acc[i] |= live[(size_t)(pc + 1) * w + i];
       if (in->ctl == WV_CTL_BRA && in->target < n)
         for (uint32_t i = 0; i < w; i++) acc[i] |= live[(size_t)in->target * w + i];
-      uint32_t use[5], nuse, kill;
-      if (effects(in, use, &nuse, &kill)) {
+      uint32_t use[8], nuse, kill[4], nkill;
+      if (effects(in, use, &nuse, kill, &nkill)) {
         memset(acc, 0xff, w * sizeof *acc);
       } else {
-        if (kill != WV_NOSLOT && kill < f->nregs) acc[kill / 64] &= ~(1ull << (kill % 64));
+        for (uint32_t i = 0; i < nkill; i++)
+          if (kill[i] < f->nregs) acc[kill[i] / 64] &= ~(1ull << (kill[i] % 64));
         for (uint32_t i = 0; i < nuse; i++)
           if (use[i] < (uint64_t)w * 64) acc[use[i] / 64] |= 1ull << (use[i] % 64);
       }

@@ -129,7 +129,9 @@ static int select_mem(const wv_insn *in, wv_jop *o) {
   int ld = in->fn == wv_h_mem(WV_OP_LD, &k), st = in->fn == wv_h_mem(WV_OP_ST, &k);
   if (!ld && !st) return 0;
   unsigned size = wv_type_size((wv_type)in->type);
-  if (in->vec != 1 || !size || size > 8 || (in->addrf & WV_AF_LOCALBASE) || in->space == WV_SPACE_CLUSTER) return 0;
+  if ((in->vec != 1 && in->vec != 2 && in->vec != 4) || !size || size > 8 || size * in->vec > 16 ||
+      (in->addrf & WV_AF_LOCALBASE) || in->space == WV_SPACE_CLUSTER)
+    return 0;
   switch (in->space) {
   case WV_SPACE_GENERIC: case WV_SPACE_GLOBAL: case WV_SPACE_SHARED: case WV_SPACE_CONST: case WV_SPACE_KPARAM:
     break;
@@ -139,6 +141,7 @@ static int select_mem(const wv_insn *in, wv_jop *o) {
   set(o, ld ? WV_JK_LD : WV_JK_ST, ld ? WV_OP_LD : WV_OP_ST, WV_T_NONE);
   o->bits = (uint8_t)(size * 8);
   o->sgn = (uint8_t)wv_type_is_signed((wv_type)in->type);
+  o->vec = in->vec;
   return 1;
 }
 
@@ -188,7 +191,7 @@ int wv_jit_static(const wv_insn *code, uint32_t k, uint32_t slot, const uint64_t
     const wv_insn *in = &code[i];
     wv_jop o;
     if (!wv_jit_select(in, &o)) return 0; /* (not in the run) */
-    if (!wv_jop_dreg(&o) || in->d[0] != slot) continue;
+    if (!wv_jop_dreg(&o) || !wv_jit_writes(in, slot)) continue;
     if (o.kind != WV_JK_MOV || in->guard >= 0 || in->a == WV_NOSLOT || WV_SLOT_BANK(in->a) != WV_SLOT_CONST ||
         WV_SLOT_INDEX(in->a) >= nconsts)
       return 0;
@@ -225,21 +228,21 @@ int wv_jit_shared_inline(const wv_insn *in) {
 }
 
 /* Whether instruction pc may stand on a branch's path in a region starting at start (wv_jit_branch): arithmetic,
- * or a .shared load or store checked at the entry (no guard, its address register written by no instruction
- * before it in the region). */
-static int on_path(const wv_func *f, uint32_t start, uint32_t pc, const uint32_t *wreg) {
+ * or a .shared load or store of one element checked at the entry (no guard, its address register written by no
+ * instruction before it in the region). */
+static int on_path(const wv_func *f, uint32_t start, uint32_t pc, const uint8_t *wreg) {
   const wv_insn *in = &f->code[pc];
   wv_jop o;
-  if (!wv_jit_select(in, &o) || o.kind == WV_JK_ATOM || o.kind == WV_JK_SHFL) return 0;
+  if (!wv_jit_select(in, &o) || o.kind == WV_JK_ATOM || o.kind == WV_JK_SHFL || o.vec > 1) return 0;
   if (o.kind != WV_JK_LD && o.kind != WV_JK_ST) return 1;
   if (in->guard >= 0 || !wv_jit_shared_inline(in)) return 0;
   for (uint32_t i = start; wreg && i < pc && in->a != WV_NOSLOT; i++)
-    if (wreg[i] == in->a) return 0;
+    if (wreg[i] && wv_jit_writes(&f->code[i], in->a)) return 0;
   return 1;
 }
 
 /* One path of a branch (wv_jit_branch) from `from` to join: *r ranges, *n instructions. */
-static int path(const wv_func *f, uint32_t start, const uint32_t *wreg, uint32_t from, uint32_t join, uint32_t lo[2],
+static int path(const wv_func *f, uint32_t start, const uint8_t *wreg, uint32_t from, uint32_t join, uint32_t lo[2],
                 uint32_t hi[2], uint32_t *n) {
   uint32_t r = 0, pc = from;
   *n = 0;
@@ -262,7 +265,7 @@ static int path(const wv_func *f, uint32_t start, const uint32_t *wreg, uint32_t
 }
 
 /* (jit.h) */
-int wv_jit_branch(const wv_func *f, uint32_t start, uint32_t pc, const uint32_t *wreg, wv_jbranch *b) {
+int wv_jit_branch(const wv_func *f, uint32_t start, uint32_t pc, const uint8_t *wreg, wv_jbranch *b) {
   const wv_insn *in = &f->code[pc];
   uint32_t j = in->rpc;
   if (in->ctl != WV_CTL_BRA || in->guard < 0 || j >= f->ncode || j <= pc || j - pc - 1 > WV_JIT_BRANCH_MAX ||
@@ -284,7 +287,7 @@ int wv_jit_branch(const wv_func *f, uint32_t start, uint32_t pc, const uint32_t 
  * join, and none meets there (ntgt: the branches that reach each place, nrpc: the branches that meet there).
  * *through: whether the region may go on at the join too (only the branch's own paths reach it, and only it
  * meets there). */
-static int holds(const wv_func *f, const uint8_t *ntgt, const uint8_t *nrpc, const uint32_t *wreg, uint32_t start, uint32_t e,
+static int holds(const wv_func *f, const uint8_t *ntgt, const uint8_t *nrpc, const uint8_t *wreg, uint32_t start, uint32_t e,
                  wv_jbranch *b, int *through) {
   if (!wv_jit_branch(f, start, e, wreg, b)) return 0;
   uint8_t own[WV_JIT_BRANCH_MAX + 1] = {0}; /* the branch's and its paths' bras reaching each place */
@@ -302,7 +305,7 @@ static int holds(const wv_func *f, const uint8_t *ntgt, const uint8_t *nrpc, con
 uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
   uint32_t n = f->ncode, count = 0;
   uint8_t *lead = calloc(n + 1, 1), *ok = calloc(n + 1, 1), *ntgt = calloc(n + 1, 1), *nrpc = calloc(n + 1, 1);
-  uint32_t *wreg = malloc((n + 1) * sizeof *wreg);
+  uint8_t *wreg = malloc(n + 1);
   if (!lead || !ok || !ntgt || !nrpc || !wreg) {
     free(lead);
     free(ok);
@@ -317,7 +320,7 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
     const wv_insn *in = &f->code[pc];
     wv_jop o;
     ok[pc] = (uint8_t)wv_jit_select(in, &o);
-    wreg[pc] = ok[pc] && wv_jop_dreg(&o) ? in->d[0] : WV_NOSLOT;
+    wreg[pc] = ok[pc] && wv_jop_dreg(&o);
     if (in->ctl != WV_CTL_NONE && in->ctl != WV_CTL_COLL) {
       lead[pc + 1] = 1;
       if (in->ctl == WV_CTL_BRA && in->target < n) lead[in->target] = 1, ntgt[in->target] += ntgt[in->target] < 255;

@@ -68,6 +68,55 @@ static void test_delivery_modes(void **state) {
   assert_null(wv_create(&bad));
 }
 
+/* Reads beside copies in flight: each thread copies 4 bytes of g into the first half of s, then reads its word of
+ * the second half (no copy writes there) and its own word of the first (in flight): out[t] = s[256 + 4t] (the
+ * value it stored there), out[64 + t] = s[4t] before the wait (0), out[128 + t] = after it. The JIT compiles the
+ * reads and the stores after the cp.async as one region, which may run only where no copy in flight writes what
+ * it reads: here it must leave them to the interpreter, which counts the 64 early reads. */
+static const char BESIDE[] = HDR
+    ".visible .entry beside(.param .u64 g, .param .u64 o)\n{\n"
+    ".reg .b32 %r<12>; .reg .b64 %rd<8>;\n"
+    ".shared .align 16 .b8 s[512];\n"
+    "ld.param.u64 %rd1, [g]; ld.param.u64 %rd2, [o];\n"
+    "mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 2;\n"
+    "mov.u32 %r3, s; add.u32 %r4, %r3, %r2; add.u32 %r7, %r1, 7;\n"
+    "st.shared.u32 [%r4+256], %r7;\n"
+    "cvt.u64.u32 %rd3, %r2; add.s64 %rd4, %rd1, %rd3; add.s64 %rd5, %rd2, %rd3;\n"
+    "cp.async.ca.shared.global [%r4], [%rd4], 4;\n"
+    "cp.async.commit_group;\n"
+    "ld.shared.u32 %r5, [%r4+256];\n"
+    "ld.shared.u32 %r6, [%r4];\n"
+    "st.global.u32 [%rd5], %r5;\n"
+    "st.global.u32 [%rd5+256], %r6;\n"
+    "cp.async.wait_all;\n"
+    "ld.shared.u32 %r8, [%r4];\n"
+    "st.global.u32 [%rd5+512], %r8;\n"
+    "ret;\n}\n";
+
+static void test_reads_beside_copies_in_flight(void **state) {
+  (void)state;
+  for (int jit = 0; jit <= wv_has_jit(); jit++) {
+    wv_config cfg = {.engine = jit ? "jit" : "interp"};
+    wv_vm *vm = wv_create(&cfg);
+    assert_non_null(vm);
+    const wv_kernel *k = wvt_kernel(vm, BESIDE, "beside");
+    uint32_t g[64], out[192] = {0};
+    for (int i = 0; i < 64; i++) g[i] = 1000u + (uint32_t)i;
+    wvt_buf b[2] = {{g, sizeof g}, {out, sizeof out}};
+    wvt_run_ok(vm, k, 1, 64, 2, b);
+    wv_stats st;
+    wv_get_stats(vm, &st);
+    for (int t = 0; t < 64; t++) {
+      assert_int_equal(out[t], 7 + t);
+      assert_int_equal(out[64 + t], 0);
+      assert_int_equal(out[128 + t], 1000 + t);
+    }
+    assert_int_equal(st.async_early_reads, 64);
+    assert_int_equal(st.shared_loads, 2 * 3); /* (per warp instruction) */
+    wv_destroy(vm);
+  }
+}
+
 /* Two groups; wait_group 1 guarantees only the older one. Zero fill: src-size 4 of 16 bytes.
  * out[0..3] = s after wait_group 1 (group A: 16 bytes, 4 of them from g, rest zero)
  * out[4]    = s[16] after wait_group 1 (group B: still in flight under at-wait)
@@ -247,6 +296,7 @@ int main(void) {
     cmocka_unit_test(test_delivery_modes),
     cmocka_unit_test_setup_teardown(test_groups_and_zero_fill, wvt_setup, wvt_teardown),
     cmocka_unit_test(test_zero_fill_reads_nothing),
+    cmocka_unit_test(test_reads_beside_copies_in_flight),
     cmocka_unit_test_setup_teardown(test_late_fault_names_the_copy, wvt_setup, wvt_teardown),
     cmocka_unit_test_setup_teardown(test_mbarrier_phases, wvt_setup, wvt_teardown),
     cmocka_unit_test_setup_teardown(test_try_wait_deadlock, wvt_setup, wvt_teardown),

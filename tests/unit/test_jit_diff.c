@@ -161,7 +161,27 @@ static void insn_k(gen *g, uint32_t k) {
     }
     break;
   }
-  default: { /* memory: a shared word of another lane, a global word */
+  default: { /* memory: a shared word of another lane, a global word; or vectors */
+    if (!pick(g, 3)) { /* a vector in shared memory (lanes in a row, at random, or all at the same bytes) and in global */
+      static const char *const VT[] = {"v2.u32", "v4.u32", "v2.s32", "v4.b32", "v2.u64", "v4.u16", "v2.b16"};
+      unsigned t = pick(g, 7), n = VT[t][1] - '0', bits = VT[t][4] == '6' ? 64 : VT[t][5] == '6' ? 16 : 32;
+      unsigned vb = n * bits / 8, sh = vb == 16 ? 4 : vb == 8 ? 3 : 2, how = pick(g, 3);
+      const char *rk = bits == 64 ? "rd" : bits == 16 ? "h" : "r";
+      unsigned nr = bits == 16 ? 4 : 8;
+      char regs[64];
+      int len = snprintf(regs, sizeof regs, "{");
+      for (unsigned i = 0; i < n; i++) len += snprintf(regs + len, sizeof regs - (size_t)len, "%s%%%s%u", i ? ", " : "", rk, pick(g, nr));
+      snprintf(regs + len, sizeof regs - (size_t)len, "}");
+      if (how == 2) emit(g, "mov.u32 %%r%u, %u;\n", c, (unsigned)pick(g, 512 / vb) * vb);
+      else if (how) emit(g, "and.b32 %%r%u, %%t0, %u;\nshl.b32 %%r%u, %%r%u, %u;\n", c, 512 / vb - 1, c, c, sh);
+      else emit(g, "and.b32 %%r%u, %%r%u, %u;\nshl.b32 %%r%u, %%r%u, %u;\n", c, a, 512 / vb - 1, c, c, sh);
+      emit(g, "add.u32 %%r%u, %%r%u, %%s0;\n", c, c);
+      if (pick(g, 2)) emit(g, "%sld.shared.%s %s, [%%r%u];\n", G, VT[t], regs, c);
+      else emit(g, "%sst.shared.%s [%%r%u], %s;\n", G, VT[t], c, regs);
+      if (pick(g, 2)) emit(g, "%sld.global.%s %s, [%%rd20+%u];\n", G, VT[t], regs, (unsigned)pick(g, 256 / vb) * vb);
+      else emit(g, "%sst.global.%s [%%rd20+%u], %s;\n", G, VT[t], (unsigned)pick(g, 256 / vb) * vb, regs);
+      break;
+    }
     emit(g, "and.b32 %%r%u, %%r%u, 63;\nshl.b32 %%r%u, %%r%u, 2;\nadd.u32 %%r%u, %%r%u, %%s0;\n", c, a, c, c, c, c);
     switch (pick(g, 4)) { /* (atomics: lanes of a warp meet on words, in lane order) */
     case 0: emit(g, "%sst.shared.u32 [%%r%u], %%r%u;\n", G, c, b); break;
@@ -231,7 +251,7 @@ static void insn(gen *g) {
 /* A kernel: inputs per thread from `in`, n random instructions, every register to `out`. */
 static void kernel_text(gen *g, int n) {
   emit(g, WVT_HDR ".visible .entry k(.param .u64 pin, .param .u64 pout, .param .u64 pscr)\n{\n"
-          ".shared .align 4 .b8 sm[512];\n"
+          ".shared .align 16 .b8 sm[512];\n"
           ".reg .b32 %%r<8>; .reg .b64 %%rd<24>; .reg .b16 %%h<4>; .reg .f32 %%f<8>; .reg .f64 %%fd<4>; .reg .pred %%p<4>;\n"
           ".reg .b32 %%t<4>; .reg .b32 %%s0; .reg .pred %%q0;\n"
           "ld.param.u64 %%rd16, [pin];\nld.param.u64 %%rd17, [pout];\nld.param.u64 %%rd20, [pscr];\n"
