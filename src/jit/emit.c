@@ -7,7 +7,7 @@
  * instruction (emit_mem.c) first passes exec's warp-wide check and, when it fails or no lane is active, the
  * function returns its index before any effect of it: the interpreter runs it. The arithmetic is that of the
  * handler select.c recognised (h_int.c, h_setp.c, h_float.c, h_mov.c, h_cvt.c, h_mem.c), in the same widths;
- * f32 NaN results are the canonical NaN. A forward branch the region holds (select.c wv_jit_branch) runs both
+ * f32 NaN results are the canonical NaN, f64 ones follow fpmath.h's payload rule. A forward branch the region holds (select.c wv_jit_branch) runs both
  * its paths, each instruction for the lanes on its path (emit_branch). A region followed by a branch back to its
  * start is a loop's body: it goes round again itself while all the lanes take that branch (emit_back), the
  * registers it names carried in phis (carry_in).
@@ -20,6 +20,7 @@
 
 #include <llvm-c/Core.h>
 
+#include "exec/fpmath.h"
 #include "jit/emit_int.h"
 
 const char wv_jit_emit_build[] = __DATE__ " " __TIME__;
@@ -253,6 +254,48 @@ static LLVMValueRef from_f32(em *e, LLVMValueRef f) {
   LLVMValueRef nan = LLVMBuildFCmp(e->b, LLVMRealUNO, f, f, "");
   bits = LLVMBuildSelect(e->b, nan, splat(e, e->i32, 0x7fffffffu), bits, "");
   return LLVMBuildZExt(e->b, bits, e->v64, "");
+}
+
+/* Lanes of v (<32 x i64>, f64 bits) that are NaN. */
+static LLVMValueRef isnan64(em *e, LLVMValueRef v) {
+  return LLVMBuildICmp(e->b, LLVMIntUGT, LLVMBuildAnd(e->b, v, splat(e, e->i64, 0x7fffffffffffffffull), ""),
+                       splat(e, e->i64, 0x7ff0000000000000ull), "");
+}
+/* An f64 result as the handlers store it (fpmath.h wv_fp__f64_nan): a NaN is the first NaN operand in the
+ * handler's order (src, their bits), quieted; one made from numbers the default NaN. */
+static LLVMValueRef from_f64(em *e, LLVMValueRef f, const LLVMValueRef *src, unsigned n) {
+  LLVMValueRef bits = LLVMBuildBitCast(e->b, f, e->v64, ""), nan = LLVMBuildFCmp(e->b, LLVMRealUNO, f, f, "");
+  LLVMValueRef pick = splat(e, e->i64, WV_FP_F64_NAN);
+  for (unsigned i = n; WV_FP_F64_NAN_PROPAGATE && i-- > 0;)
+    pick = LLVMBuildSelect(e->b, isnan64(e, src[i]), LLVMBuildOr(e->b, src[i], splat(e, e->i64, 0x0008000000000000ull), ""),
+                           pick, "");
+  return LLVMBuildSelect(e->b, nan, pick, bits, "");
+}
+/* add sub mul div of floats, rounded to nearest (the host's mode). */
+static LLVMValueRef fbin(em *e, int op, LLVMValueRef a, LLVMValueRef b) {
+  switch (op) {
+  case WV_OP_ADD: return LLVMBuildFAdd(e->b, a, b, "");
+  case WV_OP_SUB: return LLVMBuildFSub(e->b, a, b, "");
+  case WV_OP_DIV: return LLVMBuildFDiv(e->b, a, b, "");
+  default: return LLVMBuildFMul(e->b, a, b, "");
+  }
+}
+/* f64 bits as <32 x double>. */
+static LLVMValueRef as_f64(em *e, LLVMValueRef v) { return LLVMBuildBitCast(e->b, v, vec(e->f64), ""); }
+/* neg/abs of .f32 (as NaN: the canonical NaN) and .f64 (a NaN only quieted), fpmath.h wv_fp_neg_f32 ... */
+static LLVMValueRef emit_fun(em *e, const wv_insn *in, const wv_jop *o) {
+  int neg = o->op == WV_OP_NEG;
+  if (o->flt == 32) {
+    LLVMValueRef a = wv_em_regn(e, in->a, 32);
+    LLVMValueRef nan = LLVMBuildICmp(e->b, LLVMIntUGT, LLVMBuildAnd(e->b, a, splat(e, e->i32, 0x7fffffffu), ""),
+                                     splat(e, e->i32, 0x7f800000u), "");
+    LLVMValueRef r = neg ? LLVMBuildXor(e->b, a, splat(e, e->i32, 0x80000000u), "") : LLVMBuildAnd(e->b, a, splat(e, e->i32, 0x7fffffffu), "");
+    return widen(e, LLVMBuildSelect(e->b, nan, splat(e, e->i32, WV_FP_F32_NAN), r, ""), 32, 0);
+  }
+  LLVMValueRef a = wv_em_reg(e, in->a);
+  LLVMValueRef r = neg ? LLVMBuildXor(e->b, a, splat(e, e->i64, 0x8000000000000000ull), "")
+                       : LLVMBuildAnd(e->b, a, splat(e, e->i64, 0x7fffffffffffffffull), "");
+  return LLVMBuildSelect(e->b, isnan64(e, a), LLVMBuildOr(e->b, a, splat(e, e->i64, 0x0008000000000000ull), ""), r, "");
 }
 
 /* ---- instructions ---- */
@@ -527,9 +570,41 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
   }
   case WV_JK_FBIN: {
     LLVMValueRef a = as_f32(e, in->a), b = as_f32(e, in->b);
-    r = from_f32(e, o->op == WV_OP_ADD ? LLVMBuildFAdd(e->b, a, b, "") : o->op == WV_OP_SUB ? LLVMBuildFSub(e->b, a, b, "")
-                                                                                           : LLVMBuildFMul(e->b, a, b, ""));
+    r = from_f32(e, fbin(e, o->op, a, b));
     break;
+  }
+  case WV_JK_DBIN: { /* (a NaN: a's, else b's) */
+    LLVMValueRef s[2] = {wv_em_reg(e, in->a), wv_em_reg(e, in->b)}, a = as_f64(e, s[0]), b = as_f64(e, s[1]);
+    r = from_f64(e, fbin(e, o->op, a, b), s, 2);
+    break;
+  }
+  case WV_JK_DFMA: { /* contract.c's negations leave a NaN's sign (h_float.c neg64); a NaN: a's, c's, then b's */
+    LLVMValueRef a = wv_em_reg(e, in->a), b = wv_em_reg(e, in->b), c = wv_em_reg(e, in->c);
+    LLVMValueRef sign = splat(e, e->i64, 0x8000000000000000ull);
+    if (o->neg & 1) a = LLVMBuildSelect(e->b, isnan64(e, a), a, LLVMBuildXor(e->b, a, sign, ""), "");
+    if (o->neg & 2) c = LLVMBuildSelect(e->b, isnan64(e, c), c, LLVMBuildXor(e->b, c, sign, ""), "");
+    LLVMTypeRef ft = vec(e->f64);
+    LLVMValueRef args[] = {as_f64(e, a), as_f64(e, b), as_f64(e, c)}, s[3] = {a, c, b};
+    r = from_f64(e, wv_em_intrinsic(e, "llvm.fma", &ft, 1, args, 3), s, 3);
+    break;
+  }
+  case WV_JK_FUN: r = emit_fun(e, in, o); break;
+  case WV_JK_PACK: { /* h_pack: each source's low bits in their place */
+    const uint32_t src[4] = {in->a, in->b, in->c, in->e};
+    for (unsigned i = 0; i < o->vec; i++) {
+      LLVMValueRef v = widen(e, wv_em_regn(e, src[i], o->bits), o->bits, 0);
+      if (i) v = LLVMBuildShl(e->b, v, splat(e, e->i64, (uint64_t)o->bits * i), "");
+      r = r ? LLVMBuildOr(e->b, r, v, "") : v;
+    }
+    break;
+  }
+  case WV_JK_UNPACK: { /* h_unpack: all parts of the source first (a destination may be it), then each in order */
+    LLVMValueRef a = wv_em_reg(e, in->a), part[4];
+    for (unsigned i = 0; i < o->vec; i++)
+      part[i] = widen(e, narrow(e, i ? LLVMBuildLShr(e->b, a, splat(e, e->i64, (uint64_t)o->bits * i), "") : a, o->bits),
+                      o->bits, 0);
+    for (unsigned i = 0; i < o->vec; i++) wv_em_setreg(e, in->d[i], mv, part[i]);
+    return;
   }
   case WV_JK_FFMA: {
     LLVMValueRef a = wv_em_regn(e, in->a, 32), c = wv_em_regn(e, in->c, 32);
@@ -564,6 +639,9 @@ static uint8_t out_ext(const wv_jop *o) {
   case WV_JK_CVTI: return o->flt <= 32 ? (o->neg ? 2 : 1) : 0;
   case WV_JK_I2F: return o->flt == 32 ? 1 : 0;
   case WV_JK_FBIN: case WV_JK_FFMA: case WV_JK_SHFL: return 1;
+  case WV_JK_FUN: return o->flt == 32 ? 1 : 0;
+  case WV_JK_PACK: return o->bits * o->vec <= 32 ? 1 : 0;
+  case WV_JK_UNPACK: return o->bits <= 32 ? 1 : 0;
   case WV_JK_BITS: return o->op != WV_OP_BREV || o->bits == 32 ? 1 : 0;
   default: return 0;
   }

@@ -6,6 +6,7 @@
  * another module (or another process, through cache.c's files) reuses it, and it stays linked while a loaded
  * module uses it. Built without LLVM, wv_jit_available() is 0 and nothing compiles.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -142,13 +143,21 @@ wv_jit *wv_jit_new(const char *cache_dir, unsigned threads, char *err, size_t er
     wv_jit_free(j);
     return NULL;
   }
-  /* what compiled code calls, by name (an object file holds no address of this process) */
+  /* what compiled code calls, by name (an object file holds no address of this process): warpvm's helpers, and
+   * the C library functions LLVM's code generator may call (stores of many zeros become memset; llvm.fma is a
+   * call where the CPU has no FMA instruction) */
   const LLVMJITSymbolFlags fn = {LLVMJITSymbolGenericFlagsExported | LLVMJITSymbolGenericFlagsCallable, 0};
-  LLVMOrcCSymbolMapPair sym[] = {
-      {LLVMOrcLLJITMangleAndIntern(j->lljit, "wv_jit_mem"), {(LLVMOrcExecutorAddress)(uintptr_t)&wv_jit_mem, fn}},
-      {LLVMOrcLLJITMangleAndIntern(j->lljit, "wv_async_pending_in"),
-       {(LLVMOrcExecutorAddress)(uintptr_t)&wv_async_pending_in, fn}}};
-  if ((e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(j->lljit), LLVMOrcAbsoluteSymbols(sym, 2)))) {
+  static const struct { const char *name; void (*addr)(void); } SYMS[] = {
+      {"wv_jit_mem", (void (*)(void))wv_jit_mem}, {"wv_async_pending_in", (void (*)(void))wv_async_pending_in},
+      {"memset", (void (*)(void))memset},        {"memcpy", (void (*)(void))memcpy},
+      {"memmove", (void (*)(void))memmove},      {"fma", (void (*)(void))fma},
+      {"fmaf", (void (*)(void))fmaf}};
+  LLVMOrcCSymbolMapPair sym[sizeof SYMS / sizeof *SYMS];
+  for (size_t i = 0; i < sizeof SYMS / sizeof *SYMS; i++)
+    sym[i] = (LLVMOrcCSymbolMapPair){LLVMOrcLLJITMangleAndIntern(j->lljit, SYMS[i].name),
+                                     {(LLVMOrcExecutorAddress)(uintptr_t)SYMS[i].addr, fn}};
+  if ((e = LLVMOrcJITDylibDefine(LLVMOrcLLJITGetMainJITDylib(j->lljit),
+                                 LLVMOrcAbsoluteSymbols(sym, sizeof SYMS / sizeof *SYMS)))) {
     take_error(e, err, errlen);
     wv_jit_free(j);
     return NULL;

@@ -35,8 +35,11 @@ typedef enum wv_jk {
   WV_JK_I2F,     /* cvt.rn.f32/.f64 of an integer (bits/sgn), flt the float's width */
   WV_JK_SETP,    /* setp on an integer (bits/sgn) or float (flt: 32 or 64) type, jop.cmp */
   WV_JK_SELP,
-  WV_JK_FBIN,    /* add sub mul .rn .f32 without flags */
+  WV_JK_FBIN,    /* add sub mul div .rn .f32 without flags */
   WV_JK_FFMA,    /* fma.rn.f32 (mad.rn), with contract.c's negations (jop.neg: 1 product, 2 addend) */
+  WV_JK_DBIN,    /* add sub mul div .rn .f64 (a NaN result: fpmath.h's payload rule) */
+  WV_JK_DFMA,    /* fma.rn.f64 (mad.rn), with contract.c's negations (jop.neg as FFMA) */
+  WV_JK_FUN,     /* neg abs of .f32 (without .ftz) or .f64 (jop.flt: 32, 64) */
   WV_JK_CVTA,
   WV_JK_LD,      /* ld/st of one element (bits, sgn) or a vector of vec (2, 4) of them: d[0 .. vec - 1] */
   WV_JK_ST,
@@ -44,6 +47,8 @@ typedef enum wv_jk {
   WV_JK_ATOM,    /* atom/red.shared.add.{u32,s32}: h_atom's lane loop (bits 32, sgn) */
   WV_JK_BITS,    /* popc clz brev bfind (jop.op) on bits 32 or 64, sgn; neg: bfind's .shiftamt */
   WV_JK_PRED,    /* and or xor not mov (jop.op) on predicates: d[0], a, b are predicate indices */
+  WV_JK_PACK,    /* mov d, {a, b, c, e}: vec elements of bits each, a's the lowest */
+  WV_JK_UNPACK,  /* mov {d[0] .. d[vec - 1]}, a: element i is a's bits [bits * i, bits * (i + 1)) */
 } wv_jk;
 
 typedef struct wv_jop {
@@ -54,7 +59,7 @@ typedef struct wv_jop {
   uint8_t flt;    /* float width of a setp, 0: integer */
   uint8_t cmp;    /* WV_CMP_* */
   uint8_t neg;
-  uint8_t vec;    /* ld/st: elements (1, 2, 4) */
+  uint8_t vec;    /* ld/st, pack/unpack: elements (1, 2, 4) */
 } wv_jop;
 
 /* Whether an instruction of kind o writes register d[0] (a store reads it; setp and predicate logic write
@@ -62,17 +67,18 @@ typedef struct wv_jop {
 static inline int wv_jop_dreg(const wv_jop *o) {
   return o->kind != WV_JK_ST && o->kind != WV_JK_SETP && o->kind != WV_JK_PRED;
 }
-/* The register slots in, which compiles as o, writes (d[0], a vector load's d[0 .. vec - 1]; WV_NOSLOT where none):
- * their count, at most 4. */
+/* The register slots in, which compiles as o, writes (d[0], a vector load's or an unpack's d[0 .. vec - 1];
+ * WV_NOSLOT where none): their count, at most 4. */
 static inline unsigned wv_jop_dregs(const wv_insn *in, const wv_jop *o, uint32_t d[4]) {
   if (!wv_jop_dreg(o)) return 0;
-  unsigned n = o->kind == WV_JK_LD && o->vec > 1 ? o->vec : 1;
+  unsigned n = (o->kind == WV_JK_LD || o->kind == WV_JK_UNPACK) && o->vec > 1 ? o->vec : 1;
   for (unsigned i = 0; i < n; i++) d[i] = in->d[i];
   return n;
 }
-/* Whether in (which compiles as a kind that writes registers, wv_jop_dreg) writes slot. */
+/* Whether in (which compiles as a kind that writes registers, wv_jop_dreg) writes slot. (A vector mov's d[1 ..] are
+ * an unpack's destinations; a pack's are WV_NOSLOT.) */
 static inline int wv_jit_writes(const wv_insn *in, uint32_t slot) {
-  unsigned n = in->op == WV_OP_LD && in->vec > 1 && in->vec <= 4 ? in->vec : 1;
+  unsigned n = (in->op == WV_OP_LD || in->op == WV_OP_MOV) && in->vec > 1 && in->vec <= 4 ? in->vec : 1;
   for (unsigned i = 0; slot != WV_NOSLOT && i < n; i++)
     if (in->d[i] == slot) return 1;
   return 0;

@@ -47,6 +47,14 @@ static int select_move(const wv_insn *in, wv_jop *o) {
   if (in->fn == wv_h_mov(WV_MOV_REG, WV_T_B64)) return set(o, WV_JK_MOV, WV_OP_MOV, WV_T_U64);
   if (in->fn == wv_h_mov(WV_MOV_REG, WV_T_B32)) return set(o, WV_JK_MOV, WV_OP_MOV, WV_T_U32);
   if (in->fn == wv_h_mov(WV_MOV_REG, WV_T_B16)) return set(o, WV_JK_MOV, WV_OP_MOV, WV_T_U16);
+  int pack = in->fn == wv_h_mov(WV_MOV_PACK, WV_T_B64), unpack = in->fn == wv_h_mov(WV_MOV_UNPACK, WV_T_B64);
+  if ((pack || unpack) && in->vec >= 2 && in->vec <= 4 && (in->imm == 1 || in->imm == 2 || in->imm == 4 || in->imm == 8) &&
+      in->imm * in->vec <= 8) { /* (h_pack, h_unpack: element width in->imm bytes) */
+    set(o, pack ? WV_JK_PACK : WV_JK_UNPACK, WV_OP_MOV, WV_T_NONE);
+    o->bits = (uint8_t)(in->imm * 8);
+    o->vec = in->vec;
+    return 1;
+  }
   wv_insn k = {0};
   if (in->fn == wv_h_cvt(WV_T_U64, WV_T_U32, &k)) return set(o, WV_JK_MOV, WV_OP_CVT, WV_T_U32);
   if (in->fn == wv_h_cvt(WV_T_U64, WV_T_S32, &k)) return set(o, WV_JK_MOV, WV_OP_CVT, WV_T_S32);
@@ -96,22 +104,32 @@ static int select_setp(const wv_insn *in, wv_jop *o) {
   return 0;
 }
 
-/* f32 add/sub/mul/fma rounded to nearest without flags: the handlers that do exactly that whatever the insn says;
- * contract.c's fma with negations reads the rounding and flags from the insn, so those must be plain. */
+/* f32 and f64 add/sub/mul/div/fma rounded to nearest without flags: the handlers that do exactly that whatever the
+ * insn says; contract.c's fma with negations and neg/abs read the rounding and flags from the insn, so those must
+ * be plain. */
 static int select_float(const wv_insn *in, wv_jop *o) {
-  static const int OPS[] = {WV_OP_ADD, WV_OP_SUB, WV_OP_MUL, WV_OP_FMA};
-  wv_insn k = {0};
-  k.rnd = WV_RND_RN;
-  for (size_t i = 0; i < sizeof OPS / sizeof *OPS; i++)
-    if (in->fn == wv_h_float(OPS[i], WV_T_F32, &k))
-      return set(o, OPS[i] == WV_OP_FMA ? WV_JK_FFMA : WV_JK_FBIN, OPS[i], WV_T_NONE);
-  k.mode = WV_FM_NEGP;
-  if (in->fn == wv_h_float(WV_OP_FMA, WV_T_F32, &k)) {
-    if ((in->rnd != WV_RND_NONE && in->rnd != WV_RND_RN) || in->ftz || in->sat || (in->mode & ~(WV_FM_NEGP | WV_FM_NEGC)))
-      return 0;
-    set(o, WV_JK_FFMA, WV_OP_FMA, WV_T_NONE);
-    o->neg = (uint8_t)(((in->mode & WV_FM_NEGP) ? 1 : 0) | ((in->mode & WV_FM_NEGC) ? 2 : 0));
-    return 1;
+  static const int OPS[] = {WV_OP_ADD, WV_OP_SUB, WV_OP_MUL, WV_OP_DIV, WV_OP_FMA};
+  for (int d = 0; d < 2; d++) {
+    wv_type t = d ? WV_T_F64 : WV_T_F32;
+    wv_insn k = {0};
+    k.rnd = WV_RND_RN;
+    for (size_t i = 0; i < sizeof OPS / sizeof *OPS; i++)
+      if (in->fn == wv_h_float(OPS[i], t, &k))
+        return set(o, OPS[i] == WV_OP_FMA ? (d ? WV_JK_DFMA : WV_JK_FFMA) : d ? WV_JK_DBIN : WV_JK_FBIN, OPS[i], WV_T_NONE);
+    k.mode = WV_FM_NEGP;
+    if (in->fn == wv_h_float(WV_OP_FMA, t, &k)) {
+      if ((in->rnd != WV_RND_NONE && in->rnd != WV_RND_RN) || in->ftz || in->sat || (in->mode & ~(WV_FM_NEGP | WV_FM_NEGC)))
+        return 0;
+      set(o, d ? WV_JK_DFMA : WV_JK_FFMA, WV_OP_FMA, WV_T_NONE);
+      o->neg = (uint8_t)(((in->mode & WV_FM_NEGP) ? 1 : 0) | ((in->mode & WV_FM_NEGC) ? 2 : 0));
+      return 1;
+    }
+    k.mode = 0;
+    if (in->fn == wv_h_float(WV_OP_NEG, t, &k) && (in->op == WV_OP_NEG || in->op == WV_OP_ABS) && !in->ftz && !in->sat) {
+      set(o, WV_JK_FUN, in->op, WV_T_NONE);
+      o->flt = d ? 64 : 32;
+      return 1;
+    }
   }
   return 0;
 }

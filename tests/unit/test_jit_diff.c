@@ -115,14 +115,41 @@ static void insn_k(gen *g, uint32_t k) {
     emit(g, "%scvt.rn.f32.%s32 %%f%u, %%r%u;\n%scvt.rn.f64.%s64 %%fd%u, %%rd%u;\n%scvt.rn.f32.%s64 %%f%u, %%rd%u;\n", G,
          s32, d, a, G, pick(g, 2) ? "s" : "u", b % 4, c, G, pick(g, 2) ? "s" : "u", a, d);
     break;
-  case 16: case 17: emit(g, "%s%s.f32 %%f%u, %%f%u, %%f%u;\n", G, FB[pick(g, 9)], d, a, b); break;
-  case 18: emit(g, "%sfma.rn.f32 %%f%u, %%f%u, %%f%u, %%f%u;\n", G, d, a, b, c); break;
+  case 16: emit(g, "%s%s.f32 %%f%u, %%f%u, %%f%u;\n", G, FB[pick(g, 9)], d, a, b); break;
+  case 17: { /* f64 arithmetic (NaN payloads: the first NaN operand's), f32 division, neg/abs of both */
+    static const char *const DB[] = {"add.f64", "sub.rn.f64", "mul.f64", "div.rn.f64", "add.rz.f64", "div.rn.f32"};
+    unsigned k = pick(g, 8);
+    if (k < 5) emit(g, "%s%s %%fd%u, %%fd%u, %%fd%u;\n", G, DB[k], d % 4, a % 4, b % 4);
+    else if (k == 5) emit(g, "%s%s %%f%u, %%f%u, %%f%u;\n", G, DB[k], d, a, b);
+    else emit(g, "%s%s.%s %%%s%u, %%%s%u;\n", G, pick(g, 2) ? "neg" : "abs", k == 6 ? "f64" : pick(g, 4) ? "f32" : "ftz.f32",
+              k == 6 ? "fd" : "f", k == 6 ? d % 4 : d, k == 6 ? "fd" : "f", k == 6 ? a % 4 : a);
+    break;
+  }
+  case 18:
+    if (pick(g, 2)) emit(g, "%sfma.rn.f32 %%f%u, %%f%u, %%f%u, %%f%u;\n", G, d, a, b, c);
+    else if (pick(g, 2)) emit(g, "%sfma.rn.f64 %%fd%u, %%fd%u, %%fd%u, %%fd%u;\n", G, d % 4, a % 4, b % 4, c % 4);
+    else /* an f64 product and sum that FMA contraction fuses (with negations) */
+      emit(g, "mul.f64 %%fd%u, %%fd%u, %%fd%u;\n%s%s.f64 %%fd%u, %%fd%u, %%fd%u;\n", d % 4, a % 4, b % 4, G,
+           pick(g, 2) ? "add" : "sub", c % 4, pick(g, 2) ? d % 4 : c % 4, pick(g, 2) ? c % 4 : d % 4);
+    break;
   case 19: /* a product and a sum that FMA contraction fuses (with negations) */
     emit(g, "mul.f32 %%f%u, %%f%u, %%f%u;\n%s%s.f32 %%f%u, %%f%u, %%f%u;\n", d, a, b, G, pick(g, 2) ? "add" : "sub", c,
          pick(g, 2) ? d : c, pick(g, 2) ? c : d);
     break;
-  case 20: emit(g, "%smov.b32 %%r%u, %%r%u;\n%smov.u64 %%rd%u, %d;\n%smov.f32 %%f%u, 0f%08X;\n", G, d, a, G, b,
-                (int)pick(g, 100) - 50, G, c, rnd(g));
+  case 20:
+    if (pick(g, 2)) { /* packs and unpacks (a destination may be the source; `_` drops a part) */
+      switch (pick(g, 5)) {
+      case 0: emit(g, "%smov.b64 %%rd%u, {%%r%u, %%r%u};\n", G, d, a, b); break;
+      case 1: emit(g, "%smov.b64 {%%r%u, %%r%u}, %%rd%u;\n", G, d, pick(g, 4) ? a : d, b); break;
+      case 2: emit(g, "%smov.b32 %%r%u, {%%h%u, %%h%u};\n", G, d, a % 4, b % 4); break;
+      case 3: emit(g, "%smov.b32 {%%h%u, %s}, %%r%u;\n", G, d % 4, pick(g, 2) ? "_" : "%h3", a); break;
+      default: emit(g, "%smov.b64 {%%h%u, %%h%u, %%h%u, %%h%u}, %%rd%u;\n%smov.b64 %%rd%u, {%%h%u, %%h%u, %%h%u, %%h%u};\n", G,
+                    a % 4, b % 4, c % 4, d % 4, a, G, b, d % 4, c % 4, b % 4, a % 4);
+      }
+      break;
+    }
+    emit(g, "%smov.b32 %%r%u, %%r%u;\n%smov.u64 %%rd%u, %d;\n%smov.f32 %%f%u, 0f%08X;\n", G, d, a, G, b,
+         (int)pick(g, 100) - 50, G, c, rnd(g));
     break;
   case 21: /* what the interpreter runs: ends a region */
     emit(g, "%s%s %%r%u, %%r%u, %%r%u;\n", G, pick(g, 2) ? "div.u32" : "rem.s32", d, a, b);
@@ -278,7 +305,8 @@ static void kernel_text(gen *g, int n) {
 static uint32_t input_word(gen *g) {
   static const uint32_t SPECIAL[] = {0, 1, 0xffffffffu, 0x80000000u, 0x7fffffffu, 31, 32, 33, 63, 64, 65, 16,
                                      0x7f800000u, 0xff800000u, 0x7fc00000u, 0x7f800001u, 0xffc12345u, 0x00000001u,
-                                     0x807fffffu, 0x00800000u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0x33800000u};
+                                     0x807fffffu, 0x00800000u, 0x3f800000u, 0xbf800000u, 0x7f7fffffu, 0x33800000u,
+                                     0x7ff00000u, 0xfff40000u, 0x7ff80000u, 0xfff00000u}; /* (f64 high words) */
   return pick(g, 3) ? rnd(g) : SPECIAL[pick(g, sizeof SPECIAL / sizeof *SPECIAL)];
 }
 
