@@ -90,8 +90,18 @@ LLVMValueRef wv_em_regn(em *e, uint32_t slot, unsigned bits) {
   r = find(e, slot);
   return r->v32 = LLVMBuildTrunc(e->b, v, vec(e->i32), "");
 }
-/* A register's low 32 bits as f32 lanes. */
-static LLVMValueRef as_f32(em *e, uint32_t slot) { return LLVMBuildBitCast(e->b, wv_em_regn(e, slot, 32), vec(e->f32), ""); }
+/* f32 bits with subnormals flushed to a zero of their sign (fpmath.h wv_fp_flush32: .ftz). */
+static LLVMValueRef flush32(em *e, LLVMValueRef bits) {
+  LLVMValueRef sub = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, bits, splat(e, e->i32, 0x7f800000u), ""),
+                                   LLVMConstNull(vec(e->i32)), "");
+  return LLVMBuildSelect(e->b, sub, LLVMBuildAnd(e->b, bits, splat(e, e->i32, 0x80000000u), ""), bits, "");
+}
+/* f32 bits as f32 lanes, flushed where ftz. */
+static LLVMValueRef bits_f32(em *e, LLVMValueRef bits, int ftz) {
+  return LLVMBuildBitCast(e->b, ftz ? flush32(e, bits) : bits, vec(e->f32), "");
+}
+/* A register's low 32 bits as f32 lanes (flushed where ftz). */
+static LLVMValueRef as_f32z(em *e, uint32_t slot, int ftz) { return bits_f32(e, wv_em_regn(e, slot, 32), ftz); }
 /* d's lanes m (<32 x i1>) become v. Only the group's lanes (the region's mask) are ever stored (flush), so
  * an instruction without a guard, whose m is that mask, takes v whole, and its old value need not be loaded. */
 void wv_em_setreg(em *e, uint32_t slot, LLVMValueRef m, LLVMValueRef v) {
@@ -248,12 +258,35 @@ static void bail_cold(em *e, LLVMValueRef cond, uint32_t k) {
 }
 
 
-/* An f32 result as the handlers store it: NaN → the canonical 0x7fffffff, zero-extended. */
-static LLVMValueRef from_f32(em *e, LLVMValueRef f) {
+/* An f32 result as the handlers store it: NaN → the canonical 0x7fffffff, zero-extended; with .ftz (ftz) a
+ * subnormal result flushed, and one of magnitude 2^-126 too where it is tiny when rounded with an unbounded
+ * exponent (tiny: fpmath.c's tiny_unbounded for those lanes, NULL: never, as for add and sub). */
+static LLVMValueRef from_f32z(em *e, LLVMValueRef f, int ftz, LLVMValueRef tiny) {
   LLVMValueRef bits = LLVMBuildBitCast(e->b, f, vec(e->i32), "");
   LLVMValueRef nan = LLVMBuildFCmp(e->b, LLVMRealUNO, f, f, "");
-  bits = LLVMBuildSelect(e->b, nan, splat(e, e->i32, 0x7fffffffu), bits, "");
+  bits = LLVMBuildSelect(e->b, nan, splat(e, e->i32, WV_FP_F32_NAN), bits, "");
+  if (ftz) bits = flush32(e, bits);
+  if (ftz && tiny) {
+    LLVMValueRef min = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, bits, splat(e, e->i32, 0x7fffffffu), ""),
+                                     splat(e, e->i32, 0x00800000u), "");
+    bits = LLVMBuildSelect(e->b, LLVMBuildAnd(e->b, min, tiny, ""), LLVMBuildAnd(e->b, bits, splat(e, e->i32, 0x80000000u), ""),
+                           bits, "");
+  }
   return LLVMBuildZExt(e->b, bits, e->v64, "");
+}
+/* fpmath.c tiny_unbounded for a product a * b (+ c): the factor of smaller magnitude (a on a tie) and c scaled by
+ * 2^64, rounded to nearest, below 2^-62 in magnitude. */
+static LLVMValueRef tiny_f32(em *e, LLVMValueRef a, LLVMValueRef b, LLVMValueRef c) {
+  LLVMTypeRef ft = vec(e->f32);
+  LLVMValueRef two64 = LLVMConstBitCast(splat(e, e->i32, 0x5f800000u), ft), abs[2];
+  for (int i = 0; i < 2; i++) abs[i] = wv_em_intrinsic(e, "llvm.fabs", &ft, 1, (LLVMValueRef[]){i ? b : a}, 1);
+  LLVMValueRef sa = LLVMBuildFCmp(e->b, LLVMRealOLE, abs[0], abs[1], "");
+  LLVMValueRef x = LLVMBuildSelect(e->b, sa, LLVMBuildFMul(e->b, a, two64, ""), a, "");
+  LLVMValueRef y = LLVMBuildSelect(e->b, sa, b, LLVMBuildFMul(e->b, b, two64, ""), "");
+  LLVMValueRef r = c ? wv_em_intrinsic(e, "llvm.fma", &ft, 1, (LLVMValueRef[]){x, y, LLVMBuildFMul(e->b, c, two64, "")}, 3)
+                     : LLVMBuildFMul(e->b, x, y, "");
+  r = wv_em_intrinsic(e, "llvm.fabs", &ft, 1, &r, 1);
+  return LLVMBuildFCmp(e->b, LLVMRealOLT, r, LLVMConstBitCast(splat(e, e->i32, 0x20800000u), ft), ""); /* 2^-62 */
 }
 
 /* Lanes of v (<32 x i64>, f64 bits) that are NaN. */
@@ -341,7 +374,7 @@ static LLVMValueRef setp_cmp(em *e, const wv_insn *in, const wv_jop *o) {
         [WV_CMP_LTU] = LLVMRealULT, [WV_CMP_LEU] = LLVMRealULE, [WV_CMP_GTU] = LLVMRealUGT, [WV_CMP_GEU] = LLVMRealUGE,
         [WV_CMP_NUM] = LLVMRealORD, [WV_CMP_NAN] = LLVMRealUNO};
     LLVMValueRef a, b;
-    if (o->flt == 32) a = as_f32(e, in->a), b = as_f32(e, in->b);
+    if (o->flt == 32) a = as_f32z(e, in->a, o->ftz), b = as_f32z(e, in->b, o->ftz);
     else a = LLVMBuildBitCast(e->b, wv_em_reg(e, in->a), vec(e->f64), ""), b = LLVMBuildBitCast(e->b, wv_em_reg(e, in->b), vec(e->f64), "");
     return LLVMBuildFCmp(e->b, FP[o->cmp], a, b, "");
   }
@@ -569,8 +602,8 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
     break;
   }
   case WV_JK_FBIN: {
-    LLVMValueRef a = as_f32(e, in->a), b = as_f32(e, in->b);
-    r = from_f32(e, fbin(e, o->op, a, b));
+    LLVMValueRef a = as_f32z(e, in->a, o->ftz), b = as_f32z(e, in->b, o->ftz);
+    r = from_f32z(e, fbin(e, o->op, a, b), o->ftz, o->ftz && o->op == WV_OP_MUL ? tiny_f32(e, a, b, NULL) : NULL);
     break;
   }
   case WV_JK_DBIN: { /* (a NaN: a's, else b's) */
@@ -611,8 +644,8 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
     if (o->neg & 1) a = LLVMBuildXor(e->b, a, splat(e, e->i32, 0x80000000u), "");
     if (o->neg & 2) c = LLVMBuildXor(e->b, c, splat(e, e->i32, 0x80000000u), "");
     LLVMTypeRef ft = vec(e->f32);
-    LLVMValueRef args[] = {LLVMBuildBitCast(e->b, a, ft, ""), as_f32(e, in->b), LLVMBuildBitCast(e->b, c, ft, "")};
-    r = from_f32(e, wv_em_intrinsic(e, "llvm.fma", &ft, 1, args, 3));
+    LLVMValueRef args[] = {bits_f32(e, a, o->ftz), as_f32z(e, in->b, o->ftz), bits_f32(e, c, o->ftz)}; /* (negated, then flushed) */
+    r = from_f32z(e, wv_em_intrinsic(e, "llvm.fma", &ft, 1, args, 3), o->ftz, o->ftz ? tiny_f32(e, args[0], args[1], args[2]) : NULL);
     break;
   }
   case WV_JK_CVTA: r = emit_cvta(e, in); break;

@@ -35,8 +35,8 @@ typedef enum wv_jk {
   WV_JK_I2F,     /* cvt.rn.f32/.f64 of an integer (bits/sgn), flt the float's width */
   WV_JK_SETP,    /* setp on an integer (bits/sgn) or float (flt: 32 or 64) type, jop.cmp */
   WV_JK_SELP,
-  WV_JK_FBIN,    /* add sub mul div .rn .f32 without flags */
-  WV_JK_FFMA,    /* fma.rn.f32 (mad.rn), with contract.c's negations (jop.neg: 1 product, 2 addend) */
+  WV_JK_FBIN,    /* add sub mul div .rn .f32 without .sat (jop.ftz: .ftz, not for div) */
+  WV_JK_FFMA,    /* fma.rn.f32 (mad.rn), with contract.c's negations (jop.neg: 1 product, 2 addend); jop.ftz */
   WV_JK_DBIN,    /* add sub mul div .rn .f64 (a NaN result: fpmath.h's payload rule) */
   WV_JK_DFMA,    /* fma.rn.f64 (mad.rn), with contract.c's negations (jop.neg as FFMA) */
   WV_JK_FUN,     /* neg abs of .f32 (without .ftz) or .f64 (jop.flt: 32, 64) */
@@ -60,6 +60,7 @@ typedef struct wv_jop {
   uint8_t cmp;    /* WV_CMP_* */
   uint8_t neg;
   uint8_t vec;    /* ld/st, pack/unpack: elements (1, 2, 4) */
+  uint8_t ftz;    /* f32 add sub mul fma setp: .ftz (subnormal inputs and results flushed, fpmath.h) */
 } wv_jop;
 
 /* Whether an instruction of kind o writes register d[0] (a store reads it; setp and predicate logic write

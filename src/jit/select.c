@@ -84,7 +84,7 @@ static int select_move(const wv_insn *in, wv_jop *o) {
   return 0;
 }
 
-/* setp: the handler of each (type, comparison); f32 reads .ftz itself, so only without it. */
+/* setp: the handler of each (type, comparison); f32 reads .ftz itself (jop.ftz). */
 static int select_setp(const wv_insn *in, wv_jop *o) {
   static const wv_type T[] = {WV_T_S16, WV_T_S32, WV_T_S64, WV_T_U16, WV_T_U32, WV_T_U64, WV_T_F32, WV_T_F64};
   wv_insn k = {0};
@@ -95,8 +95,8 @@ static int select_setp(const wv_insn *in, wv_jop *o) {
       k.cmp = (uint8_t)c;
       if (in->fn != wv_h_setp(WV_OP_SETP, T[i], &k)) continue;
       int flt = T[i] == WV_T_F32 ? 32 : T[i] == WV_T_F64 ? 64 : 0;
-      if (flt == 32 && in->ftz) return 0;
       set(o, WV_JK_SETP, WV_OP_SETP, flt ? WV_T_NONE : T[i]);
+      o->ftz = (uint8_t)(flt == 32 && in->ftz);
       o->flt = (uint8_t)flt;
       o->cmp = (uint8_t)c;
       return 1;
@@ -113,15 +113,23 @@ static int select_float(const wv_insn *in, wv_jop *o) {
     wv_type t = d ? WV_T_F64 : WV_T_F32;
     wv_insn k = {0};
     k.rnd = WV_RND_RN;
-    for (size_t i = 0; i < sizeof OPS / sizeof *OPS; i++)
-      if (in->fn == wv_h_float(OPS[i], t, &k))
-        return set(o, OPS[i] == WV_OP_FMA ? (d ? WV_JK_DFMA : WV_JK_FFMA) : d ? WV_JK_DBIN : WV_JK_FBIN, OPS[i], WV_T_NONE);
+    for (int ftz = 0; ftz <= !d; ftz++) { /* (f32: the .ftz handlers too, but division's) */
+      k.ftz = (uint8_t)ftz;
+      for (size_t i = 0; i < sizeof OPS / sizeof *OPS; i++)
+        if (in->fn == wv_h_float(OPS[i], t, &k) && !(ftz && OPS[i] == WV_OP_DIV)) {
+          set(o, OPS[i] == WV_OP_FMA ? (d ? WV_JK_DFMA : WV_JK_FFMA) : d ? WV_JK_DBIN : WV_JK_FBIN, OPS[i], WV_T_NONE);
+          o->ftz = (uint8_t)ftz;
+          return 1;
+        }
+    }
+    k.ftz = 0;
     k.mode = WV_FM_NEGP;
     if (in->fn == wv_h_float(WV_OP_FMA, t, &k)) {
-      if ((in->rnd != WV_RND_NONE && in->rnd != WV_RND_RN) || in->ftz || in->sat || (in->mode & ~(WV_FM_NEGP | WV_FM_NEGC)))
+      if ((in->rnd != WV_RND_NONE && in->rnd != WV_RND_RN) || (d && in->ftz) || in->sat || (in->mode & ~(WV_FM_NEGP | WV_FM_NEGC)))
         return 0;
       set(o, d ? WV_JK_DFMA : WV_JK_FFMA, WV_OP_FMA, WV_T_NONE);
       o->neg = (uint8_t)(((in->mode & WV_FM_NEGP) ? 1 : 0) | ((in->mode & WV_FM_NEGC) ? 2 : 0));
+      o->ftz = in->ftz;
       return 1;
     }
     k.mode = 0;

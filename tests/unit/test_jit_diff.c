@@ -55,7 +55,12 @@ static void insn_k(gen *g, uint32_t k) {
   static const char *const ICMP[] = {"eq", "ne", "lt", "le", "gt", "ge"};
   static const char *const UCMP[] = {"lo", "ls", "hi", "hs"};
   static const char *const FCMP[] = {"eq", "ne", "lt", "le", "gt", "ge", "equ", "neu", "ltu", "leu", "gtu", "geu", "num", "nan"};
-  static const char *const FB[] = {"add", "sub", "mul", "add.rn", "sub.rn", "mul.rn", "add.ftz", "mul.sat", "sub.rz"};
+  static const char *const FB[] = {"add", "sub", "mul", "add.rn", "sub.rn", "mul.rn", "add.ftz", "mul.sat", "sub.rz",
+                                   "mul.ftz", "sub.rn.ftz", "mul.rn.ftz"};
+  /* f32 operands at the edge of .ftz: 2^-126, 1 - 2^-24, 1 + 2^-23, a subnormal, 2^-24, 2^126 (a product of two of
+   * them is 2^-126 or just below it, where flushing depends on the rounding: fpmath.c tiny_unbounded) */
+  static const char *const EDGE[] = {"0f00800000", "0f3F7FFFFF", "0f3F800001", "0f007FFFFF", "0f33800000", "0f7E800000",
+                                     "0fBF7FFFFF", "0f80800000"};
   static const char *const BOOL[] = {"and", "or", "xor"};
   char gb[16];
   const char *G = guard(g, gb);
@@ -100,7 +105,7 @@ static void insn_k(gen *g, uint32_t k) {
   }
   case 12: {
     const char *cmp = FCMP[pick(g, 14)];
-    if (pick(g, 2)) emit(g, "%ssetp.%s.f32 %%p%u, %%f%u, %%f%u;\n", G, cmp, d % 4, a, b);
+    if (pick(g, 2)) emit(g, "%ssetp.%s%s.f32 %%p%u, %%f%u, %%f%u;\n", G, cmp, pick(g, 3) ? "" : ".ftz", d % 4, a, b);
     else emit(g, "%ssetp.%s.%s.f32 %%p%u|%%p%u, %%f%u, %%f%u, %%p%u;\n", G, cmp, BOOL[pick(g, 3)], d % 4, a % 4, a, b, c % 4);
     break;
   }
@@ -115,7 +120,11 @@ static void insn_k(gen *g, uint32_t k) {
     emit(g, "%scvt.rn.f32.%s32 %%f%u, %%r%u;\n%scvt.rn.f64.%s64 %%fd%u, %%rd%u;\n%scvt.rn.f32.%s64 %%f%u, %%rd%u;\n", G,
          s32, d, a, G, pick(g, 2) ? "s" : "u", b % 4, c, G, pick(g, 2) ? "s" : "u", a, d);
     break;
-  case 16: emit(g, "%s%s.f32 %%f%u, %%f%u, %%f%u;\n", G, FB[pick(g, 9)], d, a, b); break;
+  case 16:
+    if (pick(g, 3)) emit(g, "%s%s.f32 %%f%u, %%f%u, %%f%u;\n", G, FB[pick(g, 12)], d, a, b);
+    else if (pick(g, 2)) emit(g, "%s%s.f32 %%f%u, %%f%u, %s;\n", G, FB[pick(g, 12)], d, a, EDGE[pick(g, 8)]);
+    else emit(g, "%sfma.rn.ftz.f32 %%f%u, %%f%u, %s, %s;\n", G, d, a, EDGE[pick(g, 8)], pick(g, 2) ? "0f00000000" : EDGE[pick(g, 8)]);
+    break;
   case 17: { /* f64 arithmetic (NaN payloads: the first NaN operand's), f32 division, neg/abs of both */
     static const char *const DB[] = {"add.f64", "sub.rn.f64", "mul.f64", "div.rn.f64", "add.rz.f64", "div.rn.f32"};
     unsigned k = pick(g, 8);
@@ -126,16 +135,18 @@ static void insn_k(gen *g, uint32_t k) {
     break;
   }
   case 18:
-    if (pick(g, 2)) emit(g, "%sfma.rn.f32 %%f%u, %%f%u, %%f%u, %%f%u;\n", G, d, a, b, c);
+    if (pick(g, 2)) emit(g, "%sfma.rn%s.f32 %%f%u, %%f%u, %%f%u, %%f%u;\n", G, pick(g, 3) ? "" : ".ftz", d, a, b, c);
     else if (pick(g, 2)) emit(g, "%sfma.rn.f64 %%fd%u, %%fd%u, %%fd%u, %%fd%u;\n", G, d % 4, a % 4, b % 4, c % 4);
     else /* an f64 product and sum that FMA contraction fuses (with negations) */
       emit(g, "mul.f64 %%fd%u, %%fd%u, %%fd%u;\n%s%s.f64 %%fd%u, %%fd%u, %%fd%u;\n", d % 4, a % 4, b % 4, G,
            pick(g, 2) ? "add" : "sub", c % 4, pick(g, 2) ? d % 4 : c % 4, pick(g, 2) ? c % 4 : d % 4);
     break;
-  case 19: /* a product and a sum that FMA contraction fuses (with negations) */
-    emit(g, "mul.f32 %%f%u, %%f%u, %%f%u;\n%s%s.f32 %%f%u, %%f%u, %%f%u;\n", d, a, b, G, pick(g, 2) ? "add" : "sub", c,
+  case 19: { /* a product and a sum that FMA contraction fuses (with negations; both .ftz or neither) */
+    const char *z = pick(g, 3) ? "" : ".ftz";
+    emit(g, "mul%s.f32 %%f%u, %%f%u, %%f%u;\n%s%s%s.f32 %%f%u, %%f%u, %%f%u;\n", z, d, a, b, G, pick(g, 2) ? "add" : "sub", z, c,
          pick(g, 2) ? d : c, pick(g, 2) ? c : d);
     break;
+  }
   case 20:
     if (pick(g, 2)) { /* packs and unpacks (a destination may be the source; `_` drops a part) */
       switch (pick(g, 5)) {
