@@ -62,7 +62,7 @@ static LLVMValueRef pending_in(em *e, LLVMValueRef lo, LLVMValueRef hi) {
  * does the access go ahead (a load not where a cp.async of the CTA not yet delivered writes: the interpreter
  * counts such a read); else the interpreter runs it. */
 static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVMValueRef r_or, uint64_t off,
-                               unsigned bytes, int st) {
+                               unsigned bytes, int st, LLVMValueRef *span) {
   LLVMValueRef lo = LLVMBuildAdd(e->b, r_lo, cint(e->i64, off), ""), hi = LLVMBuildAdd(e->b, r_hi, cint(e->i64, off), "");
   LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, LLVMBuildOr(e->b, r_or, cint(e->i64, off), ""),
                                                                 cint(e->i64, bytes - 1), ""), cint(e->i64, 0), "");
@@ -70,7 +70,13 @@ static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVM
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntULT, lo, cint(e->i64, WV_SHARED_BASE), ""), "");
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), ""),
                                              e->shared_size, ""), "");
-  if (!st) bad = LLVMBuildOr(e->b, bad, pending_in(e, lo, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), "")), "");
+  LLVMValueRef end = LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), "");
+  if (!st && span) { /* (the caller asks once for all its loads: [span[0], span[1]) holds their bytes) */
+    span[0] = span[0] ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntULT, lo, span[0], ""), lo, span[0], "") : lo;
+    span[1] = span[1] ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntUGT, end, span[1], ""), end, span[1], "") : end;
+  } else if (!st) {
+    bad = LLVMBuildOr(e->b, bad, pending_in(e, lo, end), "");
+  }
   return bad;
 }
 
@@ -269,11 +275,13 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef lo, LLVMVal
 /* The .shared accesses of the region checked at its entry, at once, instead of each before itself: those with
  * no guard (their active lanes are all of the region's) through an address register no earlier instruction of
  * the region writes — so the entry sees the addresses they will use; and unguarded shuffles (the region's
- * lanes must be the whole warp). When any would fail, the region does
- * nothing and returns 0 (the interpreter runs it, with the exact check at each access); else they need no
+ * lanes must be the whole warp). The loads ask once whether an undelivered cp.async writes into the bytes they
+ * span together (a load beside such a copy then goes to the interpreter too). When any would fail, the region
+ * does nothing and returns 0 (the interpreter runs it, with the exact check at each access); else they need no
  * check of their own, and the values in flight between them need not be stored for a bail-out. */
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
   LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
+  LLVMValueRef span[2] = {NULL, NULL}; /* the bytes the loads span, asked once about copies in flight */
   int any = 0;
   uint8_t *written = malloc(len + 1); /* per instruction: 1 where it writes registers (wv_jit_writes: which) */
   if (!written) return; /* (out of memory: each access checks itself) */
@@ -296,11 +304,12 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     if (earlier) continue;
     LLVMValueRef base = in->a != WV_NOSLOT ? wv_em_reg(e, in->a) : LLVMConstNull(e->v64), lo, hi, bits;
     reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-    bad = LLVMBuildOr(e->b, bad, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, wv_em_bytes(&o), o.kind == WV_JK_ST), "");
+    bad = LLVMBuildOr(e->b, bad, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, wv_em_bytes(&o), o.kind == WV_JK_ST, span), "");
     early[k] = 1;
     any = 1;
   }
   free(written);
+  if (span[0]) bad = LLVMBuildOr(e->b, bad, pending_in(e, span[0], span[1]), "");
   if (any) wv_em_bail_if(e, bad, 0);
 }
 
@@ -352,7 +361,7 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
   if (wv_jit_shared_inline(in)) {
     if (!e->early[k]) { /* (else checked at the entry) */
       reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-      wv_em_bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st), ""), k);
+      wv_em_bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st, NULL), ""), k);
     }
     off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
     if (atom) { /* (checked as a load: no cp.async of the CTA pending, which h_atom does not ask) */
