@@ -347,6 +347,14 @@ static int deliver_for_mbar(wv_exec *x, int space, uint64_t addr, int lane) {
   return 0;
 }
 
+/* A queued entry's counts: the CTA's and its cluster's pending operations, and a copy's shared bytes in the
+ * index a (NULL: it writes none). */
+static void count_queued(wv_exec *x, wv_cta *dcta, wv_aidx *a, uint64_t dst, uint32_t size) {
+  if (dcta) dcta->async_pending++;
+  x->cta->cl->async_pending++;
+  if (a) aidx_count(a, dst, size, 1);
+}
+
 /* The lane's queue with room for one more entry; NULL after a fault. */
 static wv_aq *room(wv_exec *x, int lane) {
   wv_aq *q = lane_q(x, x->warp, lane);
@@ -374,9 +382,7 @@ static int enqueue(wv_exec *x, int lane, wv_aent e) {
   e.fn = x->fn;
   e.pc = x->cur_pc;
   q->v[q->n++] = e;
-  if (e.dcta) t->async_pending++;
-  x->cta->cl->async_pending++;
-  if (a) aidx_count(a, e.dst, e.size, 1);
+  count_queued(x, e.dcta, a, e.dst, e.size);
   /* a thread already waiting on the mbarrier (try_wait blocks) tests again, and so has it delivered */
   if (e.marker == A_TX || e.marker == A_ARRIVE) mb_wake(x);
   if (x->async_mode == WV_ASYNC_EAGER) return deliver_n(x, x->warp, lane, UINT32_MAX);
@@ -475,10 +481,8 @@ static int copy_checked(wv_exec *x, uint32_t m, const uint64_t *S, uint32_t size
     uint32_t srcsize = S && S[l] < size ? (uint32_t)S[l] : size;
     q->v[q->n++] = (wv_aent){.size = size, .srcsize = srcsize, .group = q->group, .fn = x->fn, .pc = x->cur_pc,
                              .dst = dsts[l], .src = srcs[l], .dcta = c, .hsrc = r->host + (srcs[l] - r->abase), .hfrees = frees};
-    c->async_pending++;
-    c->cl->async_pending++;
     x->n_async++;
-    aidx_count(a, dsts[l], size, 1);
+    count_queued(x, c, a, dsts[l], size);
   });
   return 0;
 }

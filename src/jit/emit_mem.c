@@ -156,7 +156,7 @@ static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, L
       LLVMPositionBuilderAtEnd(e->b, bt2);
       LLVMBuildCondBr(e->b, one, bb, bg);
     }
-    LLVMValueRef vv[4] = {NULL}, vg[4] = {NULL}, vb[4] = {NULL};
+    LLVMValueRef vv[4] = {NULL}, vg[4] = {NULL}, vb = NULL;
     LLVMTypeRef tv[] = {rt, e->ptr}, tg[] = {et, hvp};
     LLVMPositionBuilderAtEnd(e->b, bv);
     LLVMValueRef mr = nv > 1 ? pick(e, mh, NULL, rep, nr) : mh;
@@ -179,14 +179,12 @@ static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, L
       }
     }
     LLVMBuildBr(e->b, bj);
-    if (bc) { /* the same bytes for all: lanes that are not active take them too, and select() drops them */
+    if (bc) { /* one element for all: lanes that are not active take it too, and select() drops it */
       LLVMPositionBuilderAtEnd(e->b, bb);
-      for (unsigned i = 0; i < nv; i++) {
-        LLVMValueRef at = LLVMBuildAdd(e->b, w32 ? LLVMBuildZExt(e->b, blo, e->i64, "") : blo, cint(e->i64, off + i * size), "");
-        LLVMValueRef x = LLVMBuildLoad2(e->b, el, LLVMBuildGEP2(e->b, e->i8, host, &at, 1, ""), "");
-        LLVMSetAlignment(x, size);
-        vb[i] = lanes(e, broadcast(e, x), 0, HALF);
-      }
+      LLVMValueRef at = LLVMBuildAdd(e->b, w32 ? LLVMBuildZExt(e->b, blo, e->i64, "") : blo, cint(e->i64, off), "");
+      LLVMValueRef x = LLVMBuildLoad2(e->b, el, LLVMBuildGEP2(e->b, e->i8, host, &at, 1, ""), "");
+      LLVMSetAlignment(x, size);
+      vb = lanes(e, broadcast(e, x), 0, HALF);
       LLVMBuildBr(e->b, bj);
     }
     LLVMPositionBuilderAtEnd(e->b, bg);
@@ -208,7 +206,7 @@ static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, L
     if (st) continue;
     for (unsigned i = 0; i < nv; i++) {
       part[h][i] = LLVMBuildPhi(e->b, et, "");
-      LLVMValueRef inv[] = {vv[i], vg[i], vb[i]};
+      LLVMValueRef inv[] = {vv[i], vg[i], vb};
       LLVMBasicBlockRef inb[] = {bv, bg, bb};
       LLVMAddIncoming(part[h][i], inv, inb, bc ? 3 : 2);
     }
