@@ -179,6 +179,9 @@ typedef struct wv_param_info {
 wv_vm *wv_create(const wv_config *cfg);
 /* 1 when this warpvm was built with LLVM, so that wv_config.engine "jit" can compile (README "Engines"). */
 int wv_has_jit(void);
+/* Why the JIT cannot compile here, written into buf (built without LLVM, or its library did not load); NULL when
+ * it can. */
+const char *wv_jit_unavailable(char *buf, size_t cap);
 void wv_destroy(wv_vm *vm);
 const char *wv_last_error(const wv_vm *vm);
 const char *wv_status_name(wv_status s);

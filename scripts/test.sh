@@ -13,7 +13,9 @@ cmake --build build -j"$jobs"
 (cd build && ctest --output-on-failure -j"$jobs")
 # The sanitizer build keeps assert() (Debug) at -O1, as the sanitizers' authors advise: ASan and UBSan find the same
 # errors, and its ctest takes about half the time of -O0 (which kept ./scripts/test.sh past 30 minutes).
-cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DWV_SANITIZE=ON >/dev/null
+# Its corpus JIT tests load the code the normal build's compiled (tests/CMakeLists.txt WV_TEST_JIT_CACHE).
+cmake -S . -B build-asan -DCMAKE_BUILD_TYPE=Debug -DCMAKE_C_FLAGS_DEBUG="-g -O1" -DWV_SANITIZE=ON \
+  -DWV_TEST_JIT_CACHE="$PWD/build/jit-cache" >/dev/null
 cmake --build build-asan -j"$jobs"
 (cd build-asan && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 ctest --output-on-failure -j"$jobs")
 secs="${WV_FUZZ_SECONDS:-10}"

@@ -320,8 +320,9 @@ static int parse_vm_opt(int argc, char **argv, int *i, wv_vm_opts *o) {
     o->engine = argv[++*i];
     if (strcmp(o->engine, "interp") && strcmp(o->engine, "jit") && strcmp(o->engine, "auto"))
       return -usage_error("bad --engine (interp, jit or auto)");
+    char why[512];
     if (!strcmp(o->engine, "jit") && !wv_has_jit()) {
-      fprintf(stderr, "warpvm: warpvm was built without LLVM; the JIT is unavailable\n");
+      fprintf(stderr, "warpvm: the JIT is unavailable: %s\n", wv_jit_unavailable(why, sizeof why) ? why : "?");
       return -EXIT_USAGE;
     }
   } else if (!strcmp(a, "--no-jit-cache")) o->no_jit_cache = 1;

@@ -23,8 +23,6 @@
 #include "exec/fpmath.h"
 #include "jit/emit_int.h"
 
-const char wv_jit_emit_build[] = __DATE__ " " __TIME__;
-
 const size_t wv_em_counters[NCOUNTERS] = {offsetof(wv_exec, n_gld), offsetof(wv_exec, n_gst), offsetof(wv_exec, n_lld),
                                        offsetof(wv_exec, n_lst), offsetof(wv_exec, n_sld), offsetof(wv_exec, n_sst),
                                        offsetof(wv_exec, n_coll), offsetof(wv_exec, n_atom)};

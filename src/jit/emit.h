@@ -14,8 +14,4 @@
 LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char *name, const wv_func *f, uint32_t pc,
                                 uint32_t len, const uint64_t *live, uint32_t words);
 
-/* When emit.c and emit_mem.c were built: part of every compiled function's key (jit.c), so a changed code
- * generator never reuses an object of another build. */
-extern const char wv_jit_emit_build[], wv_jit_emit_mem_build[];
-
 #endif

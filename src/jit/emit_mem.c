@@ -9,8 +9,6 @@
 
 #include "jit/emit_int.h"
 
-const char wv_jit_emit_mem_build[] = __DATE__ " " __TIME__;
-
 /* Which of wv_em_counters an access counts in (the interpreter's wv_mem_counter), -1 none. */
 static int counter(int space, int st) {
   size_t off = wv_mem_counter(space, st);

@@ -47,11 +47,14 @@ const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm) { (void)jm; return 
 #include "exec/sched.h"
 #include "jit/cache.h"
 #include "jit/emit.h"
+#include "jit_source.h" /* WV_JIT_SOURCE (generated: cmake/jit_source.cmake) */
 
 #define MIN_REGION 2 /* instructions, but for a lone ld/st (select.c): compiled, one st.shared beats its handler
                       * (scan 44 -> 34 ms); a lone add does not pay for its compile time */
 #define CODEGEN_LEVEL LLVMCodeGenLevelDefault
-#define JIT_FORMAT "warpvm-jit-1 " __DATE__ " " __TIME__ /* this build's code generation (jit.c, emit.c) */
+/* this build's code generation: the hash of its sources (not the time of the build, so that builds of the same
+ * sources share the cache: the normal and the sanitizer build's tests) and the LLVM it was built against */
+#define JIT_FORMAT "warpvm-jit-2 " WV_JIT_SOURCE " LLVM " LLVM_VERSION_STRING
 
 /* A compiled function's object, linked under its own resource tracker while some module uses it. */
 typedef struct jobj {
@@ -87,7 +90,11 @@ struct wv_jit_mod {
   const wv_jit_code **table;/* per function: &f[i].code once it has regions */
 };
 
+#ifdef WV_LLVM_LAZY
+int wv_jit_available(void) { return !wv_llvm_load(NULL, 0); }
+#else
 int wv_jit_available(void) { return 1; }
+#endif
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_ok;
@@ -102,6 +109,9 @@ static void take_error(LLVMErrorRef e, char *err, size_t errlen) {
 }
 
 wv_jit *wv_jit_new(const char *cache_dir, unsigned threads, char *err, size_t errlen) {
+#ifdef WV_LLVM_LAZY
+  if (wv_llvm_load(err, errlen)) return NULL; /* (nothing of LLVM is called before) */
+#endif
   pthread_once(&init_once, init_llvm);
   if (!init_ok) {
     snprintf(err, errlen, "LLVM has no target for this host");
@@ -240,8 +250,6 @@ static void key_of(const wv_jit *j, const wv_func *f, const uint16_t *len, const
                    uint64_t key[2]) {
   hash k = {{0xcbf29ce484222325ull, 0x84222325cbf29ce4ull}};
   feed_str(&k, JIT_FORMAT);
-  feed_str(&k, wv_jit_emit_build);
-  feed_str(&k, wv_jit_emit_mem_build);
   feed_str(&k, j->triple);
   feed_str(&k, j->cpu);
   feed_str(&k, j->features);

@@ -129,7 +129,10 @@ typedef struct wv_jit_stats {
   uint64_t cached; /* functions whose code came from the disk cache */
 } wv_jit_stats;
 
-int wv_jit_available(void); /* 0: built without LLVM */
+int wv_jit_available(void); /* 0: built without LLVM, or its library does not load (wv_llvm_load) */
+/* Opens libLLVM where warpvm is built not to link it (llvm_load.c: WV_LLVM_LAZY), once: 0 when its functions are
+ * there (or it is linked), else -1 and why in err (or built without LLVM). */
+int wv_llvm_load(char *err, size_t errlen);
 /* cache_dir: where compiled objects are kept (cache.c), NULL: nowhere; threads: how many compile a function's
  * regions at once (1 .. WV_JIT_MAX_THREADS). */
 #define WV_JIT_MAX_THREADS 8

@@ -47,10 +47,11 @@ static int compile_reach(wv_vm *vm, wv_jit_mod *jm, const wv_irmod *m, uint32_t 
 }
 
 const struct wv_jit_code *const *wv_engine_prepare(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, uint64_t threads) {
-  if (vm->engine == WV_ENGINE_INTERP || vm->cfg.profile || vm->amd || !wv_jit_available()) return NULL;
+  if (vm->engine == WV_ENGINE_INTERP || vm->cfg.profile || vm->amd) return NULL;
   uint32_t fi = (uint32_t)(kfn - mod->ir.funcs);
   int known = mod->jit && wv_jit_compiled(mod->jit, fi);
   if (vm->engine == WV_ENGINE_AUTO && !known && threads < AUTO_THREADS) return NULL;
+  if (!wv_jit_available()) return NULL; /* (asked only here: it opens LLVM) */
   if (!vm->jit) {
     char err[512], dir[4096];
     const char *env = getenv("WARPVM_JIT_CACHE");
@@ -79,3 +80,5 @@ void wv_engine_fini(wv_vm *vm) {
 }
 
 int wv_has_jit(void) { return wv_jit_available(); }
+
+const char *wv_jit_unavailable(char *buf, size_t cap) { return wv_llvm_load(buf, cap) ? buf : NULL; }

@@ -385,7 +385,7 @@ for e in interp auto jit; do
   wv run "$K" --kernel scale2 --grid 2 --block 32 --arg buf:256 --arg buf:256:iota32 --arg u32:64 --print 0:u32 \
      --engine $e --no-jit-cache --stats
   if [ "$e" = jit ] && [ "$rc" -eq 1 ]; then
-    want_err '^warpvm: warpvm was built without LLVM; the JIT is unavailable$'
+    want_err '^warpvm: the JIT is unavailable: warpvm was built without LLVM$'
   else
     want_rc 0
     cmp -s "$TMP/out" "$TMP/want" || why "stdout differs from the expected 'arg 0:' block"
@@ -394,6 +394,23 @@ for e in interp auto jit; do
   fi
   check "--engine $e"
 done
+
+# ---- LLVM is opened only to compile (src/jit/llvm_load.c): where it cannot be, --engine jit says why and exits 1,
+# auto runs the interpreter -----------------------------------------------------------------------------------------
+if $TIMEOUT "$WV" run "$K" --kernel scale2 --grid 1 --block 32 --arg buf:256 --arg buf:256 --arg u32:32 --engine jit \
+     --no-jit-cache >/dev/null 2>&1; then
+  WARPVM_LLVM=$TMP/no-such-libLLVM.so wv run "$K" --kernel scale2 --grid 2 --block 32 --arg buf:256 --arg buf:256:iota32 \
+    --arg u32:64 --print 0:u32 --engine jit
+  want_rc 1
+  want_err "^warpvm: the JIT is unavailable: cannot load LLVM \\($TMP/no-such-libLLVM.so\\): "
+  check "--engine jit where libLLVM does not load"
+  WARPVM_LLVM=$TMP/no-such-libLLVM.so wv run "$K" --kernel scale2 --grid 2 --block 32 --arg buf:256 --arg buf:256:iota32 \
+    --arg u32:64 --print 0:u32 --engine auto --stats
+  want_rc 0
+  cmp -s "$TMP/out" "$TMP/want" || why "stdout differs from the expected 'arg 0:' block"
+  want_err '^jit_functions: 0$'
+  check "--engine auto where libLLVM does not load: the interpreter"
+fi
 
 # ---- the JIT's disk cache: compiled once (on two threads: a file of two objects), then loaded, the same output;
 # a damaged file only means compiling again ---------------------------------------------------------------------
