@@ -54,15 +54,17 @@ static LLVMValueRef pending_in(em *e, LLVMValueRef lo, LLVMValueRef hi) {
   return LLVMBuildICmp(e->b, LLVMIntNE, v, cint(e->i32, 0), "");
 }
 
-/* A .shared access: wv_warp_region_at's test for the space (host = the CTA's shared bytes, abase 0, no stride),
- * from the base register's extremes r_lo, r_hi and OR r_or: every lane's r + off lies in [r_lo + off, r_hi + off]
- * when that does not pass 2^32, and is aligned when r_or | off is. Only where this proves the exact test true
+/* .shared accesses of `bytes` each through one base register at the offsets `offs` (off_lo the least, off_hi the
+ * greatest, off_or all ORed): wv_warp_region_at's test for the space (host = the CTA's shared bytes, abase 0, no
+ * stride), from the register's extremes r_lo, r_hi and OR r_or: every lane's r + off lies in [r_lo + off_lo,
+ * r_hi + off_hi] when that does not pass 2^32, and is aligned when r_or | off_or is (each off is aligned where r_or
+ * | off is: a low bit is in off_or where it is in some off). Only where this proves the exact test true for each
  * does the access go ahead (a load not where a cp.async of the CTA not yet delivered writes: the interpreter
  * counts such a read); else the interpreter runs it. */
-static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVMValueRef r_or, uint64_t off,
-                               unsigned bytes, int st, LLVMValueRef *span) {
-  LLVMValueRef lo = LLVMBuildAdd(e->b, r_lo, cint(e->i64, off), ""), hi = LLVMBuildAdd(e->b, r_hi, cint(e->i64, off), "");
-  LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, LLVMBuildOr(e->b, r_or, cint(e->i64, off), ""),
+static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVMValueRef r_or, uint64_t off_lo,
+                               uint64_t off_hi, uint64_t off_or, unsigned bytes, int st, LLVMValueRef *span) {
+  LLVMValueRef lo = LLVMBuildAdd(e->b, r_lo, cint(e->i64, off_lo), ""), hi = LLVMBuildAdd(e->b, r_hi, cint(e->i64, off_hi), "");
+  LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, LLVMBuildOr(e->b, r_or, cint(e->i64, off_or), ""),
                                                                 cint(e->i64, bytes - 1), ""), cint(e->i64, 0), "");
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, hi, cint(e->i64, 0xffffffffu), ""), "");
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntULT, lo, cint(e->i64, WV_SHARED_BASE), ""), "");
@@ -275,12 +277,25 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef lo, LLVMVal
  * span together (a load beside such a copy then goes to the interpreter too). When any would fail, the region
  * does nothing and returns 0 (the interpreter runs it, with the exact check at each access); else they need no
  * check of their own, and the values in flight between them need not be stored for a bail-out. */
+typedef struct early_set { /* the early accesses through one register, of one size, loads or stores: one test */
+  uint32_t slot;
+  unsigned bytes;
+  int st;
+  uint64_t off_lo, off_hi, off_or;
+} early_set;
+
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
   LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
   LLVMValueRef span[2] = {NULL, NULL}; /* the bytes the loads span, asked once about copies in flight */
   int any = 0;
   uint8_t *written = malloc(len + 1); /* per instruction: 1 where it writes registers (wv_jit_writes: which) */
-  if (!written) return; /* (out of memory: each access checks itself) */
+  early_set *set = malloc((len + 1) * sizeof *set);
+  uint32_t nset = 0;
+  if (!written || !set) { /* (out of memory: each access checks itself) */
+    free(written);
+    free(set);
+    return;
+  }
   for (uint32_t k = 0; k < len; k++) {
     const wv_insn *in = &code[k];
     wv_jop o;
@@ -298,13 +313,26 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     int earlier = 0;
     for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) earlier |= written[i] && wv_jit_writes(&code[i], in->a);
     if (earlier) continue;
-    LLVMValueRef base = in->a != WV_NOSLOT ? wv_em_reg(e, in->a) : LLVMConstNull(e->v64), lo, hi, bits;
-    reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-    bad = LLVMBuildOr(e->b, bad, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, wv_em_bytes(&o), o.kind == WV_JK_ST, span), "");
+    uint64_t off = (uint64_t)in->imm; /* (below 2^30: wv_jit_shared_inline) */
+    unsigned bytes = wv_em_bytes(&o);
+    int st = o.kind == WV_JK_ST;
+    uint32_t i = 0;
+    while (i < nset && !(set[i].slot == in->a && set[i].bytes == bytes && set[i].st == st)) i++;
+    if (i == nset) set[nset++] = (early_set){in->a, bytes, st, off, off, 0};
+    set[i].off_lo = off < set[i].off_lo ? off : set[i].off_lo;
+    set[i].off_hi = off > set[i].off_hi ? off : set[i].off_hi;
+    set[i].off_or |= off;
     early[k] = 1;
     any = 1;
   }
+  for (uint32_t i = 0; i < nset; i++) { /* (matmul's 32 loads through two registers: two tests) */
+    const early_set *a = &set[i];
+    LLVMValueRef base = a->slot != WV_NOSLOT ? wv_em_reg(e, a->slot) : LLVMConstNull(e->v64), lo, hi, bits;
+    reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
+    bad = LLVMBuildOr(e->b, bad, shared_bad(e, lo, hi, bits, a->off_lo, a->off_hi, a->off_or, a->bytes, a->st, span), "");
+  }
   free(written);
+  free(set);
   if (span[0]) bad = LLVMBuildOr(e->b, bad, pending_in(e, span[0], span[1]), "");
   if (any) wv_em_bail_if(e, bad, 0);
 }
@@ -357,7 +385,8 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
   if (wv_jit_shared_inline(in)) {
     if (!e->early[k]) { /* (else checked at the entry) */
       reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-      wv_em_bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, (uint64_t)in->imm, bytes, st, NULL), ""), k);
+      uint64_t off = (uint64_t)in->imm;
+      wv_em_bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, off, off, off, bytes, st, NULL), ""), k);
     }
     off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
     if (atom) { /* (checked as a load: no cp.async of the CTA pending, which h_atom does not ask) */

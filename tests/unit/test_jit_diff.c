@@ -383,9 +383,53 @@ static void test_random_straight_line(void **state) {
   }
 }
 
+/* Shared loads through one register at several offsets, checked at the region's entry together (emit_mem.c
+ * wv_em_checked_early: one test per register and size from the least and greatest offset): where any of them would
+ * leave the CTA's shared bytes or be misaligned, the region must leave them all to the interpreter, which stops at
+ * the first bad one with its fault (the region starts after the bar.sync: its loads' register is an input). Each
+ * engine's status, message and output for bases that put none, the last, the middle or all of the loads outside, or
+ * misalign them. */
+static void test_shared_bounds_at_entry(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  static const char ptx[] = WVT_HDR
+      ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+      ".shared .align 16 .b8 sm[256];\n.reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+      "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [pout];\nld.global.u32 %r0, [%rd0];\n"
+      "mov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 2;\nadd.u32 %r1, %r1, %r0;\nmov.u32 %r2, sm;\nadd.u32 %r1, %r1, %r2;\nbar.sync 0;\n"
+      "ld.shared.u32 %r3, [%r1];\nld.shared.u32 %r4, [%r1+64];\nld.shared.u32 %r5, [%r1+128];\n"
+      "add.u32 %r6, %r3, %r4;\nadd.u32 %r6, %r6, %r5;\n"
+      "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\nret;\n}\n";
+  static const uint32_t base[] = {0, 4, 64, 92, 128, 156, 160, 192, 2, 1u << 20, 0u - 1024};
+  for (size_t i = 0; i < sizeof base / sizeof *base; i++) {
+    wv_status st[2];
+    char msg[2][512];
+    static uint32_t out[2][4096];
+    for (int e = 0; e < 2; e++) {
+      wv_config cfg = {0};
+      cfg.engine = e ? "jit" : "interp";
+      wv_vm *vm = wv_create(&cfg);
+      assert_non_null(vm);
+      const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+      uint32_t in = base[i];
+      memset(out[e], 0, sizeof out[e]);
+      wvt_buf bufs[2] = {{&in, 4}, {out[e], sizeof out[e]}};
+      st[e] = wvt_run(vm, k, 1, 16, 2, bufs);
+      snprintf(msg[e], sizeof msg[e], "%s", st[e] == WV_OK ? "" : wv_last_error(vm));
+      wv_destroy(vm);
+    }
+    if (st[0] != st[1] || strcmp(msg[0], msg[1]) || memcmp(out[0], out[1], sizeof out[0]))
+      fail_msg("base %u: interp %s \"%s\", jit %s \"%s\"", base[i], wv_status_name(st[0]), msg[0],
+               wv_status_name(st[1]), msg[1]);
+    if (i == 0) assert_int_equal(st[0], WV_OK); /* (all inside: the compiled path ran) */
+    if (i == 6) assert_int_not_equal(st[0], WV_OK); /* (160 + 15 * 4 + 128 + 4: the last load is outside) */
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_straight_line),
+      cmocka_unit_test(test_shared_bounds_at_entry),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
