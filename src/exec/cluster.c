@@ -94,8 +94,11 @@ void wv_cluster_specials(const wv_cta *cta, const uint32_t grid[3], int explicit
   v[WV_SP_CLUSTER_CTARANK - WV_SP_CLUSTER_CTAID_X] = cta->rank;
   v[WV_SP_CLUSTER_NCTARANK - WV_SP_CLUSTER_CTAID_X] = cl->n;
   v[WV_SP_IS_EXPLICIT_CLUSTER - WV_SP_CLUSTER_CTAID_X] = explicit_cluster != 0;
+  /* (each row holds one value in all lanes, zero at first: a row that has it already is left; a warp that held
+   * another CTA of the launch rewrites only its rows that change, %clusterid where the cluster is one CTA) */
   for (uint32_t k = 0; k < sizeof v / sizeof *v; k++)
-    for (int l = 0; l < WV_WARP; l++) sp[(WV_SP_CLUSTER_CTAID_X + k) * WV_WARP + l] = v[k];
+    if (sp[(WV_SP_CLUSTER_CTAID_X + k) * WV_WARP] != v[k])
+      for (int l = 0; l < WV_WARP; l++) sp[(WV_SP_CLUSTER_CTAID_X + k) * WV_WARP + l] = v[k];
 }
 
 /* ---------------- the cluster barrier ---------------- */

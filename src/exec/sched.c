@@ -144,7 +144,10 @@ static void group_drop(sched *s, wv_group *g) {
 static void warp_compact(wv_warp *w) {
   uint32_t j = 0;
   for (uint32_t i = 0; i < w->ngroups; i++)
-    if (w->groups[i].mask) w->groups[j++] = w->groups[i];
+    if (w->groups[i].mask) {
+      if (i != j) w->groups[j] = w->groups[i]; /* (a warp of one group: nothing moves) */
+      j++;
+    }
   w->ngroups = j;
   w->done = j == 0;
 }
@@ -267,7 +270,7 @@ static void check_ctabar(sched *s, wv_cta *cta, uint32_t id) {
       g->state = WV_G_RUN;
       g->pc++;
     }
-    warp_merge(s, w);
+    if (w->ngroups > 1) warp_merge(s, w); /* (one group: nothing to merge) */
   }
 }
 
