@@ -57,17 +57,18 @@ static LLVMValueRef pending_in(em *e, LLVMValueRef lo, LLVMValueRef hi) {
 /* .shared accesses of `bytes` each through one base register at the offsets `offs` (off_lo the least, off_hi the
  * greatest, off_or all ORed): wv_warp_region_at's test for the space (host = the CTA's shared bytes, abase 0, no
  * stride), from the register's extremes r_lo, r_hi and OR r_or: every lane's r + off lies in [r_lo + off_lo,
- * r_hi + off_hi] when that does not pass 2^32, and is aligned when r_or | off_or is (each off is aligned where r_or
+ * r_hi + off_hi] when that neither passes 2^32 nor goes below 0 (offsets are signed), and is aligned when r_or | off_or is (each off is aligned where r_or
  * | off is: a low bit is in off_or where it is in some off). Only where this proves the exact test true for each
  * does the access go ahead (a load not where a cp.async of the CTA not yet delivered writes: the interpreter
  * counts such a read); else the interpreter runs it. */
-static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVMValueRef r_or, uint64_t off_lo,
-                               uint64_t off_hi, uint64_t off_or, unsigned bytes, int st, LLVMValueRef *span) {
-  LLVMValueRef lo = LLVMBuildAdd(e->b, r_lo, cint(e->i64, off_lo), ""), hi = LLVMBuildAdd(e->b, r_hi, cint(e->i64, off_hi), "");
+static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVMValueRef r_or, int64_t off_lo,
+                               int64_t off_hi, uint64_t off_or, unsigned bytes, int st, LLVMValueRef *span) {
+  LLVMValueRef lo = LLVMBuildAdd(e->b, r_lo, cint(e->i64, (uint64_t)off_lo), ""), hi = LLVMBuildAdd(e->b, r_hi, cint(e->i64, (uint64_t)off_hi), "");
   LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, LLVMBuildOr(e->b, r_or, cint(e->i64, off_or), ""),
                                                                 cint(e->i64, bytes - 1), ""), cint(e->i64, 0), "");
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, hi, cint(e->i64, 0xffffffffu), ""), "");
-  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntULT, lo, cint(e->i64, WV_SHARED_BASE), ""), "");
+  /* (signed: an offset below 0 takes lo below 0, where the 32-bit address wraps) */
+  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntSLT, lo, cint(e->i64, WV_SHARED_BASE), ""), "");
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), ""),
                                              e->shared_size, ""), "");
   LLVMValueRef end = LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), "");
@@ -281,7 +282,8 @@ typedef struct early_set { /* the early accesses through one register, of one si
   uint32_t slot;
   unsigned bytes;
   int st;
-  uint64_t off_lo, off_hi, off_or;
+  int64_t off_lo, off_hi;
+  uint64_t off_or;
 } early_set;
 
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
@@ -313,7 +315,7 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     int earlier = 0;
     for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) earlier |= written[i] && wv_jit_writes(&code[i], in->a);
     if (earlier) continue;
-    uint64_t off = (uint64_t)in->imm; /* (below 2^30: wv_jit_shared_inline) */
+    int64_t off = in->imm; /* (within 2^30 of 0: wv_jit_shared_inline) */
     unsigned bytes = wv_em_bytes(&o);
     int st = o.kind == WV_JK_ST;
     uint32_t i = 0;
@@ -321,7 +323,7 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     if (i == nset) set[nset++] = (early_set){in->a, bytes, st, off, off, 0};
     set[i].off_lo = off < set[i].off_lo ? off : set[i].off_lo;
     set[i].off_hi = off > set[i].off_hi ? off : set[i].off_hi;
-    set[i].off_or |= off;
+    set[i].off_or |= (uint64_t)off;
     early[k] = 1;
     any = 1;
   }
@@ -385,8 +387,8 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
   if (wv_jit_shared_inline(in)) {
     if (!e->early[k]) { /* (else checked at the entry) */
       reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-      uint64_t off = (uint64_t)in->imm;
-      wv_em_bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, off, off, off, bytes, st, NULL), ""), k);
+      int64_t off = in->imm;
+      wv_em_bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, off, off, (uint64_t)off, bytes, st, NULL), ""), k);
     }
     off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
     if (atom) { /* (checked as a load: no cp.async of the CTA pending, which h_atom does not ask) */

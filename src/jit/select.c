@@ -249,7 +249,7 @@ static int in_run(const wv_func *f, const uint8_t *ok, uint32_t pc, uint32_t e) 
 
 /* (jit.h) */
 int wv_jit_shared_inline(const wv_insn *in) {
-  return in->space == WV_SPACE_SHARED && (in->addrf & WV_AF_ADDR32) && (in->addrf & WV_AF_WRAP32) && in->imm >= 0 &&
+  return in->space == WV_SPACE_SHARED && (in->addrf & WV_AF_ADDR32) && (in->addrf & WV_AF_WRAP32) && in->imm > -(1 << 30) &&
          in->imm < (1 << 30);
 }
 

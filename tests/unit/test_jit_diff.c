@@ -383,7 +383,7 @@ static void test_random_straight_line(void **state) {
   }
 }
 
-/* Shared loads through one register at several offsets, checked at the region's entry together (emit_mem.c
+/* Shared loads through one register at several offsets (one below 0), checked at the region's entry together (emit_mem.c
  * wv_em_checked_early: one test per register and size from the least and greatest offset): where any of them would
  * leave the CTA's shared bytes or be misaligned, the region must leave them all to the interpreter, which stops at
  * the first bad one with its fault (the region starts after the bar.sync: its loads' register is an input). Each
@@ -397,10 +397,10 @@ static void test_shared_bounds_at_entry(void **state) {
       ".shared .align 16 .b8 sm[256];\n.reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
       "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [pout];\nld.global.u32 %r0, [%rd0];\n"
       "mov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 2;\nadd.u32 %r1, %r1, %r0;\nmov.u32 %r2, sm;\nadd.u32 %r1, %r1, %r2;\nbar.sync 0;\n"
-      "ld.shared.u32 %r3, [%r1];\nld.shared.u32 %r4, [%r1+64];\nld.shared.u32 %r5, [%r1+128];\n"
+      "ld.shared.u32 %r3, [%r1];\nld.shared.u32 %r4, [%r1+-64];\nld.shared.u32 %r5, [%r1+128];\n"
       "add.u32 %r6, %r3, %r4;\nadd.u32 %r6, %r6, %r5;\n"
       "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\nret;\n}\n";
-  static const uint32_t base[] = {0, 4, 64, 92, 128, 156, 160, 192, 2, 1u << 20, 0u - 1024};
+  static const uint32_t base[] = {64, 0, 4, 60, 92, 128, 156, 160, 192, 2, 1u << 20, 0u - 1024};
   for (size_t i = 0; i < sizeof base / sizeof *base; i++) {
     wv_status st[2];
     char msg[2][512];
@@ -422,7 +422,8 @@ static void test_shared_bounds_at_entry(void **state) {
       fail_msg("base %u: interp %s \"%s\", jit %s \"%s\"", base[i], wv_status_name(st[0]), msg[0],
                wv_status_name(st[1]), msg[1]);
     if (i == 0) assert_int_equal(st[0], WV_OK); /* (all inside: the compiled path ran) */
-    if (i == 6) assert_int_not_equal(st[0], WV_OK); /* (160 + 15 * 4 + 128 + 4: the last load is outside) */
+    if (i == 11) assert_int_not_equal(st[0], WV_OK); /* (sm - 1024 - 64 wraps below 0: the second load faults) */
+    if (i == 7) assert_int_not_equal(st[0], WV_OK); /* (160 + 15 * 4 + 128 + 4: the last load is outside) */
   }
 }
 
