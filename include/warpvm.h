@@ -177,7 +177,8 @@ typedef struct wv_param_info {
 /* vm */
 /* cfg may be NULL. Returns NULL if out of memory or if cfg names an unknown machine or mapping. */
 wv_vm *wv_create(const wv_config *cfg);
-/* 1 when this warpvm was built with LLVM, so that wv_config.engine "jit" can compile (README "Engines"). */
+/* 1 when this warpvm was built with LLVM and its library loads (README "Engines": opened at the first call, not
+ * at start), so that wv_config.engine "jit" can compile. */
 int wv_has_jit(void);
 /* Why the JIT cannot compile here, written into buf (built without LLVM, or its library did not load); NULL when
  * it can. */
