@@ -843,6 +843,9 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
     LLVMPositionBuilderAtEnd(e.b, top);
   }
   wv_em_checked_early(&e, &f->code[pc], len, early);
+  LLVMValueRef *hoist = calloc(len + 1, sizeof *hoist);
+  if (hoist) wv_em_hoist_loads(&e, &f->code[pc], len, hoist);
+  e.hoist = hoist;
   e.pmask = e.mask;
   for (uint32_t k = 0; k < len;) {
     wv_jop o;
@@ -862,6 +865,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   LLVMDisposeBuilder(e.b);
   free(e.regs);
   free(early);
+  free(hoist);
   free(e.pv);
   free(e.pdirty);
   return e.fn;

@@ -46,6 +46,7 @@ typedef struct em {
   uint32_t nconsts;
   uint32_t words;
   const uint8_t *early; /* per instruction of the region: an access or shfl checked at the entry (wv_em_checked_early) */
+  LLVMValueRef *hoist;  /* per instruction of the region: its load's value, made at the entry (wv_em_hoist_loads), or NULL */
   const wv_insn *code;  /* the region's instructions */
   const wv_func *f;
   int guarded;          /* the instruction being emitted has a guard, or is on one path of a branch (pmask) */
@@ -109,6 +110,7 @@ void wv_em_setreg(em *e, uint32_t slot, LLVMValueRef m, LLVMValueRef v); /* lane
 void wv_em_bail_if(em *e, LLVMValueRef cond, uint32_t k);                /* if (cond) return k, state as before k */
 /* emit_mem.c */
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early);
+void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist);
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k);
 
 #endif

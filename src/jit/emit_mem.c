@@ -82,6 +82,7 @@ static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVM
 }
 
 #define HALF (WV_WARP / 2)
+#define EM_GROUP 32 /* loads through one register that access() makes together, at most */
 /* The n-element vector whose element j is element idx[j] of a and b side by side (b NULL: a alone). */
 static LLVMValueRef pick(em *e, LLVMValueRef a, LLVMValueRef b, const unsigned *idx, unsigned n) {
   LLVMValueRef iv[4 * WV_WARP];
@@ -119,24 +120,25 @@ static LLVMValueRef same(em *e, LLVMValueRef v, LLVMValueRef m, LLVMValueRef *lo
  * memory. The tests are on the address register itself (lane l's address is base[l] + off + l * stride, off and
  * stride the same for all lanes), so accesses through one register share them: a row when base[l] - (l % 16) *
  * bytes is the same for the half's active lanes and stride is 0, its first element at that + off; a broadcast
- * when base[l] is. */
-static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, LLVMValueRef ptrs, LLVMValueRef base,
-                   LLVMValueRef stride, LLVMValueRef host, uint64_t off) {
-  int st = o->kind == WV_JK_ST, w32 = LLVMGetElementType(LLVMTypeOf(base)) == e->i32, g32 = LLVMGetElementType(LLVMTypeOf(ptrs)) == e->i32;
+ * when base[l] is. n accesses through the one register at offsets off[j] (loads of one element each, or one
+ * access) take the same path, each in it: a load's elements are val[j][i] (<32 x iN>). */
+static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LLVMValueRef *ptrs, const uint64_t *off,
+                   LLVMValueRef base, LLVMValueRef stride, LLVMValueRef host, const LLVMValueRef *sv,
+                   LLVMValueRef (*val)[4]) {
+  int st = o->kind == WV_JK_ST, w32 = LLVMGetElementType(LLVMTypeOf(base)) == e->i32, g32 = LLVMGetElementType(LLVMTypeOf(ptrs[0])) == e->i32;
   unsigned size = o->bits / 8, nv = o->vec > 1 ? o->vec : 1, bytes = size * nv, nr = HALF * nv;
   LLVMTypeRef el = ity(e, o->bits), et = LLVMVectorType(el, HALF), rt = LLVMVectorType(el, nr), bt = w32 ? e->i32 : e->i64;
   LLVMTypeRef hvp = LLVMVectorType(e->ptr, HALF);
-  LLVMValueRef sv[4] = {NULL}; /* (loaded before the branches) */
-  for (unsigned i = 0; st && i < nv; i++) sv[i] = wv_em_regn(e, in->d[i], o->bits);
   LLVMValueRef step[HALF];
   for (unsigned l = 0; l < HALF; l++) step[l] = cint(bt, (uint64_t)l * bytes);
-  LLVMValueRef steps = LLVMConstVector(step, HALF), size32 = cint(e->i32, size), part[2][4];
+  LLVMValueRef steps = LLVMConstVector(step, HALF), size32 = cint(e->i32, size);
+  LLVMValueRef part[EM_GROUP][2][4]; /* per access, half and element */
   unsigned rep[4 * HALF], inter[4 * HALF]; /* a row's element j: lane j / nv's (its mask); element j % nv of it */
   for (unsigned j = 0; j < nr; j++) rep[j] = j / nv, inter[j] = (j % nv) * HALF + j / nv;
   int bc = !st && nv == 1; /* (a vector's broadcast takes the gather: a path fewer to compile) */
   LLVMValueRef unit = stride ? LLVMBuildICmp(e->b, LLVMIntEQ, stride, cint(e->i64, 0), "") : NULL;
   for (unsigned h = 0; h < 2; h++) {
-    LLVMValueRef bh = lanes(e, base, h * HALF, HALF), mh = lanes(e, mv, h * HALF, HALF), ph = lanes(e, ptrs, h * HALF, HALF);
+    LLVMValueRef bh = lanes(e, base, h * HALF, HALF), mh = lanes(e, mv, h * HALF, HALF);
     LLVMValueRef svh[4] = {NULL}, dlo, blo;
     for (unsigned i = 0; st && i < nv; i++) svh[i] = lanes(e, sv[i], h * HALF, HALF);
     LLVMValueRef row = same(e, LLVMBuildSub(e->b, bh, steps, ""), mh, &dlo);
@@ -147,8 +149,7 @@ static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, L
     }
     /* (32 bits: base[l] is below 2^31, so base[l] - (l % 16) * bytes is exact as a signed number, negative where
      * the row starts below the half's first lane's place) */
-    LLVMValueRef first = LLVMBuildAdd(e->b, w32 ? LLVMBuildSExt(e->b, dlo, e->i64, "") : dlo, cint(e->i64, off), "");
-    LLVMValueRef p0 = LLVMBuildGEP2(e->b, e->i8, host, &first, 1, ""); /* the half's first lane's element of the row */
+    LLVMValueRef dfirst = w32 ? LLVMBuildSExt(e->b, dlo, e->i64, "") : dlo;
     LLVMBasicBlockRef bv = LLVMAppendBasicBlockInContext(e->c, e->fn, "row"), bg = LLVMAppendBasicBlockInContext(e->c, e->fn, "lanes");
     LLVMBasicBlockRef bb = bc ? LLVMAppendBasicBlockInContext(e->c, e->fn, "one") : NULL, bt2 = bc ? LLVMAppendBasicBlockInContext(e->c, e->fn, "other") : NULL;
     LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "done");
@@ -157,66 +158,74 @@ static void access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef mv, L
       LLVMPositionBuilderAtEnd(e->b, bt2);
       LLVMBuildCondBr(e->b, one, bb, bg);
     }
-    LLVMValueRef vv[4] = {NULL}, vg[4] = {NULL}, vb = NULL;
+    LLVMValueRef vv[EM_GROUP][4] = {{NULL}}, vg[EM_GROUP][4] = {{NULL}}, vb[EM_GROUP][4] = {{NULL}};
     LLVMTypeRef tv[] = {rt, e->ptr}, tg[] = {et, hvp};
     LLVMPositionBuilderAtEnd(e->b, bv);
     LLVMValueRef mr = nv > 1 ? pick(e, mh, NULL, rep, nr) : mh;
-    if (st) { /* the elements interleaved: lane 0's, lane 1's, ... */
-      LLVMValueRef all = svh[0];
-      if (nv > 1) {
-        unsigned cat[4 * HALF];
-        for (unsigned j = 0; j < 4 * HALF; j++) cat[j] = j;
-        all = pick(e, svh[0], svh[1], cat, 2 * HALF);
-        if (nv == 4) all = pick(e, all, pick(e, svh[2], svh[3], cat, 2 * HALF), cat, 4 * HALF);
-        all = pick(e, all, NULL, inter, nr);
-      }
-      wv_em_intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){all, p0, size32, mr}, 4);
-    } else {
-      LLVMValueRef all = wv_em_intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p0, size32, mr, LLVMConstNull(rt)}, 4);
-      for (unsigned i = 0; i < nv; i++) {
-        unsigned idx[HALF];
-        for (unsigned l = 0; l < HALF; l++) idx[l] = l * nv + i;
-        vv[i] = nv > 1 ? pick(e, all, NULL, idx, HALF) : all;
+    for (unsigned j = 0; j < n; j++) {
+      LLVMValueRef first = LLVMBuildAdd(e->b, dfirst, cint(e->i64, off[j]), "");
+      LLVMValueRef p0 = LLVMBuildGEP2(e->b, e->i8, host, &first, 1, ""); /* the half's first lane's element of the row */
+      if (st) { /* the elements interleaved: lane 0's, lane 1's, ... */
+        LLVMValueRef all = svh[0];
+        if (nv > 1) {
+          unsigned cat[4 * HALF];
+          for (unsigned q = 0; q < 4 * HALF; q++) cat[q] = q;
+          all = pick(e, svh[0], svh[1], cat, 2 * HALF);
+          if (nv == 4) all = pick(e, all, pick(e, svh[2], svh[3], cat, 2 * HALF), cat, 4 * HALF);
+          all = pick(e, all, NULL, inter, nr);
+        }
+        wv_em_intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){all, p0, size32, mr}, 4);
+      } else {
+        LLVMValueRef all = wv_em_intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p0, size32, mr, LLVMConstNull(rt)}, 4);
+        for (unsigned i = 0; i < nv; i++) {
+          unsigned idx[HALF];
+          for (unsigned l = 0; l < HALF; l++) idx[l] = l * nv + i;
+          vv[j][i] = nv > 1 ? pick(e, all, NULL, idx, HALF) : all;
+        }
       }
     }
     LLVMBuildBr(e->b, bj);
     if (bc) { /* one element for all: lanes that are not active take it too, and select() drops it */
       LLVMPositionBuilderAtEnd(e->b, bb);
-      LLVMValueRef at = LLVMBuildAdd(e->b, w32 ? LLVMBuildZExt(e->b, blo, e->i64, "") : blo, cint(e->i64, off), "");
-      LLVMValueRef x = LLVMBuildLoad2(e->b, el, LLVMBuildGEP2(e->b, e->i8, host, &at, 1, ""), "");
-      LLVMSetAlignment(x, size);
-      vb = lanes(e, broadcast(e, x), 0, HALF);
+      for (unsigned j = 0; j < n; j++) {
+        LLVMValueRef at = LLVMBuildAdd(e->b, w32 ? LLVMBuildZExt(e->b, blo, e->i64, "") : blo, cint(e->i64, off[j]), "");
+        LLVMValueRef x = LLVMBuildLoad2(e->b, el, LLVMBuildGEP2(e->b, e->i8, host, &at, 1, ""), "");
+        LLVMSetAlignment(x, size);
+        vb[j][0] = lanes(e, broadcast(e, x), 0, HALF);
+      }
       LLVMBuildBr(e->b, bj);
     }
     LLVMPositionBuilderAtEnd(e->b, bg);
-    for (unsigned i = 0; i < nv; i++) {
-      LLVMValueRef pi = ph, di = cint(g32 ? e->i32 : e->i64, (uint64_t)i * size);
-      if (g32) { /* .shared: offsets from host, in the gather's block so that it is one with a base and 32-bit indices */
-        LLVMValueRef dv[HALF];
-        for (unsigned l = 0; l < HALF; l++) dv[l] = di;
-        if (i) pi = LLVMBuildAdd(e->b, pi, LLVMConstVector(dv, HALF), "");
-        pi = LLVMBuildGEP2(e->b, e->i8, host, &pi, 1, "");
-      } else if (i) {
-        pi = LLVMBuildGEP2(e->b, e->i8, pi, &di, 1, "");
+    for (unsigned j = 0; j < n; j++) {
+      LLVMValueRef ph = lanes(e, ptrs[j], h * HALF, HALF);
+      for (unsigned i = 0; i < nv; i++) {
+        LLVMValueRef pi = ph, di = cint(g32 ? e->i32 : e->i64, (uint64_t)i * size);
+        if (g32) { /* .shared: offsets from host, in the gather's block so that it is one with a base and 32-bit indices */
+          LLVMValueRef dv[HALF];
+          for (unsigned l = 0; l < HALF; l++) dv[l] = di;
+          if (i) pi = LLVMBuildAdd(e->b, pi, LLVMConstVector(dv, HALF), "");
+          pi = LLVMBuildGEP2(e->b, e->i8, host, &pi, 1, "");
+        } else if (i) {
+          pi = LLVMBuildGEP2(e->b, e->i8, pi, &di, 1, "");
+        }
+        if (st) wv_em_intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){svh[i], pi, size32, mh}, 4);
+        else vg[j][i] = wv_em_intrinsic(e, "llvm.masked.gather", tg, 2, (LLVMValueRef[]){pi, size32, mh, LLVMConstNull(et)}, 4);
       }
-      if (st) wv_em_intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){svh[i], pi, size32, mh}, 4);
-      else vg[i] = wv_em_intrinsic(e, "llvm.masked.gather", tg, 2, (LLVMValueRef[]){pi, size32, mh, LLVMConstNull(et)}, 4);
     }
     LLVMBuildBr(e->b, bj);
     LLVMPositionBuilderAtEnd(e->b, bj);
-    if (st) continue;
-    for (unsigned i = 0; i < nv; i++) {
-      part[h][i] = LLVMBuildPhi(e->b, et, "");
-      LLVMValueRef inv[] = {vv[i], vg[i], vb};
-      LLVMBasicBlockRef inb[] = {bv, bg, bb};
-      LLVMAddIncoming(part[h][i], inv, inb, bc ? 3 : 2);
-    }
+    for (unsigned j = 0; !st && j < n; j++)
+      for (unsigned i = 0; i < nv; i++) {
+        part[j][h][i] = LLVMBuildPhi(e->b, et, "");
+        LLVMValueRef inv[] = {vv[j][i], vg[j][i], vb[j][0]};
+        LLVMBasicBlockRef inb[] = {bv, bg, bb};
+        LLVMAddIncoming(part[j][h][i], inv, inb, bc ? 3 : 2);
+      }
   }
-  if (st) return;
   unsigned idx[WV_WARP];
   for (unsigned i = 0; i < WV_WARP; i++) idx[i] = i;
-  for (unsigned i = 0; i < nv; i++) /* (in order: of two equal destinations the later element stays, as h_ld) */
-    if (in->d[i] != WV_NOSLOT) wv_em_setreg(e, in->d[i], mv, widen(e, pick(e, part[0][i], part[1][i], idx, WV_WARP), o->bits, o->sgn));
+  for (unsigned j = 0; !st && j < n; j++)
+    for (unsigned i = 0; i < nv; i++) val[j][i] = pick(e, part[j][0][i], part[j][1][i], idx, WV_WARP);
 }
 
 /* The check of an access that is not .shared-inline: where the space may be global (64-bit addresses), the
@@ -339,6 +348,49 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
   if (any) wv_em_bail_if(e, bad, 0);
 }
 
+/* Whether instruction k's load may be made at the region's entry: a load of one element checked there (no guard,
+ * its address register an input of the region) after no store or atomic the region makes that may write shared
+ * memory (a global or local one cannot): what it reads at k is what it reads at the entry, as one warp runs a
+ * region by itself and no cp.async lands during one. */
+static int hoistable(const wv_insn *code, const uint8_t *early, uint32_t k, wv_jop *o) {
+  if (!early[k] || !wv_jit_select(&code[k], o) || o->kind != WV_JK_LD || o->vec > 1) return 0;
+  for (uint32_t i = 0; i < k; i++) {
+    wv_jop p;
+    if (wv_jit_select(&code[i], &p) && (p.kind == WV_JK_ST || p.kind == WV_JK_ATOM) && code[i].space != WV_SPACE_GLOBAL &&
+        code[i].space != WV_SPACE_LOCAL)
+      return 0;
+  }
+  return 1;
+}
+
+/* The region's hoistable loads (hoistable), made after the entry's check: those through one register, of one size,
+ * together (access: each half-warp's row, one element or gather is chosen once for all of them, where it was
+ * chosen at each), for the region's lanes (whose addresses the entry checked), each kept in hoist[k] for the
+ * instruction to take its lanes of (wv_em_mem), counted there. In a loop's body, at each turn's start. */
+void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist) {
+  uint8_t *done = calloc(len + 1, 1);
+  if (!done) return; /* (out of memory: each load is made at its place) */
+  LLVMValueRef mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
+  for (uint32_t k = 0; k < len; k++) {
+    wv_jop o, q;
+    if (done[k] || !hoistable(code, e->early, k, &o)) continue;
+    uint32_t ks[EM_GROUP], n = 0;
+    for (uint32_t i = k; i < len && n < EM_GROUP; i++)
+      if (!done[i] && code[i].a == code[k].a && hoistable(code, e->early, i, &q) && q.bits == o.bits) ks[n++] = i, done[i] = 1;
+    if (n < 2) continue; /* (one load alone: made at its place, where its value is not kept across the region) */
+    LLVMValueRef base = code[k].a != WV_NOSLOT ? wv_em_reg(e, code[k].a) : LLVMConstNull(e->v64), ptrs[EM_GROUP], val[EM_GROUP][4];
+    base = LLVMBuildAnd(e->b, base, splat(e, e->i64, 0xffffffffu), ""); /* (wv_jit_shared_inline: 32-bit addresses) */
+    uint64_t off[EM_GROUP];
+    for (uint32_t j = 0; j < n; j++) {
+      off[j] = (uint64_t)code[ks[j]].imm;
+      ptrs[j] = narrow(e, LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, base, splat(e, e->i64, off[j]), ""), splat(e, e->i64, 0xffffffffu), ""), 32);
+    }
+    access(e, &o, mv, n, ptrs, off, narrow(e, base, 32), NULL, e->shared, NULL, val);
+    for (uint32_t j = 0; j < n; j++) hoist[ks[j]] = val[j][0];
+  }
+  free(done);
+}
+
 /* atom.shared.add of 32-bit words at offsets off (from the CTA's shared bytes) as h_atom's lane loop: the active
  * lanes one after another in lane order, each reading its word, adding its b and keeping the old value (a lane
  * sees the sums of the lanes before it on one word). */
@@ -422,7 +474,17 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
     wv_em_add_field(e, wv_em_counters[co], e->i64, LLVMBuildZExt(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->pmask, cint(e->i32, 0), ""), e->i64, ""));
   else if (co >= 0)
     e->counts[co]++;
-  access(e, in, o, mv, ptrs, rbase, rstride, rhost, (uint64_t)in->imm);
+  LLVMValueRef sv[4] = {NULL}, val[1][4]; /* (a store's elements, loaded before the branches) */
+  unsigned nv = o->vec > 1 ? o->vec : 1;
+  if (e->hoist && e->hoist[k]) { /* loaded at the entry (wv_em_hoist_loads) */
+    wv_em_setreg(e, in->d[0], mv, widen(e, e->hoist[k], o->bits, o->sgn));
+    return;
+  }
+  for (unsigned i = 0; o->kind == WV_JK_ST && i < nv; i++) sv[i] = wv_em_regn(e, in->d[i], o->bits);
+  uint64_t off = (uint64_t)in->imm;
+  access(e, o, mv, 1, &ptrs, &off, rbase, rstride, rhost, sv, val);
+  for (unsigned i = 0; o->kind == WV_JK_LD && i < nv; i++) /* (in order: of two equal destinations the later element stays, as h_ld) */
+    if (in->d[i] != WV_NOSLOT) wv_em_setreg(e, in->d[i], mv, widen(e, val[0][i], o->bits, o->sgn));
 }
 
 #endif
