@@ -155,6 +155,7 @@ static void warp_compact(wv_warp *w) {
 /* Runnable groups at the same place with the same barriers are one group again. Merged groups
  * leave holes (mask 0) that only run_warp compacts, so a caller's group pointer stays valid. */
 static void warp_merge(sched *s, wv_warp *w) {
+  if (w->ngroups < 2) return; /* (a barrier's release in a converged CTA: nothing to merge) */
   for (uint32_t i = 0; i < w->ngroups; i++) {
     wv_group *a = &w->groups[i];
     if (!a->mask || a->state != WV_G_RUN) continue;
@@ -270,7 +271,7 @@ static void check_ctabar(sched *s, wv_cta *cta, uint32_t id) {
       g->state = WV_G_RUN;
       g->pc++;
     }
-    if (w->ngroups > 1) warp_merge(s, w); /* (one group: nothing to merge) */
+    warp_merge(s, w);
   }
 }
 

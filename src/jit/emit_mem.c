@@ -17,6 +17,14 @@ static int counter(int space, int st) {
   return -1;
 }
 
+/* The lanes' addresses of access `in` as warp_addrs (h_mem.c) computes them: ((base & bmask) + off) & wmask; *base:
+ * its address register's lanes & bmask. */
+static LLVMValueRef lane_addrs(em *e, const wv_insn *in, LLVMValueRef *base) {
+  uint64_t bmask = (in->addrf & WV_AF_ADDR32) ? 0xffffffffu : ~0ull, wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
+  *base = LLVMBuildAnd(e->b, in->a != WV_NOSLOT ? wv_em_reg(e, in->a) : LLVMConstNull(e->v64), splat(e, e->i64, bmask), "");
+  return LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, *base, splat(e, e->i64, (uint64_t)in->imm), ""), splat(e, e->i64, wmask), "");
+}
+
 /* The active lanes' lowest and highest value of base and the OR of all, reduced at 32 bits where w32 (GVN shares
  * them between the accesses through one register). */
 static void reduce_addrs(em *e, LLVMValueRef a, LLVMValueRef mv, int w32, LLVMValueRef *lo, LLVMValueRef *hi,
@@ -348,47 +356,48 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
   if (any) wv_em_bail_if(e, bad, 0);
 }
 
-/* Whether instruction k's load may be made at the region's entry: a load of one element checked there (no guard,
- * its address register an input of the region) after no store or atomic the region makes that may write shared
- * memory (a global or local one cannot): what it reads at k is what it reads at the entry, as one warp runs a
- * region by itself and no cp.async lands during one. */
-static int hoistable(const wv_insn *code, const uint8_t *early, uint32_t k, wv_jop *o) {
-  if (!early[k] || !wv_jit_select(&code[k], o) || o->kind != WV_JK_LD || o->vec > 1) return 0;
-  for (uint32_t i = 0; i < k; i++) {
-    wv_jop p;
-    if (wv_jit_select(&code[i], &p) && (p.kind == WV_JK_ST || p.kind == WV_JK_ATOM) && code[i].space != WV_SPACE_GLOBAL &&
-        code[i].space != WV_SPACE_LOCAL)
-      return 0;
-  }
-  return 1;
-}
-
-/* The region's hoistable loads (hoistable), made after the entry's check: those through one register, of one size,
- * together (access: each half-warp's row, one element or gather is chosen once for all of them, where it was
- * chosen at each), for the region's lanes (whose addresses the entry checked), each kept in hoist[k] for the
- * instruction to take its lanes of (wv_em_mem), counted there. In a loop's body, at each turn's start. */
+/* The region's loads that may be made at its entry: loads of one element checked there (no guard, the address
+ * register an input of the region) after no store or atomic the region makes that may write shared memory (a
+ * global or local one cannot), made after the entry's check: what such a load reads at its place is what it reads
+ * at the entry, as one warp runs a region by itself and no cp.async lands during one. Those through one register,
+ * of one size, are made together (access: each half-warp's row, one element or gather is chosen once for all of
+ * them, where it was chosen at each), for the region's lanes (whose addresses the entry checked), each kept in
+ * hoist[k] for the instruction to take its lanes of (wv_em_mem), counted there. In a loop's body, at each turn's
+ * start. */
 void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist) {
-  uint8_t *done = calloc(len + 1, 1);
-  if (!done) return; /* (out of memory: each load is made at its place) */
+  uint8_t *ok = calloc(len + 1, 1); /* per instruction: 1 may be made at the entry, 2 made there already */
+  wv_jop *ops = malloc((len + 1) * sizeof *ops);
+  if (!ok || !ops) { /* (out of memory: each load is made at its place) */
+    free(ok);
+    free(ops);
+    return;
+  }
+  for (uint32_t k = 0; k < len; k++) {
+    wv_jop *o = &ops[k];
+    int sel = wv_jit_select(&code[k], o);
+    if (sel && (o->kind == WV_JK_ST || o->kind == WV_JK_ATOM) && code[k].space != WV_SPACE_GLOBAL &&
+        code[k].space != WV_SPACE_LOCAL)
+      break; /* (nothing after it) */
+    ok[k] = sel && e->early[k] && o->kind == WV_JK_LD && o->vec <= 1;
+  }
   LLVMValueRef mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
   for (uint32_t k = 0; k < len; k++) {
-    wv_jop o, q;
-    if (done[k] || !hoistable(code, e->early, k, &o)) continue;
+    if (ok[k] != 1) continue;
     uint32_t ks[EM_GROUP], n = 0;
     for (uint32_t i = k; i < len && n < EM_GROUP; i++)
-      if (!done[i] && code[i].a == code[k].a && hoistable(code, e->early, i, &q) && q.bits == o.bits) ks[n++] = i, done[i] = 1;
+      if (ok[i] == 1 && code[i].a == code[k].a && ops[i].bits == ops[k].bits) ks[n++] = i, ok[i] = 2;
     if (n < 2) continue; /* (one load alone: made at its place, where its value is not kept across the region) */
-    LLVMValueRef base = code[k].a != WV_NOSLOT ? wv_em_reg(e, code[k].a) : LLVMConstNull(e->v64), ptrs[EM_GROUP], val[EM_GROUP][4];
-    base = LLVMBuildAnd(e->b, base, splat(e, e->i64, 0xffffffffu), ""); /* (wv_jit_shared_inline: 32-bit addresses) */
+    LLVMValueRef base, ptrs[EM_GROUP], val[EM_GROUP][4];
     uint64_t off[EM_GROUP];
     for (uint32_t j = 0; j < n; j++) {
       off[j] = (uint64_t)code[ks[j]].imm;
-      ptrs[j] = narrow(e, LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, base, splat(e, e->i64, off[j]), ""), splat(e, e->i64, 0xffffffffu), ""), 32);
+      ptrs[j] = narrow(e, lane_addrs(e, &code[ks[j]], &base), 32); /* (wv_jit_shared_inline: 32-bit addresses) */
     }
-    access(e, &o, mv, n, ptrs, off, narrow(e, base, 32), NULL, e->shared, NULL, val);
+    access(e, &ops[k], mv, n, ptrs, off, narrow(e, base, 32), NULL, e->shared, NULL, val);
     for (uint32_t j = 0; j < n; j++) hoist[ks[j]] = val[j][0];
   }
-  free(done);
+  free(ok);
+  free(ops);
 }
 
 /* atom.shared.add of 32-bit words at offsets off (from the CTA's shared bytes) as h_atom's lane loop: the active
@@ -425,15 +434,26 @@ static void emit_atom(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m3
   if (in->d[0] != WV_NOSLOT) wv_em_setreg(e, in->d[0], mv, widen(e, LLVMBuildLoad2(e->b, vt, olds, ""), 32, o->sgn));
 }
 
+/* The access counted in the memory counter of its space, as the interpreter counts it. */
+static void count_access(em *e, const wv_insn *in, int st) {
+  int co = counter(in->space, st);
+  if (co >= 0 && e->pmask != e->mask) /* on a branch's path: counted where a lane takes it */
+    wv_em_add_field(e, wv_em_counters[co], e->i64, LLVMBuildZExt(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->pmask, cint(e->i32, 0), ""), e->i64, ""));
+  else if (co >= 0)
+    e->counts[co]++;
+}
+
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
   int st = o->kind == WV_JK_ST, atom = o->kind == WV_JK_ATOM;
+  if (e->hoist && e->hoist[k]) { /* loaded at the entry (wv_em_hoist_loads; checked there: no bail-out here) */
+    count_access(e, in, st);
+    wv_em_setreg(e, in->d[0], mv, widen(e, e->hoist[k], o->bits, o->sgn));
+    return;
+  }
   unsigned bytes = wv_em_bytes(o); /* (all of a vector's elements: checked as one access, as h_ld checks it) */
   LLVMValueRef none = LLVMBuildICmp(e->b, LLVMIntEQ, m32, cint(e->i32, 0), "");
-  /* the lanes' addresses as warp_addrs (h_mem.c) computes them: ((base & bmask) + off) & wmask */
-  uint64_t bmask = (in->addrf & WV_AF_ADDR32) ? 0xffffffffu : ~0ull, wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
-  LLVMValueRef base = in->a != WV_NOSLOT ? wv_em_reg(e, in->a) : LLVMConstNull(e->v64);
-  base = LLVMBuildAnd(e->b, base, splat(e, e->i64, bmask), "");
-  LLVMValueRef a = LLVMBuildAnd(e->b, LLVMBuildAdd(e->b, base, splat(e, e->i64, (uint64_t)in->imm), ""), splat(e, e->i64, wmask), "");
+  uint64_t wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
+  LLVMValueRef base, a = lane_addrs(e, in, &base);
   LLVMValueRef lo, hi, bits, ptrs, off32;
   LLVMValueRef rbase, rstride = NULL, rhost;
   if (wv_jit_shared_inline(in)) {
@@ -469,17 +489,9 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
       rhost = LLVMBuildGEP2(e->b, e->i8, rhost, (LLVMValueRef[]){cint(e->i64, (uint64_t)-in->imm)}, 1, "");
     }
   }
-  int co = counter(in->space, st);
-  if (co >= 0 && e->pmask != e->mask) /* on a branch's path: counted where a lane takes it */
-    wv_em_add_field(e, wv_em_counters[co], e->i64, LLVMBuildZExt(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->pmask, cint(e->i32, 0), ""), e->i64, ""));
-  else if (co >= 0)
-    e->counts[co]++;
+  count_access(e, in, st);
   LLVMValueRef sv[4] = {NULL}, val[1][4]; /* (a store's elements, loaded before the branches) */
   unsigned nv = o->vec > 1 ? o->vec : 1;
-  if (e->hoist && e->hoist[k]) { /* loaded at the entry (wv_em_hoist_loads) */
-    wv_em_setreg(e, in->d[0], mv, widen(e, e->hoist[k], o->bits, o->sgn));
-    return;
-  }
   for (unsigned i = 0; o->kind == WV_JK_ST && i < nv; i++) sv[i] = wv_em_regn(e, in->d[i], o->bits);
   uint64_t off = (uint64_t)in->imm;
   access(e, o, mv, 1, &ptrs, &off, rbase, rstride, rhost, sv, val);

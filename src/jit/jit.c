@@ -90,11 +90,7 @@ struct wv_jit_mod {
   const wv_jit_code **table;/* per function: &f[i].code once it has regions */
 };
 
-#ifdef WV_LLVM_LAZY
-int wv_jit_available(void) { return !wv_llvm_load(NULL, 0); }
-#else
-int wv_jit_available(void) { return 1; }
-#endif
+int wv_jit_available(void) { return !wv_llvm_load(NULL, 0); } /* (wv_llvm_load: 0 too where LLVM is linked) */
 
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_ok;
@@ -109,9 +105,7 @@ static void take_error(LLVMErrorRef e, char *err, size_t errlen) {
 }
 
 wv_jit *wv_jit_new(const char *cache_dir, unsigned threads, char *err, size_t errlen) {
-#ifdef WV_LLVM_LAZY
   if (wv_llvm_load(err, errlen)) return NULL; /* (nothing of LLVM is called before) */
-#endif
   pthread_once(&init_once, init_llvm);
   if (!init_ok) {
     snprintf(err, errlen, "LLVM has no target for this host");
