@@ -359,6 +359,13 @@ static void count_queued(wv_exec *x, wv_cta *dcta, wv_aidx *a, uint64_t dst, uin
 static wv_aq *room(wv_exec *x, int lane) {
   wv_aq *q = lane_q(x, x->warp, lane);
   if (!q || q->n < q->cap) return q;
+  if (q->head) { /* delivered entries make room first: a pipeline that always waits for all but the newest
+                  * groups never empties its queue, which would otherwise grow with every copy */
+    memmove(q->v, q->v + q->head, (size_t)(q->n - q->head) * sizeof *q->v);
+    q->n -= q->head;
+    q->head = 0;
+    return q;
+  }
   uint32_t nc = q->cap ? q->cap * 2 : 8;
   if (nc > (1u << 20)) {
     wv_fault_set(x, WV_ERR_FAULT, lane, 0, 0, "more than a million cp.async operations never waited for");

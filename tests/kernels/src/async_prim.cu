@@ -14,6 +14,10 @@
 //     16 bytes, __pipeline_arrive_on(&bar), __mbarrier_arrive, spins on __mbarrier_test_wait with its token,
 //     then reads thread (t + 1) % 128's 16 bytes: out[(r*128 + t)*4 + j] = s[((t+1)%128)*4 + j] + r.
 //     in: rounds * 512 words.
+//   prim_deep_pipeline(in, out, tiles), block 64: a double-buffered pipeline of `tiles` tiles of 256 words, 16
+//     bytes a thread: tile k + 1's copy is issued before wait_prior(1) waits for tile k's, so a thread always has
+//     a copy in flight until the last tile (warpvm's queue of a lane's copies drops the delivered ones as it goes).
+//     out[k*256 + 4*t + j] = word 4*(63 - t) + (3 - j) of tile k, + k.
 #include <cuda_awbarrier_primitives.h>
 #include <cuda_pipeline.h>
 
@@ -85,4 +89,20 @@ extern "C" __global__ void prim_arrive_on(const unsigned *in, unsigned *out, uns
     __syncthreads();  // everyone has read s before the next round's copies overwrite it
   }
   if (t == 0) __mbarrier_inval(&bar);
+}
+
+extern "C" __global__ void prim_deep_pipeline(const uint4 *in, uint4 *out, unsigned tiles) {
+  __shared__ uint4 buf[2][64];
+  unsigned t = threadIdx.x;
+  __pipeline_memcpy_async(&buf[0][t], &in[t], 16);
+  __pipeline_commit();
+  for (unsigned k = 0; k < tiles; k++) {
+    if (k + 1 < tiles) __pipeline_memcpy_async(&buf[(k + 1) & 1][t], &in[(k + 1) * 64 + t], 16);
+    __pipeline_commit();
+    __pipeline_wait_prior(1);
+    __syncthreads();
+    uint4 v = buf[k & 1][63 - t];
+    out[k * 64 + t] = make_uint4(v.w + k, v.z + k, v.y + k, v.x + k);
+    __syncthreads();  // tile k's buffer is read before tile k + 2's copy overwrites it
+  }
 }
