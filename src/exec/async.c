@@ -11,6 +11,11 @@
  * The CTA's index of those bytes (wv_aidx: a count of undelivered copies per 16-byte granule) lets a
  * load that meets none of them skip the exact scan of every lane's queue.
  *
+ * A warp's checked copies of one cp.async in the default mode are one batch (wv_abatch), not an entry per lane:
+ * a wait_group of lanes with nothing else queued delivers from the batches at once, and anything else that looks
+ * at a lane's queue first turns the warp's batches into entries of its lanes (abq_spill). A lane's batches are
+ * younger than its own entries (an entry appended to a lane spills first), so each lane's order is kept.
+ *
  * mbarrier: the 64-bit object holds the pending arrival count (bits 19:0), the expected count
  * (39:20), the pending transaction count (60:40) and the phase parity (63). A phase completes when
  * both counts reach zero: the parity flips and the pending count is reloaded. The state arrive
@@ -71,6 +76,25 @@ typedef struct wv_aq {
   uint32_t group;      /* id of the open (uncommitted) group */
   uint32_t bgroup;     /* id of the open bulk async-group */
 } wv_aq;
+
+/* One cp.async of lanes `mask` (still to land), checked at issue: lane l copies srcsize[l] bytes from hsrc[l]
+ * (global address src[l], valid while the heap's count of frees is hfrees) to the shared offset dst[l] of dcta,
+ * zero-filling up to size; group is the lanes' open group (the same for all). */
+typedef struct wv_abatch {
+  uint32_t mask, group, size, pc;
+  const wv_func *fn;
+  wv_cta *dcta;
+  uint64_t hfrees;
+  uint32_t dst[WV_WARP];
+  uint8_t srcsize[WV_WARP];
+  uint64_t src[WV_WARP];
+  const uint8_t *hsrc[WV_WARP];
+} wv_abatch;
+
+typedef struct wv_abq {
+  wv_abatch *v;
+  uint32_t head, n, cap;
+} wv_abq;
 
 #define MB_PENDING(w) ((uint32_t)((w) & 0xfffffu))
 #define MB_EXPECTED(w) ((uint32_t)(((w) >> 20) & 0xfffffu))
@@ -205,6 +229,49 @@ static wv_aq *lane_q(wv_exec *x, wv_warp *w, int lane) {
   return &w->aq[lane];
 }
 
+/* Warp w's lane queue with room for one more entry; NULL after a fault. */
+static wv_aq *grow(wv_exec *x, wv_warp *w, int lane) {
+  wv_aq *q = lane_q(x, w, lane);
+  if (!q || q->n < q->cap) return q;
+  if (q->head) { /* delivered entries make room first: a pipeline that always waits for all but the newest
+                  * groups never empties its queue, which would otherwise grow with every copy */
+    memmove(q->v, q->v + q->head, (size_t)(q->n - q->head) * sizeof *q->v);
+    q->n -= q->head;
+    q->head = 0;
+    return q;
+  }
+  uint32_t nc = q->cap ? q->cap * 2 : 8;
+  if (nc > (1u << 20)) {
+    wv_fault_set(x, WV_ERR_FAULT, lane, 0, 0, "more than a million cp.async operations never waited for");
+    return NULL;
+  }
+  wv_aent *nv = realloc(q->v, nc * sizeof *nv);
+  if (!nv) { wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory for cp.async"); return NULL; }
+  q->v = nv;
+  q->cap = nc;
+  return q;
+}
+
+static int abq_pending(const wv_warp *w) { return w->abq && w->abq->head < w->abq->n; }
+
+/* Warp w's batches become entries of their lanes (in the order issued: after each lane's own entries). */
+static int abq_spill(wv_exec *x, wv_warp *w) {
+  if (!abq_pending(w)) return 0;
+  wv_abq *b = w->abq;
+  for (; b->head < b->n; b->head++) {
+    wv_abatch *a = &b->v[b->head];
+    WV_FOR_LANES(a->mask, l, {
+      wv_aq *q = grow(x, w, l);
+      if (!q) return 1;
+      q->v[q->n++] = (wv_aent){.size = a->size, .srcsize = a->srcsize[l], .group = a->group, .fn = a->fn, .pc = a->pc,
+                               .dst = a->dst[l], .src = a->src[l], .dcta = a->dcta, .hsrc = a->hsrc[l], .hfrees = a->hfrees};
+      a->mask &= ~(1u << l);
+    });
+  }
+  b->head = b->n = 0;
+  return 0;
+}
+
 /* A fault while delivering e of warp w's lane: it is the issuing cp.async's, and is reported there. */
 static int delivery_fault(wv_exec *x, wv_warp *w, const wv_aent *e, int first) {
   if (first) {
@@ -286,6 +353,7 @@ static int deliver_one(wv_exec *x, wv_warp *w, int lane, wv_aq *q) {
 
 /* Deliver a lane's first n entries. */
 static int deliver_n(wv_exec *x, wv_warp *w, int lane, uint32_t n) {
+  if (abq_spill(x, w)) return 1;
   if (!w->aq) return 0;
   wv_aq *q = &w->aq[lane];
   while (n-- && q->head < q->n)
@@ -298,6 +366,7 @@ static int deliver_n(wv_exec *x, wv_warp *w, int lane, uint32_t n) {
  * early is always allowed). */
 static int deliver_through(wv_exec *x, wv_warp *w, int lane, int (*need)(const wv_aent *e, const void *arg),
                            const void *arg) {
+  if (abq_spill(x, w)) return 1;
   if (!w->aq) return 0;
   wv_aq *q = &w->aq[lane];
   uint32_t last = q->head;
@@ -355,27 +424,11 @@ static void count_queued(wv_exec *x, wv_cta *dcta, wv_aidx *a, uint64_t dst, uin
   if (a) aidx_count(a, dst, size, 1);
 }
 
-/* The lane's queue with room for one more entry; NULL after a fault. */
+/* The lane's queue with room for one more entry, after the warp's batches became entries (abq_spill); NULL after
+ * a fault. */
 static wv_aq *room(wv_exec *x, int lane) {
-  wv_aq *q = lane_q(x, x->warp, lane);
-  if (!q || q->n < q->cap) return q;
-  if (q->head) { /* delivered entries make room first: a pipeline that always waits for all but the newest
-                  * groups never empties its queue, which would otherwise grow with every copy */
-    memmove(q->v, q->v + q->head, (size_t)(q->n - q->head) * sizeof *q->v);
-    q->n -= q->head;
-    q->head = 0;
-    return q;
-  }
-  uint32_t nc = q->cap ? q->cap * 2 : 8;
-  if (nc > (1u << 20)) {
-    wv_fault_set(x, WV_ERR_FAULT, lane, 0, 0, "more than a million cp.async operations never waited for");
-    return NULL;
-  }
-  wv_aent *nv = realloc(q->v, nc * sizeof *nv);
-  if (!nv) { wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory for cp.async"); return NULL; }
-  q->v = nv;
-  q->cap = nc;
-  return q;
+  if (abq_spill(x, x->warp)) return NULL;
+  return grow(x, x->warp, lane);
 }
 
 static int enqueue(wv_exec *x, int lane, wv_aent e) {
@@ -474,14 +527,53 @@ static void tensor_coords(wv_exec *x, const wv_insn *in, int lane, int32_t c[5])
   for (int i = 0; i < 5; i++) c[i] = slots[i] != WV_NOSLOT && i < in->vec ? (int32_t)WV_R(x, slots[i])[lane] : 0;
 }
 
+/* A new batch at the end of warp w's; NULL when out of host memory. */
+static wv_abatch *abq_add(wv_warp *w) {
+  wv_abq *b = w->abq;
+  if (!b && !(b = w->abq = calloc(1, sizeof *b))) return NULL;
+  if (b->head == b->n) b->head = b->n = 0;
+  if (b->n == b->cap && b->head) { /* (delivered batches at the front make room) */
+    memmove(b->v, b->v + b->head, (size_t)(b->n - b->head) * sizeof *b->v);
+    b->n -= b->head;
+    b->head = 0;
+  }
+  if (b->n == b->cap) {
+    uint32_t nc = b->cap ? 2 * b->cap : 4;
+    wv_abatch *nv = nc <= (1u << 16) ? realloc(b->v, nc * sizeof *nv) : NULL;
+    if (!nv) return NULL;
+    b->v = nv;
+    b->cap = nc;
+  }
+  return &b->v[b->n++];
+}
+
 /* cp.async of lanes m whose ends the warp-wide check passed (r: the source's global region), delivered at the
- * wait: what enqueue does, each lane's entry written in place with its source's host address. */
+ * wait: one batch when the lanes' open groups are the same (else an entry each, as enqueue makes), its lanes'
+ * sources found in host memory now. */
 static int copy_checked(wv_exec *x, uint32_t m, const uint64_t *S, uint32_t size, const uint64_t *dsts,
                         const uint64_t *srcs, const wv_region *r) {
   wv_cta *c = x->cta;
+  wv_warp *w = x->warp;
   wv_aidx *a = m ? aidx_get(c) : NULL;
-  if (m && !a) return wv_fault_set(x, WV_ERR_NOMEM, __builtin_ctz(m), 0, 0, "out of host memory for cp.async");
+  if (m && (!a || !lane_q(x, w, __builtin_ctz(m)))) return wv_fault_set(x, WV_ERR_NOMEM, __builtin_ctz(m), 0, 0, "out of host memory for cp.async");
   uint64_t frees = *x->heap_frees;
+  uint32_t g = m ? w->aq[__builtin_ctz(m)].group : 0, same = 1, n = (uint32_t)__builtin_popcount(m);
+  WV_FOR_LANES(m, l, { same &= w->aq[l].group == g; });
+  wv_abatch *b = same && m ? abq_add(w) : NULL;
+  if (b) {
+    *b = (wv_abatch){.mask = m, .group = g, .size = size, .pc = x->cur_pc, .fn = x->fn, .dcta = c, .hfrees = frees};
+    WV_FOR_LANES(m, l, {
+      b->dst[l] = (uint32_t)dsts[l];
+      b->srcsize[l] = (uint8_t)(S && S[l] < size ? S[l] : size);
+      b->src[l] = srcs[l];
+      b->hsrc[l] = r->host + (srcs[l] - r->abase);
+      aidx_count(a, dsts[l], size, 1);
+    });
+    c->async_pending += n;
+    c->cl->async_pending += n;
+    x->n_async += n;
+    return 0;
+  }
   WV_FOR_LANES(m, l, {
     wv_aq *q = room(x, l);
     if (!q) return 1;
@@ -491,6 +583,47 @@ static int copy_checked(wv_exec *x, uint32_t m, const uint64_t *S, uint32_t size
     x->n_async++;
     count_queued(x, c, a, dsts[l], size);
   });
+  return 0;
+}
+
+/* cp.async.wait_group / wait_all of lanes m from the warp's batches, when those lanes have nothing else queued
+ * and one open group (after wait_all's commit): each lane's copies of the groups but the newest N land, as
+ * deliver_through(need_older) would land them (a lane's groups only grow in the order it issues). 1: the lanes
+ * do not qualify (or a copy's source may have moved: an allocation was freed), nothing done. */
+static int wait_batches(wv_exec *x, const wv_insn *in, uint32_t m) {
+  wv_warp *w = x->warp;
+  if (!m || !abq_pending(w) || !w->aq) return 1;
+  uint32_t g = w->aq[__builtin_ctz(m)].group;
+  WV_FOR_LANES(m, l, {
+    if (w->aq[l].head != w->aq[l].n || w->aq[l].group != g) return 1;
+  });
+  wv_abq *b = w->abq;
+  for (uint32_t i = b->head; i < b->n; i++)
+    if ((b->v[i].mask & m) && b->v[i].hfrees != *x->heap_frees) return 1;
+  if (in->mode == WV_CP_WAIT_ALL) { /* wait_all = commit_group + wait_group 0 */
+    g++;
+    WV_FOR_LANES(m, l, { w->aq[l].group = g; });
+  }
+  uint32_t keep = (uint32_t)in->imm, limit = g > keep ? g - keep : 0;
+  wv_cluster *cl = x->cta->cl;
+  for (uint32_t i = b->head; i < b->n; i++) {
+    wv_abatch *a = &b->v[i];
+    uint32_t d = a->mask & m;
+    if (!d || a->group >= limit) continue;
+    wv_cta *t = a->dcta;
+    WV_FOR_LANES(d, l, {
+      uint8_t *dst = t->shared + a->dst[l];
+      if (a->srcsize[l] == 16) memcpy(dst, a->hsrc[l], 16);
+      else if (a->srcsize[l]) memcpy(dst, a->hsrc[l], a->srcsize[l]);
+      if (a->size > a->srcsize[l]) memset(dst + a->srcsize[l], 0, a->size - a->srcsize[l]); /* zero fill */
+      aidx_count(t->aidx, a->dst[l], a->size, 0);
+    });
+    uint32_t n = (uint32_t)__builtin_popcount(d);
+    t->async_pending -= n;
+    cl->async_pending -= n;
+    a->mask &= ~d;
+  }
+  while (b->head < b->n && !b->v[b->head].mask) b->head++;
   return 0;
 }
 
@@ -640,6 +773,7 @@ static int h_cp(wv_exec *x, const wv_insn *in, uint32_t m) {
     return 0;
   case WV_CP_WAIT_GROUP:
   case WV_CP_WAIT_ALL:
+    if (!wait_batches(x, in, m)) return 0;
     WV_FOR_LANES(m, l, {
       wv_aq *q = lane_q(x, x->warp, l);
       if (!q) return 1;
@@ -746,6 +880,15 @@ void wv_async_check_read(wv_exec *x, uint64_t off, uint32_t size) {
   for (uint32_t r = 0; r < cl->n; r++)
     for (uint32_t wi = 0; wi < cl->ctas[r]->nwarps; wi++) {
       wv_warp *w = &cl->ctas[r]->warps[wi];
+      for (uint32_t i = w->abq ? w->abq->head : 0; w->abq && i < w->abq->n; i++) {
+        const wv_abatch *a = &w->abq->v[i];
+        WV_FOR_LANES(a->dcta == x->cta ? a->mask : 0, l, {
+          if (off < (uint64_t)a->dst[l] + a->size && a->dst[l] < off + size) {
+            x->n_async_early++;
+            return;
+          }
+        });
+      }
       if (!w->aq) continue;
       for (int l = 0; l < WV_WARP; l++)
         for (uint32_t i = w->aq[l].head; i < w->aq[l].n; i++) {
@@ -759,6 +902,7 @@ void wv_async_check_read(wv_exec *x, uint64_t off, uint32_t size) {
 }
 
 void wv_async_warp_reset(wv_warp *w) {
+  if (w->abq) w->abq->head = w->abq->n = 0;
   if (!w->aq) return;
   for (int l = 0; l < WV_WARP; l++) {
     for (uint32_t i = w->aq[l].head; i < w->aq[l].n; i++) entry_free(&w->aq[l].v[i]);
@@ -767,6 +911,9 @@ void wv_async_warp_reset(wv_warp *w) {
 }
 
 void wv_async_warp_free(wv_warp *w) {
+  if (w->abq) free(w->abq->v);
+  free(w->abq);
+  w->abq = NULL;
   if (!w->aq) return;
   wv_async_warp_reset(w);
   for (int l = 0; l < WV_WARP; l++) free(w->aq[l].v);

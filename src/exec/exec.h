@@ -92,6 +92,7 @@ typedef struct wv_warp {
   uint32_t local_low;       /* the lowest local address a frame has held (the same for all lanes of a chain) */
   int done;
   struct wv_aq *aq;         /* per-lane queues of cp.async operations not yet delivered (async.c) */
+  struct wv_abq *abq;       /* cp.async copies of several lanes issued together, not yet delivered (async.c) */
   uint32_t cl_arrived;      /* barrier.cluster: lanes that arrived and have not waited yet (cluster.c) */
   uint32_t cl_parity;       /* ... and the parity of the cluster barrier's phase each arrived in */
   uint32_t mm_sync[WV_WARP];/* weak memory model: bar.warp.sync count of each lane (memmodel.c) */

@@ -156,6 +156,57 @@ static void test_groups_and_zero_fill(void **state) {
   assert_int_equal(out[5], 15);
 }
 
+/* Two groups of whole-warp copies (each warp's lanes issue theirs together): wait_group 1 lands only the older.
+ * Each of 64 threads copies g[t] to s[t] (group A) and g[64 + t] to s[64 + t] (group B): out[t] = s[t] after
+ * wait_group 1, out[64 + t] = s[64 + t] then (B in flight under at-wait: 0, an early read), out[128 + t] after
+ * wait_group 0. */
+static const char WGROUPS[] = HDR
+    ".visible .entry wgroups(.param .u64 g, .param .u64 o)\n{\n"
+    ".reg .b32 %r<12>; .reg .b64 %rd<8>;\n"
+    ".shared .align 16 .b8 s[512];\n"
+    "ld.param.u64 %rd1, [g]; ld.param.u64 %rd2, [o];\n"
+    "mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 2;\n"
+    "mov.u32 %r3, s; add.u32 %r4, %r3, %r2;\n"
+    "cvt.u64.u32 %rd3, %r2; add.s64 %rd4, %rd1, %rd3; add.s64 %rd5, %rd2, %rd3;\n"
+    "cp.async.ca.shared.global [%r4], [%rd4], 4;\n"
+    "cp.async.commit_group;\n"
+    "cp.async.ca.shared.global [%r4+256], [%rd4+256], 4;\n"
+    "cp.async.commit_group;\n"
+    "cp.async.wait_group 1;\n"
+    "ld.shared.u32 %r5, [%r4];\n"
+    "ld.shared.u32 %r6, [%r4+256];\n"
+    "cp.async.wait_group 0;\n"
+    "ld.shared.u32 %r7, [%r4+256];\n"
+    "st.global.u32 [%rd5], %r5;\n"
+    "st.global.u32 [%rd5+256], %r6;\n"
+    "st.global.u32 [%rd5+512], %r7;\n"
+    "ret;\n}\n";
+
+static void test_wait_group_of_warps(void **state) {
+  (void)state;
+  for (int jit = 0; jit <= wv_has_jit(); jit++) {
+    wv_config cfg = {.engine = jit ? "jit" : "interp"};
+    wv_vm *vm = wv_create(&cfg);
+    assert_non_null(vm);
+    const wv_kernel *k = wvt_kernel(vm, WGROUPS, "wgroups");
+    uint32_t g[128], out[192];
+    for (int i = 0; i < 128; i++) g[i] = 5000u + (uint32_t)i;
+    memset(out, 0xff, sizeof out);
+    wvt_buf b[2] = {{g, sizeof g}, {out, sizeof out}};
+    wvt_run_ok(vm, k, 1, 64, 2, b);
+    wv_stats st;
+    wv_get_stats(vm, &st);
+    for (int t = 0; t < 64; t++) {
+      assert_int_equal(out[t], 5000 + t);
+      assert_int_equal(out[64 + t], 0);
+      assert_int_equal(out[128 + t], 5064 + t);
+    }
+    assert_int_equal(st.async_copies, 128);
+    assert_int_equal(st.async_early_reads, 64);
+    wv_destroy(vm);
+  }
+}
+
 /* cp.async with a src-size of 0 reads nothing (PTX ISA "cp.async": the src-size bytes are copied, the
  * rest of cp-size is zero-filled), so its source may be any address, even 0: CUB and CUTLASS predicate
  * their tile loads this way. Each lane copies 16 bytes with src-size lane % 5 * 4 (0, 4, ..., 16);
@@ -296,6 +347,7 @@ int main(void) {
     cmocka_unit_test(test_delivery_modes),
     cmocka_unit_test_setup_teardown(test_groups_and_zero_fill, wvt_setup, wvt_teardown),
     cmocka_unit_test(test_zero_fill_reads_nothing),
+    cmocka_unit_test(test_wait_group_of_warps),
     cmocka_unit_test(test_reads_beside_copies_in_flight),
     cmocka_unit_test_setup_teardown(test_late_fault_names_the_copy, wvt_setup, wvt_teardown),
     cmocka_unit_test_setup_teardown(test_mbarrier_phases, wvt_setup, wvt_teardown),
