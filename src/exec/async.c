@@ -229,7 +229,11 @@ static wv_aq *lane_q(wv_exec *x, wv_warp *w, int lane) {
   return &w->aq[lane];
 }
 
-/* Warp w's lane queue with room for one more entry; NULL after a fault. */
+static int deliver_one(wv_exec *x, wv_warp *w, int lane, wv_aq *q);
+
+/* Warp w's lane queue with room for one more entry; NULL after a fault. A lane holds at most LANE_QUEUE_MAX
+ * (1024 entries, 88 KiB) and a warp 4096 batches (2.9 MB): past that the lane's older half lands at once. */
+#define LANE_QUEUE_MAX 1024
 static wv_aq *grow(wv_exec *x, wv_warp *w, int lane) {
   wv_aq *q = lane_q(x, w, lane);
   if (!q || q->n < q->cap) return q;
@@ -240,11 +244,15 @@ static wv_aq *grow(wv_exec *x, wv_warp *w, int lane) {
     q->head = 0;
     return q;
   }
-  uint32_t nc = q->cap ? q->cap * 2 : 8;
-  if (nc > (1u << 20)) {
-    wv_fault_set(x, WV_ERR_FAULT, lane, 0, 0, "more than a million cp.async operations never waited for");
-    return NULL;
+  if (q->cap >= LANE_QUEUE_MAX) { /* full: the older half lands now (early is always allowed), making room */
+    while (q->head < q->cap / 2)
+      if (deliver_one(x, w, lane, q)) return NULL;
+    memmove(q->v, q->v + q->head, (size_t)(q->n - q->head) * sizeof *q->v);
+    q->n -= q->head;
+    q->head = 0;
+    return q;
   }
+  uint32_t nc = q->cap ? q->cap * 2 : 8;
   wv_aent *nv = realloc(q->v, nc * sizeof *nv);
   if (!nv) { wv_fault_set(x, WV_ERR_NOMEM, lane, 0, 0, "out of host memory for cp.async"); return NULL; }
   q->v = nv;
@@ -527,7 +535,7 @@ static void tensor_coords(wv_exec *x, const wv_insn *in, int lane, int32_t c[5])
   for (int i = 0; i < 5; i++) c[i] = slots[i] != WV_NOSLOT && i < in->vec ? (int32_t)WV_R(x, slots[i])[lane] : 0;
 }
 
-/* A new batch at the end of warp w's; NULL when out of host memory. */
+/* A new batch at the end of warp w's; NULL when out of host memory or when the warp has 4096. */
 static wv_abatch *abq_add(wv_warp *w) {
   wv_abq *b = w->abq;
   if (!b && !(b = w->abq = calloc(1, sizeof *b))) return NULL;
@@ -539,7 +547,8 @@ static wv_abatch *abq_add(wv_warp *w) {
   }
   if (b->n == b->cap) {
     uint32_t nc = b->cap ? 2 * b->cap : 4;
-    wv_abatch *nv = nc <= (1u << 16) ? realloc(b->v, nc * sizeof *nv) : NULL;
+    /* (past 4096 batches, 2.9 MB, a warp's copies go to its lanes' queues, which have their own limit) */
+    wv_abatch *nv = nc <= 4096 ? realloc(b->v, nc * sizeof *nv) : NULL;
     if (!nv) return NULL;
     b->v = nv;
     b->cap = nc;

@@ -207,6 +207,49 @@ static void test_wait_group_of_warps(void **state) {
   }
 }
 
+/* A thread that never waits: each of 32 threads issues 20,000 copies of 4 bytes into its word s[t], copy i from
+ * g[i % 64 * 32 + t] (in the order issued, so the last one's value stays), commits once and waits at the end:
+ * out[t] = g[(20000 - 1) % 64 * 32 + t]. A GPU runs it; warpvm keeps at most 1024 operations a lane and 4096
+ * batches a warp queued (async.c LANE_QUEUE_MAX), landing the oldest early past that, instead of 56 MB of
+ * queue. */
+static const char FLOOD[] = HDR
+    ".visible .entry flood(.param .u64 g, .param .u64 o)\n{\n"
+    ".reg .b32 %r<12>; .reg .b64 %rd<8>; .reg .pred %p<2>;\n"
+    ".shared .align 16 .b8 s[128];\n"
+    "ld.param.u64 %rd1, [g]; ld.param.u64 %rd2, [o];\n"
+    "mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 2;\n"
+    "mov.u32 %r3, s; add.u32 %r4, %r3, %r2;\n"
+    "mov.u32 %r5, 0;\n"
+    "LOOP:\n"
+    "and.b32 %r6, %r5, 63; shl.b32 %r7, %r6, 5; add.u32 %r7, %r7, %r1; mul.wide.u32 %rd3, %r7, 4; add.s64 %rd4, %rd1, %rd3;\n"
+    "cp.async.ca.shared.global [%r4], [%rd4], 4;\n"
+    "add.u32 %r5, %r5, 1; setp.lt.u32 %p1, %r5, 20000;\n"
+    "@%p1 bra LOOP;\n"
+    "cp.async.wait_all;\n"
+    "ld.shared.u32 %r8, [%r4];\n"
+    "cvt.u64.u32 %rd5, %r2; add.s64 %rd6, %rd2, %rd5;\n"
+    "st.global.u32 [%rd6], %r8;\n"
+    "ret;\n}\n";
+
+static void test_copies_never_waited_for(void **state) {
+  (void)state;
+  for (int jit = 0; jit <= wv_has_jit(); jit++) {
+    wv_config cfg = {.engine = jit ? "jit" : "interp"};
+    wv_vm *vm = wv_create(&cfg);
+    assert_non_null(vm);
+    const wv_kernel *k = wvt_kernel(vm, FLOOD, "flood");
+    uint32_t g[64 * 32], out[32] = {0};
+    for (int i = 0; i < 64 * 32; i++) g[i] = 0x10000u + (uint32_t)i;
+    wvt_buf b[2] = {{g, sizeof g}, {out, sizeof out}};
+    wvt_run_ok(vm, k, 1, 32, 2, b);
+    for (int t = 0; t < 32; t++) assert_int_equal(out[t], g[(20000 - 1) % 64 * 32 + t]);
+    wv_stats st;
+    wv_get_stats(vm, &st);
+    assert_int_equal(st.async_copies, 20000 * 32);
+    wv_destroy(vm);
+  }
+}
+
 /* cp.async with a src-size of 0 reads nothing (PTX ISA "cp.async": the src-size bytes are copied, the
  * rest of cp-size is zero-filled), so its source may be any address, even 0: CUB and CUTLASS predicate
  * their tile loads this way. Each lane copies 16 bytes with src-size lane % 5 * 4 (0, 4, ..., 16);
@@ -348,6 +391,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_groups_and_zero_fill, wvt_setup, wvt_teardown),
     cmocka_unit_test(test_zero_fill_reads_nothing),
     cmocka_unit_test(test_wait_group_of_warps),
+    cmocka_unit_test(test_copies_never_waited_for),
     cmocka_unit_test(test_reads_beside_copies_in_flight),
     cmocka_unit_test_setup_teardown(test_late_fault_names_the_copy, wvt_setup, wvt_teardown),
     cmocka_unit_test_setup_teardown(test_mbarrier_phases, wvt_setup, wvt_teardown),
