@@ -14,7 +14,9 @@
  * A warp's checked copies of one cp.async in the default mode are one batch (wv_abatch), not an entry per lane:
  * a wait_group of lanes with nothing else queued delivers from the batches at once, and anything else that looks
  * at a lane's queue first turns the warp's batches into entries of its lanes (abq_spill). A lane's batches are
- * younger than its own entries (an entry appended to a lane spills first), so each lane's order is kept.
+ * younger than its own entries (an entry appended to a lane spills first), so each lane's order is kept. A batch
+ * is not in the index below (counting each lane's granule up and down cost more than the copy): a load asks
+ * the CTA's batches themselves, the range of each first.
  *
  * mbarrier: the 64-bit object holds the pending arrival count (bits 19:0), the expected count
  * (39:20), the pending transaction count (60:40) and the phase parity (63). A phase completes when
@@ -79,9 +81,11 @@ typedef struct wv_aq {
 
 /* One cp.async of lanes `mask` (still to land), checked at issue: lane l copies srcsize[l] bytes from hsrc[l]
  * (global address src[l], valid while the heap's count of frees is hfrees) to the shared offset dst[l] of dcta,
- * zero-filling up to size; group is the lanes' open group (the same for all). */
+ * zero-filling up to size; group is the lanes' open group (the same for all). Its bytes are not in dcta's index
+ * (wv_aidx): wv_async_pending_in looks at the batches themselves (dcta->async_batched counts their lanes). */
 typedef struct wv_abatch {
   uint32_t mask, group, size, pc;
+  uint32_t lo, hi;  /* the shared bytes its lanes write lie in [lo, hi) */
   const wv_func *fn;
   wv_cta *dcta;
   uint64_t hfrees;
@@ -196,7 +200,23 @@ static wv_aidx *aidx_get(wv_cta *cta) {
   return a;
 }
 
+/* Whether a lane of a batch of c's warps still to land writes into [lo, hi). */
+static int batched_in(const wv_cta *c, uint64_t lo, uint64_t hi) {
+  for (uint32_t wi = 0; wi < c->nwarps; wi++) {
+    const wv_abq *b = c->warps[wi].abq;
+    for (uint32_t i = b ? b->head : 0; b && i < b->n; i++) {
+      const wv_abatch *a = &b->v[i];
+      if (!a->mask || hi <= a->lo || a->hi <= lo) continue;
+      WV_FOR_LANES(a->mask, l, {
+        if (lo < (uint64_t)a->dst[l] + a->size && a->dst[l] < hi) return 1;
+      });
+    }
+  }
+  return 0;
+}
+
 int wv_async_pending_in(const wv_exec *x, uint64_t lo, uint64_t hi) {
+  if (x->cta->async_batched && hi > lo && batched_in(x->cta, lo, hi)) return 1;
   const wv_aidx *a = x->cta->aidx;
   if (!a || !x->cta->async_pending || hi <= lo) return 0; /* (no index: the CTA never issued a copy) */
   uint64_t g0 = lo >> GRAN_SHIFT, g1 = (hi - 1) >> GRAN_SHIFT;
@@ -273,6 +293,8 @@ static int abq_spill(wv_exec *x, wv_warp *w) {
       if (!q) return 1;
       q->v[q->n++] = (wv_aent){.size = a->size, .srcsize = a->srcsize[l], .group = a->group, .fn = a->fn, .pc = a->pc,
                                .dst = a->dst[l], .src = a->src[l], .dcta = a->dcta, .hsrc = a->hsrc[l], .hfrees = a->hfrees};
+      aidx_count(a->dcta->aidx, a->dst[l], a->size, 1); /* (made when the batch was) */
+      a->dcta->async_batched--;
       a->mask &= ~(1u << l);
     });
   }
@@ -571,13 +593,19 @@ static int copy_checked(wv_exec *x, uint32_t m, const uint64_t *S, uint32_t size
   wv_abatch *b = same && m ? abq_add(w) : NULL;
   if (b) {
     *b = (wv_abatch){.mask = m, .group = g, .size = size, .pc = x->cur_pc, .fn = x->fn, .dcta = c, .hfrees = frees};
+    uint32_t lo = UINT32_MAX, hi = 0;
     WV_FOR_LANES(m, l, {
-      b->dst[l] = (uint32_t)dsts[l];
+      uint32_t d = (uint32_t)dsts[l];
+      b->dst[l] = d;
       b->srcsize[l] = (uint8_t)(S && S[l] < size ? S[l] : size);
       b->src[l] = srcs[l];
       b->hsrc[l] = r->host + (srcs[l] - r->abase);
-      aidx_count(a, dsts[l], size, 1);
+      lo = d < lo ? d : lo;
+      hi = d > hi ? d : hi;
     });
+    b->lo = lo;
+    b->hi = hi + size;
+    c->async_batched += n;
     c->async_pending += n;
     c->cl->async_pending += n;
     x->n_async += n;
@@ -625,9 +653,9 @@ static int wait_batches(wv_exec *x, const wv_insn *in, uint32_t m) {
       if (a->srcsize[l] == 16) memcpy(dst, a->hsrc[l], 16);
       else if (a->srcsize[l]) memcpy(dst, a->hsrc[l], a->srcsize[l]);
       if (a->size > a->srcsize[l]) memset(dst + a->srcsize[l], 0, a->size - a->srcsize[l]); /* zero fill */
-      aidx_count(t->aidx, a->dst[l], a->size, 0);
     });
     uint32_t n = (uint32_t)__builtin_popcount(d);
+    t->async_batched -= n;
     t->async_pending -= n;
     cl->async_pending -= n;
     a->mask &= ~d;

@@ -1150,7 +1150,7 @@ int wv_cta_start(sched *s, wv_cta *cta, uint64_t ci, int reused) {
   cta->ctaid[2] = (uint32_t)(ci / ((uint64_t)grid[0] * grid[1]));
   cta->linear = ci;
   cta->live_threads = cta->nthreads;
-  cta->async_pending = 0;
+  cta->async_pending = cta->async_batched = 0;
   cta->clk_bias = cta->clk_out = 0;
   memset(cta->bars, 0, sizeof cta->bars);
   cta->stuck = 0;
