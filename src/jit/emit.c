@@ -254,6 +254,7 @@ static void bail_cold(em *e, LLVMValueRef cond, uint32_t k) {
   side_out(e, &s);
   LLVMPositionBuilderAtEnd(e->b, go);
 }
+void wv_em_bail(em *e, LLVMValueRef cond, uint32_t k) { (e->loop ? bail_cold : wv_em_bail_if)(e, cond, k); }
 
 
 /* An f32 result as the handlers store it: NaN → the canonical 0x7fffffff, zero-extended; with .ftz (ftz) a
@@ -516,7 +517,7 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
    * run between its halves or see where it stands in the warp's list (the merged group is a new one, last) */
   LLVMValueRef stop = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_stop)), "");
   LLVMValueRef alone = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_alone)), "");
-  (e->loop ? bail_cold : wv_em_bail_if)(e, LLVMBuildOr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, stop, cint(e->i32, br.join), ""),
+  wv_em_bail(e, LLVMBuildOr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, stop, cint(e->i32, br.join), ""),
                          LLVMBuildAnd(e->b, split, LLVMBuildICmp(e->b, LLVMIntEQ, alone, zero, ""), ""), ""), k);
   LLVMValueRef skipped = LLVMBuildAdd(e->b, LLVMBuildSelect(e->b, none[0], cint(e->i32, br.n[0]), zero, ""),
                                       LLVMBuildSelect(e->b, none[1], cint(e->i32, br.n[1]), zero, ""), "");

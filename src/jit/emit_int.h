@@ -108,6 +108,9 @@ LLVMValueRef wv_em_reg(em *e, uint32_t slot);                            /* a re
 LLVMValueRef wv_em_regn(em *e, uint32_t slot, unsigned bits);            /* ... their low bits */
 void wv_em_setreg(em *e, uint32_t slot, LLVMValueRef m, LLVMValueRef v); /* lanes m of a register become v */
 void wv_em_bail_if(em *e, LLVMValueRef cond, uint32_t k);                /* if (cond) return k, state as before k */
+/* The same, but in a loop's body what changed is stored only on the way out (the way on is the hot one: a check
+ * that passes stores nothing each turn). */
+void wv_em_bail(em *e, LLVMValueRef cond, uint32_t k);
 /* emit_mem.c */
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early);
 void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist);

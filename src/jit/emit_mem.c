@@ -460,7 +460,7 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
     if (!e->early[k]) { /* (else checked at the entry) */
       reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
       int64_t off = in->imm;
-      wv_em_bail_if(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, off, off, (uint64_t)off, bytes, st, NULL), ""), k);
+      wv_em_bail(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, off, off, (uint64_t)off, bytes, st, NULL), ""), k);
     }
     off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
     if (atom) { /* (checked as a load: no cp.async of the CTA pending, which h_atom does not ask) */
@@ -471,12 +471,12 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
     rbase = narrow(e, base, 32);
     rhost = e->shared;
   } else {
-    wv_em_bail_if(e, none, k);
+    wv_em_bail(e, none, k);
     reduce_addrs(e, a, mv, wmask == 0xffffffffu, &lo, &hi, &bits);
     uint32_t site = e->pc + k;
     LLVMValueRef ok, hb, stride;
     mem_check(e, in, st, lo, hi, bits, bytes, site, &ok, &hb, &stride);
-    wv_em_bail_if(e, LLVMBuildICmp(e->b, LLVMIntEQ, ok, cint(e->i32, 0), ""), k);
+    wv_em_bail(e, LLVMBuildICmp(e->b, LLVMIntEQ, ok, cint(e->i32, 0), ""), k);
     LLVMValueRef addr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, broadcast(e, hb), a, ""),
                                      LLVMBuildMul(e->b, broadcast(e, stride), e->lane, ""), "");
     ptrs = LLVMBuildIntToPtr(e->b, addr, e->vptr, "");
