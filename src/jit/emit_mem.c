@@ -236,11 +236,13 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
     for (unsigned i = 0; i < nv; i++) val[j][i] = pick(e, part[j][0][i], part[j][1][i], idx, WV_WARP);
 }
 
-/* The check of an access that is not .shared-inline: where the space may be global (64-bit addresses), the
- * allocation the site found last (wv_exec.gwin) when it holds every active lane's element, is aligned and
- * nothing was freed since; else exec's warp-wide check through wv_jit_mem (which keeps what it finds there).
- * ok (i32, 0: the interpreter runs it), and lane l's bytes at *hb + addr[l] + l * *stride. */
-static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef lo, LLVMValueRef hi, LLVMValueRef bits, unsigned bytes,
+/* The check of an access that is not .shared-inline, of the lanes' addresses a (<32 x i64>; w32: they wrap at 32
+ * bits): where the space may be global (64-bit addresses), the allocation the site found last (wv_exec.gwin) when
+ * it holds every active lane's element, aligned, and nothing was freed since, tested lane by lane in vectors; else
+ * exec's warp-wide check through wv_jit_mem (which keeps what it finds there), from the lanes' lowest and highest
+ * address and the OR of all, made only on that way. ok (i32, 0: the interpreter runs it), and lane l's bytes at
+ * *hb + addr[l] + l * *stride. */
+static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef a, LLVMValueRef mv, int w32, unsigned bytes,
                       uint32_t site, LLVMValueRef *ok, LLVMValueRef *hb, LLVMValueRef *stride) {
   LLVMValueRef hit = NULL, gdelta = NULL;
   LLVMBasicBlockRef bhit = NULL, bcall = NULL, bj = NULL;
@@ -251,12 +253,17 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef lo, LLVMVal
       w[i] = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, gw, &idx, 1, ""), "");
     }
     LLVMValueRef frees = LLVMBuildLoad2(e->b, e->i64, LLVMBuildLoad2(e->b, e->ptr, field(e, offsetof(wv_exec, heap_frees)), ""), "");
-    hit = LLVMBuildICmp(e->b, LLVMIntUGE, lo, w[0], "");
-    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntULT, hi, w[1], ""), "");
-    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntUGE, LLVMBuildSub(e->b, w[1], hi, ""), cint(e->i64, bytes), ""), "");
+    /* lane l: w[0] <= a[l] and a[l] + bytes <= w[1], that is a[l] - w[0] <= (w[1] - w[0]) - bytes unsigned when the
+     * window holds bytes at all; aligned to bytes */
+    LLVMValueRef size = LLVMBuildSub(e->b, w[1], w[0], "");
+    LLVMValueRef in_win = LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, a, broadcast(e, w[0]), ""),
+                                        broadcast(e, LLVMBuildSub(e->b, size, cint(e->i64, bytes), "")), "");
+    LLVMValueRef aligned = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, a, splat(e, e->i64, bytes - 1), ""),
+                                         LLVMConstNull(e->v64), "");
+    LLVMValueRef good = LLVMBuildOr(e->b, LLVMBuildAnd(e->b, in_win, aligned, ""), LLVMBuildNot(e->b, mv, ""), "");
+    hit = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, good, e->i32, ""), cint(e->i32, 0xffffffffu), "");
+    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntUGE, size, cint(e->i64, bytes), ""), "");
     hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntEQ, w[3], frees, ""), "");
-    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, bits, cint(e->i64, bytes - 1), ""),
-                                                cint(e->i64, 0), ""), "");
     gdelta = w[2];
     bhit = LLVMGetInsertBlock(e->b);
     bcall = LLVMAppendBasicBlockInContext(e->c, e->fn, "check");
@@ -264,6 +271,8 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef lo, LLVMVal
     LLVMBuildCondBr(e->b, hit, bj, bcall);
     LLVMPositionBuilderAtEnd(e->b, bcall);
   }
+  LLVMValueRef lo, hi, bits;
+  reduce_addrs(e, a, mv, w32, &lo, &hi, &bits);
   LLVMTypeRef pt[] = {e->ptr, e->i32, e->i64, e->i64, e->i64, e->i32, e->i32, e->ptr, e->i32};
   LLVMTypeRef ft = LLVMFunctionType(e->i32, pt, 9, 0);
   LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_jit_mem"); /* jit.c defines the symbol's address */
@@ -275,6 +284,7 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef lo, LLVMVal
   *hb = LLVMBuildLoad2(e->b, e->i64, e->out, "");
   *stride = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, e->out, &one, 1, ""), "");
   if (!bj) return;
+  bcall = LLVMGetInsertBlock(e->b); /* (reduce_addrs made no blocks, but the phis name where the call is) */
   LLVMBuildBr(e->b, bj);
   LLVMPositionBuilderAtEnd(e->b, bj);
   LLVMValueRef v[3][2] = {{cint(e->i32, 1), *ok}, {gdelta, *hb}, {cint(e->i64, 0), *stride}};
@@ -286,7 +296,6 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef lo, LLVMVal
     LLVMAddIncoming(*res[i], v[i], from, 2);
   }
 }
-
 
 /* The .shared accesses of the region checked at its entry, at once, instead of each before itself: those with
  * no guard (their active lanes are all of the region's) through an address register no earlier instruction of
@@ -472,10 +481,9 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
     rhost = e->shared;
   } else {
     wv_em_bail(e, none, k);
-    reduce_addrs(e, a, mv, wmask == 0xffffffffu, &lo, &hi, &bits);
     uint32_t site = e->pc + k;
     LLVMValueRef ok, hb, stride;
-    mem_check(e, in, st, lo, hi, bits, bytes, site, &ok, &hb, &stride);
+    mem_check(e, in, st, a, mv, wmask == 0xffffffffu, bytes, site, &ok, &hb, &stride);
     wv_em_bail(e, LLVMBuildICmp(e->b, LLVMIntEQ, ok, cint(e->i32, 0), ""), k);
     LLVMValueRef addr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, broadcast(e, hb), a, ""),
                                      LLVMBuildMul(e->b, broadcast(e, stride), e->lane, ""), "");

@@ -427,10 +427,74 @@ static void test_shared_bounds_at_entry(void **state) {
   }
 }
 
+/* A global load that runs many times (a loop's body) finds its allocation first through exec's check, then tests its
+ * lanes against that window in the compiled code itself (emit_mem.c mem_check): an address beyond either end of
+ * the allocation, one misaligned, or one in another place must not pass that test, so that the interpreter's exact
+ * path decides (a fault, or a read outside every allocation, counted). Each turn reads in[t + offs[turn] / 4]:
+ * the first turns inside, then one of the cases; each engine's status, message, invalid reads and output. */
+static void test_global_window(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  static const char ptx[] = WVT_HDR
+      ".visible .entry k(.param .u64 pin, .param .u64 poffs, .param .u64 pout, .param .u32 n)\n{\n"
+      ".reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .pred %p<2>;\n"
+      "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [poffs];\nld.param.u64 %rd2, [pout];\nld.param.u32 %r7, [n];\n"
+      "mov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 2;\ncvt.u64.u32 %rd3, %r1;\nadd.s64 %rd3, %rd0, %rd3;\n"
+      "mov.u32 %r2, 0;\nmov.u32 %r3, 0;\n"
+      "L:\nmul.wide.u32 %rd4, %r2, 8;\nadd.s64 %rd4, %rd1, %rd4;\nld.global.u64 %rd5, [%rd4];\n"
+      "add.s64 %rd6, %rd3, %rd5;\nld.global.u32 %r4, [%rd6];\nadd.u32 %r3, %r3, %r4;\n"
+      "add.u32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r7;\n@%p1 bra L;\n"
+      "cvt.u64.u32 %rd7, %r1;\nadd.s64 %rd7, %rd2, %rd7;\nst.global.u32 [%rd7], %r3;\nret;\n}\n";
+  /* the last turn's offset in bytes; in is 256 bytes, 32 threads read 4 bytes each from in + 4t + offset */
+  static const int64_t last[] = {0, 128, 132, 2, -4, 1 << 20, 4096, -128, 126};
+  for (size_t i = 0; i < sizeof last / sizeof *last; i++) {
+    wv_status st[2];
+    char msg[2][512];
+    uint64_t inval[2];
+    uint32_t out[2][32];
+    for (int e = 0; e < 2; e++) {
+      wv_config cfg = {0};
+      cfg.engine = e ? "jit" : "interp";
+      wv_vm *vm = wv_create(&cfg);
+      assert_non_null(vm);
+      const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+      uint32_t in[64];
+      int64_t offs[8] = {0, 0, 0, 0, 0, 0, 0, last[i]};
+      for (int j = 0; j < 64; j++) in[j] = 1000u + (uint32_t)j;
+      memset(out[e], 0, sizeof out[e]);
+      const void *host[3] = {in, offs, out[e]};
+      size_t size[3] = {sizeof in, sizeof offs, sizeof out[e]};
+      void *args[4];
+      wv_devptr p[3];
+      for (int b = 0; b < 3; b++) {
+        assert_int_equal(wv_malloc(vm, size[b], &p[b]), WV_OK);
+        assert_int_equal(wv_memcpy_htod(vm, p[b], host[b], size[b]), WV_OK);
+        args[b] = &p[b];
+      }
+      uint32_t n = 8;
+      args[3] = &n;
+      st[e] = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
+      snprintf(msg[e], sizeof msg[e], "%s", st[e] == WV_OK ? "" : wv_last_error(vm));
+      if (st[e] == WV_OK) assert_int_equal(wv_memcpy_dtoh(vm, out[e], p[2], sizeof out[e]), WV_OK);
+      wv_stats s;
+      wv_get_stats(vm, &s);
+      inval[e] = s.invalid_reads;
+      wv_destroy(vm);
+    }
+    if (st[0] != st[1] || strcmp(msg[0], msg[1]) || inval[0] != inval[1] || memcmp(out[0], out[1], sizeof out[0]))
+      fail_msg("offset %lld: interp %s \"%s\" (%llu invalid reads), jit %s \"%s\" (%llu)", (long long)last[i],
+               wv_status_name(st[0]), msg[0], (unsigned long long)inval[0], wv_status_name(st[1]), msg[1],
+               (unsigned long long)inval[1]);
+    if (i <= 1) assert_int_equal(st[0], WV_OK); /* (inside: the compiled test passed every turn) */
+    if (i == 3) assert_int_not_equal(st[0], WV_OK); /* (misaligned) */
+  }
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_straight_line),
       cmocka_unit_test(test_shared_bounds_at_entry),
+      cmocka_unit_test(test_global_window),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
