@@ -70,7 +70,7 @@ static LLVMValueRef pending_in(em *e, LLVMValueRef lo, LLVMValueRef hi) {
  * does the access go ahead (a load not where a cp.async of the CTA not yet delivered writes: the interpreter
  * counts such a read); else the interpreter runs it. */
 static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVMValueRef r_or, int64_t off_lo,
-                               int64_t off_hi, uint64_t off_or, unsigned bytes, int st, LLVMValueRef *span) {
+                               int64_t off_hi, uint64_t off_or, unsigned bytes, int st) {
   LLVMValueRef lo = LLVMBuildAdd(e->b, r_lo, cint(e->i64, (uint64_t)off_lo), ""), hi = LLVMBuildAdd(e->b, r_hi, cint(e->i64, (uint64_t)off_hi), "");
   LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, LLVMBuildOr(e->b, r_or, cint(e->i64, off_or), ""),
                                                                 cint(e->i64, bytes - 1), ""), cint(e->i64, 0), "");
@@ -79,13 +79,7 @@ static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVM
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntSLT, lo, cint(e->i64, WV_SHARED_BASE), ""), "");
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), ""),
                                              e->shared_size, ""), "");
-  LLVMValueRef end = LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), "");
-  if (!st && span) { /* (the caller asks once for all its loads: [span[0], span[1]) holds their bytes) */
-    span[0] = span[0] ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntULT, lo, span[0], ""), lo, span[0], "") : lo;
-    span[1] = span[1] ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntUGT, end, span[1], ""), end, span[1], "") : end;
-  } else if (!st) {
-    bad = LLVMBuildOr(e->b, bad, pending_in(e, lo, end), "");
-  }
+  if (!st) bad = LLVMBuildOr(e->b, bad, pending_in(e, lo, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), "")), "");
   return bad;
 }
 
@@ -312,9 +306,61 @@ typedef struct early_set { /* the early accesses through one register, of one si
   uint64_t off_or;
 } early_set;
 
+/* Whether an active lane's accesses of set a fail shared_bad's test, made lane by lane in vectors instead of from
+ * the lanes' extremes: each lane's base r (32 bits) must have r + off_lo at or above WV_SHARED_BASE (signed: an
+ * offset below 0 must not wrap), r + off_hi + bytes at most the CTA's shared bytes (which is below 2^32, so
+ * nothing passes 2^32 either), and r | off_or aligned to bytes. */
+static LLVMValueRef set_bad(em *e, const early_set *a, LLVMValueRef mv) {
+  int64_t lower = (int64_t)WV_SHARED_BASE - a->off_lo; /* r >= lower */
+  if ((a->off_or & (a->bytes - 1)) || lower > (int64_t)0xffffffffu) return LLVMConstInt(e->i1, 1, 0);
+  LLVMValueRef r = narrow(e, a->slot != WV_NOSLOT ? wv_em_reg(e, a->slot) : LLVMConstNull(e->v64), 32);
+  LLVMValueRef upper = LLVMBuildSub(e->b, e->shared_size, cint(e->i64, (uint64_t)(a->off_hi + (int64_t)a->bytes)), ""); /* r <= upper */
+  LLVMValueRef neg = LLVMBuildICmp(e->b, LLVMIntSLT, upper, cint(e->i64, 0), "");
+  LLVMValueRef big = LLVMBuildICmp(e->b, LLVMIntUGT, upper, cint(e->i64, 0xffffffffu), "");
+  LLVMValueRef up32 = LLVMBuildTrunc(e->b, LLVMBuildSelect(e->b, big, cint(e->i64, 0xffffffffu), upper, ""), e->i32, "");
+  LLVMValueRef ok = LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntUGE, r, splat(e, e->i32, lower < 0 ? 0 : (uint64_t)lower), ""),
+                                 LLVMBuildICmp(e->b, LLVMIntULE, r, broadcast(e, up32), ""), "");
+  ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, r, splat(e, e->i32, a->bytes - 1), ""),
+                                            LLVMConstNull(vec(e->i32)), ""), "");
+  ok = LLVMBuildOr(e->b, ok, LLVMBuildNot(e->b, mv, ""), "");
+  LLVMValueRef all = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, ok, e->i32, ""), cint(e->i32, 0xffffffffu), "");
+  return LLVMBuildOr(e->b, LLVMBuildNot(e->b, all, ""), neg, "");
+}
+
+/* Whether a cp.async of the CTA not yet delivered writes into the bytes the load sets among set[0 .. n - 1] span
+ * together, asked (wv_async_pending_in) only while one is pending: the span, from the lanes' extremes, is made only
+ * on that way. Each set's register was read before (set_bad), so its value is there. */
+static LLVMValueRef sets_pending(em *e, const early_set *set, uint32_t n, LLVMValueRef mv) {
+  LLVMBasicBlockRef pre = LLVMGetInsertBlock(e->b), ask = LLVMAppendBasicBlockInContext(e->c, e->fn, "pending");
+  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->c, e->fn, "asked");
+  LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->async_pending, cint(e->i32, 0), ""), ask, done);
+  LLVMPositionBuilderAtEnd(e->b, ask);
+  LLVMValueRef span[2] = {NULL, NULL};
+  for (uint32_t i = 0; i < n; i++) {
+    const early_set *a = &set[i];
+    if (a->st) continue;
+    LLVMValueRef base = a->slot != WV_NOSLOT ? wv_em_reg(e, a->slot) : LLVMConstNull(e->v64), lo, hi, bits;
+    reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
+    lo = LLVMBuildAdd(e->b, lo, cint(e->i64, (uint64_t)a->off_lo), "");
+    LLVMValueRef end = LLVMBuildAdd(e->b, hi, cint(e->i64, (uint64_t)(a->off_hi + (int64_t)a->bytes)), "");
+    span[0] = span[0] ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntULT, lo, span[0], ""), lo, span[0], "") : lo;
+    span[1] = span[1] ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntUGT, end, span[1], ""), end, span[1], "") : end;
+  }
+  LLVMTypeRef pt[] = {e->ptr, e->i64, e->i64}, ft = LLVMFunctionType(e->i32, pt, 3, 0);
+  LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_async_pending_in"); /* jit.c defines the symbol's address */
+  if (!fp) fp = LLVMAddFunction(e->mod, "wv_async_pending_in", ft);
+  LLVMValueRef r = LLVMBuildCall2(e->b, ft, fp, (LLVMValueRef[]){e->x, span[0], span[1]}, 3, "");
+  LLVMBasicBlockRef from_ask = LLVMGetInsertBlock(e->b);
+  LLVMBuildBr(e->b, done);
+  LLVMPositionBuilderAtEnd(e->b, done);
+  LLVMValueRef v = LLVMBuildPhi(e->b, e->i32, ""), in[] = {cint(e->i32, 0), r};
+  LLVMBasicBlockRef from[] = {pre, from_ask};
+  LLVMAddIncoming(v, in, from, 2);
+  return LLVMBuildICmp(e->b, LLVMIntNE, v, cint(e->i32, 0), "");
+}
+
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
   LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
-  LLVMValueRef span[2] = {NULL, NULL}; /* the bytes the loads span, asked once about copies in flight */
   int any = 0;
   uint8_t *written = malloc(len + 1); /* per instruction: 1 where it writes registers (wv_jit_writes: which) */
   early_set *set = malloc((len + 1) * sizeof *set);
@@ -353,15 +399,14 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     early[k] = 1;
     any = 1;
   }
+  int loads = 0;
   for (uint32_t i = 0; i < nset; i++) { /* (matmul's 32 loads through two registers: two tests) */
-    const early_set *a = &set[i];
-    LLVMValueRef base = a->slot != WV_NOSLOT ? wv_em_reg(e, a->slot) : LLVMConstNull(e->v64), lo, hi, bits;
-    reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-    bad = LLVMBuildOr(e->b, bad, shared_bad(e, lo, hi, bits, a->off_lo, a->off_hi, a->off_or, a->bytes, a->st, span), "");
+    bad = LLVMBuildOr(e->b, bad, set_bad(e, &set[i], mv), "");
+    loads |= !set[i].st;
   }
+  if (loads) bad = LLVMBuildOr(e->b, bad, sets_pending(e, set, nset, mv), "");
   free(written);
   free(set);
-  if (span[0]) bad = LLVMBuildOr(e->b, bad, pending_in(e, span[0], span[1]), "");
   if (any) wv_em_bail_if(e, bad, 0);
 }
 
@@ -469,7 +514,7 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
     if (!e->early[k]) { /* (else checked at the entry) */
       reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
       int64_t off = in->imm;
-      wv_em_bail(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, off, off, (uint64_t)off, bytes, st, NULL), ""), k);
+      wv_em_bail(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, off, off, (uint64_t)off, bytes, st), ""), k);
     }
     off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
     if (atom) { /* (checked as a load: no cp.async of the CTA pending, which h_atom does not ask) */

@@ -387,12 +387,13 @@ static void test_random_straight_line(void **state) {
  * wv_em_checked_early: one test per register and size from the least and greatest offset): where any of them would
  * leave the CTA's shared bytes or be misaligned, the region must leave them all to the interpreter, which stops at
  * the first bad one with its fault (the region starts after the bar.sync: its loads' register is an input). Each
- * engine's status, message and output for bases that put none, the last, the middle or all of the loads outside, or
- * misalign them. */
+ * engine's status, message and output for bases that put none, the last, the middle or all of the loads outside (one
+ * starting right at the end), or misalign them; then loads at 0 and +64 only, inside, aligned or not (bases
+ * 1000 + b: base b with that kernel). */
 static void test_shared_bounds_at_entry(void **state) {
   (void)state;
   if (!wv_has_jit()) return;
-  static const char ptx[] = WVT_HDR
+  static const char ptx0[] = WVT_HDR
       ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
       ".shared .align 16 .b8 sm[256];\n.reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
       "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [pout];\nld.global.u32 %r0, [%rd0];\n"
@@ -400,8 +401,19 @@ static void test_shared_bounds_at_entry(void **state) {
       "ld.shared.u32 %r3, [%r1];\nld.shared.u32 %r4, [%r1+-64];\nld.shared.u32 %r5, [%r1+128];\n"
       "add.u32 %r6, %r3, %r4;\nadd.u32 %r6, %r6, %r5;\n"
       "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\nret;\n}\n";
-  static const uint32_t base[] = {64, 0, 4, 60, 92, 128, 156, 160, 192, 2, 1u << 20, 0u - 1024};
+  /* (the same loads at 0 and +64 only: bases inside, aligned or not) */
+  static const char ptx1[] = WVT_HDR
+      ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+      ".shared .align 16 .b8 sm[256];\n.reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
+      "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [pout];\nld.global.u32 %r0, [%rd0];\n"
+      "mov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 2;\nadd.u32 %r1, %r1, %r0;\nmov.u32 %r2, sm;\nadd.u32 %r1, %r1, %r2;\nbar.sync 0;\n"
+      "ld.shared.u32 %r3, [%r1];\nld.shared.u32 %r4, [%r1+64];\nld.shared.u32 %r5, [%r1+64];\n"
+      "add.u32 %r6, %r3, %r4;\nadd.u32 %r6, %r6, %r5;\n"
+      "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\nret;\n}\n";
+  static const uint32_t base[] = {64, 0, 4, 60, 92, 128, 156, 160, 192, 2, 1u << 20, 0u - 1024, 68, 1002, 1001, 1000};
   for (size_t i = 0; i < sizeof base / sizeof *base; i++) {
+    const char *ptx = base[i] >= 1000 && base[i] < 1004 ? ptx1 : ptx0;
+    uint32_t at = base[i] >= 1000 && base[i] < 1004 ? base[i] - 1000 : base[i];
     wv_status st[2];
     char msg[2][512];
     static uint32_t out[2][4096];
@@ -411,7 +423,7 @@ static void test_shared_bounds_at_entry(void **state) {
       wv_vm *vm = wv_create(&cfg);
       assert_non_null(vm);
       const wv_kernel *k = wvt_kernel(vm, ptx, "k");
-      uint32_t in = base[i];
+      uint32_t in = at;
       memset(out[e], 0, sizeof out[e]);
       wvt_buf bufs[2] = {{&in, 4}, {out[e], sizeof out[e]}};
       st[e] = wvt_run(vm, k, 1, 16, 2, bufs);
@@ -424,6 +436,9 @@ static void test_shared_bounds_at_entry(void **state) {
     if (i == 0) assert_int_equal(st[0], WV_OK); /* (all inside: the compiled path ran) */
     if (i == 11) assert_int_not_equal(st[0], WV_OK); /* (sm - 1024 - 64 wraps below 0: the second load faults) */
     if (i == 7) assert_int_not_equal(st[0], WV_OK); /* (160 + 15 * 4 + 128 + 4: the last load is outside) */
+    if (i == 12) assert_int_not_equal(st[0], WV_OK); /* (68 + 15 * 4 + 128: the last load starts at the end) */
+    if (i == 13 || i == 14) assert_int_not_equal(st[0], WV_OK); /* (the second kernel at 2, 1: misaligned) */
+    if (i == 15) assert_int_equal(st[0], WV_OK);
   }
 }
 
