@@ -43,21 +43,42 @@ static void reduce_addrs(em *e, LLVMValueRef a, LLVMValueRef mv, int w32, LLVMVa
   }
 }
 
-/* Whether a cp.async of the CTA not yet delivered writes into [lo, hi): exec's wv_async_pending_in, asked only
- * while one is pending (e->async_pending, fixed while the region runs: it issues and delivers none). */
-static LLVMValueRef pending_in(em *e, LLVMValueRef lo, LLVMValueRef hi) {
+typedef struct early_set { /* the early accesses through one register, of one size, loads or stores: one test */
+  uint32_t slot;
+  unsigned bytes;
+  int st;
+  int64_t off_lo, off_hi;
+  uint64_t off_or;
+} early_set;
+
+/* Whether a cp.async of the CTA not yet delivered writes into [lo, end): exec's wv_async_pending_in, asked only
+ * while one is pending (e->async_pending, fixed while the region runs: it issues and delivers none). With sets
+ * (n > 0, lo and end NULL), the bytes the load sets among set[0 .. n - 1] span together, made from their lanes'
+ * extremes only on the way to the question (each set's register was read before: set_bad). */
+static LLVMValueRef pending_in(em *e, LLVMValueRef lo, LLVMValueRef end, const early_set *set, uint32_t n, LLVMValueRef mv) {
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(e->b), ask = LLVMAppendBasicBlockInContext(e->c, e->fn, "pending");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->c, e->fn, "asked");
   LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->async_pending, cint(e->i32, 0), ""), ask, done);
   LLVMPositionBuilderAtEnd(e->b, ask);
+  for (uint32_t i = 0; i < n; i++) {
+    const early_set *a = &set[i];
+    if (a->st) continue;
+    LLVMValueRef base = a->slot != WV_NOSLOT ? wv_em_reg(e, a->slot) : LLVMConstNull(e->v64), l, h, bits;
+    reduce_addrs(e, base, mv, 1, &l, &h, &bits);
+    l = LLVMBuildAdd(e->b, l, cint(e->i64, (uint64_t)a->off_lo), "");
+    h = LLVMBuildAdd(e->b, h, cint(e->i64, (uint64_t)(a->off_hi + (int64_t)a->bytes)), "");
+    lo = lo ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntULT, l, lo, ""), l, lo, "") : l;
+    end = end ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntUGT, h, end, ""), h, end, "") : h;
+  }
   LLVMTypeRef pt[] = {e->ptr, e->i64, e->i64}, ft = LLVMFunctionType(e->i32, pt, 3, 0);
   LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_async_pending_in"); /* jit.c defines the symbol's address */
   if (!fp) fp = LLVMAddFunction(e->mod, "wv_async_pending_in", ft);
-  LLVMValueRef r = LLVMBuildCall2(e->b, ft, fp, (LLVMValueRef[]){e->x, lo, hi}, 3, "");
+  LLVMValueRef r = LLVMBuildCall2(e->b, ft, fp, (LLVMValueRef[]){e->x, lo, end}, 3, "");
+  LLVMBasicBlockRef asked = LLVMGetInsertBlock(e->b);
   LLVMBuildBr(e->b, done);
   LLVMPositionBuilderAtEnd(e->b, done);
   LLVMValueRef v = LLVMBuildPhi(e->b, e->i32, ""), in[] = {cint(e->i32, 0), r};
-  LLVMBasicBlockRef from[] = {pre, ask};
+  LLVMBasicBlockRef from[] = {pre, asked};
   LLVMAddIncoming(v, in, from, 2);
   return LLVMBuildICmp(e->b, LLVMIntNE, v, cint(e->i32, 0), "");
 }
@@ -79,7 +100,7 @@ static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVM
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntSLT, lo, cint(e->i64, WV_SHARED_BASE), ""), "");
   bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), ""),
                                              e->shared_size, ""), "");
-  if (!st) bad = LLVMBuildOr(e->b, bad, pending_in(e, lo, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), "")), "");
+  if (!st) bad = LLVMBuildOr(e->b, bad, pending_in(e, lo, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), ""), NULL, 0, NULL), "");
   return bad;
 }
 
@@ -291,21 +312,6 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef a, LLVMValu
   }
 }
 
-/* The .shared accesses of the region checked at its entry, at once, instead of each before itself: those with
- * no guard (their active lanes are all of the region's) through an address register no earlier instruction of
- * the region writes — so the entry sees the addresses they will use; and unguarded shuffles (the region's
- * lanes must be the whole warp). The loads ask once whether an undelivered cp.async writes into the bytes they
- * span together (a load beside such a copy then goes to the interpreter too). When any would fail, the region
- * does nothing and returns 0 (the interpreter runs it, with the exact check at each access); else they need no
- * check of their own, and the values in flight between them need not be stored for a bail-out. */
-typedef struct early_set { /* the early accesses through one register, of one size, loads or stores: one test */
-  uint32_t slot;
-  unsigned bytes;
-  int st;
-  int64_t off_lo, off_hi;
-  uint64_t off_or;
-} early_set;
-
 /* Whether an active lane's accesses of set a fail shared_bad's test, made lane by lane in vectors instead of from
  * the lanes' extremes: each lane's base r (32 bits) must have r + off_lo at or above WV_SHARED_BASE (signed: an
  * offset below 0 must not wrap), r + off_hi + bytes at most the CTA's shared bytes (which is below 2^32, so
@@ -327,38 +333,13 @@ static LLVMValueRef set_bad(em *e, const early_set *a, LLVMValueRef mv) {
   return LLVMBuildOr(e->b, LLVMBuildNot(e->b, all, ""), neg, "");
 }
 
-/* Whether a cp.async of the CTA not yet delivered writes into the bytes the load sets among set[0 .. n - 1] span
- * together, asked (wv_async_pending_in) only while one is pending: the span, from the lanes' extremes, is made only
- * on that way. Each set's register was read before (set_bad), so its value is there. */
-static LLVMValueRef sets_pending(em *e, const early_set *set, uint32_t n, LLVMValueRef mv) {
-  LLVMBasicBlockRef pre = LLVMGetInsertBlock(e->b), ask = LLVMAppendBasicBlockInContext(e->c, e->fn, "pending");
-  LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->c, e->fn, "asked");
-  LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->async_pending, cint(e->i32, 0), ""), ask, done);
-  LLVMPositionBuilderAtEnd(e->b, ask);
-  LLVMValueRef span[2] = {NULL, NULL};
-  for (uint32_t i = 0; i < n; i++) {
-    const early_set *a = &set[i];
-    if (a->st) continue;
-    LLVMValueRef base = a->slot != WV_NOSLOT ? wv_em_reg(e, a->slot) : LLVMConstNull(e->v64), lo, hi, bits;
-    reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-    lo = LLVMBuildAdd(e->b, lo, cint(e->i64, (uint64_t)a->off_lo), "");
-    LLVMValueRef end = LLVMBuildAdd(e->b, hi, cint(e->i64, (uint64_t)(a->off_hi + (int64_t)a->bytes)), "");
-    span[0] = span[0] ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntULT, lo, span[0], ""), lo, span[0], "") : lo;
-    span[1] = span[1] ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntUGT, end, span[1], ""), end, span[1], "") : end;
-  }
-  LLVMTypeRef pt[] = {e->ptr, e->i64, e->i64}, ft = LLVMFunctionType(e->i32, pt, 3, 0);
-  LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_async_pending_in"); /* jit.c defines the symbol's address */
-  if (!fp) fp = LLVMAddFunction(e->mod, "wv_async_pending_in", ft);
-  LLVMValueRef r = LLVMBuildCall2(e->b, ft, fp, (LLVMValueRef[]){e->x, span[0], span[1]}, 3, "");
-  LLVMBasicBlockRef from_ask = LLVMGetInsertBlock(e->b);
-  LLVMBuildBr(e->b, done);
-  LLVMPositionBuilderAtEnd(e->b, done);
-  LLVMValueRef v = LLVMBuildPhi(e->b, e->i32, ""), in[] = {cint(e->i32, 0), r};
-  LLVMBasicBlockRef from[] = {pre, from_ask};
-  LLVMAddIncoming(v, in, from, 2);
-  return LLVMBuildICmp(e->b, LLVMIntNE, v, cint(e->i32, 0), "");
-}
-
+/* The .shared accesses of the region checked at its entry, at once, instead of each before itself: those with
+ * no guard (their active lanes are all of the region's) through an address register no earlier instruction of
+ * the region writes — so the entry sees the addresses they will use; and unguarded shuffles (the region's
+ * lanes must be the whole warp). The loads ask once whether an undelivered cp.async writes into the bytes they
+ * span together (a load beside such a copy then goes to the interpreter too). When any would fail, the region
+ * does nothing and returns 0 (the interpreter runs it, with the exact check at each access); else they need no
+ * check of their own, and the values in flight between them need not be stored for a bail-out. */
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
   LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
   int any = 0;
@@ -404,7 +385,7 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     bad = LLVMBuildOr(e->b, bad, set_bad(e, &set[i], mv), "");
     loads |= !set[i].st;
   }
-  if (loads) bad = LLVMBuildOr(e->b, bad, sets_pending(e, set, nset, mv), "");
+  if (loads) bad = LLVMBuildOr(e->b, bad, pending_in(e, NULL, NULL, set, nset, mv), "");
   free(written);
   free(set);
   if (any) wv_em_bail_if(e, bad, 0);

@@ -393,23 +393,19 @@ static void test_random_straight_line(void **state) {
 static void test_shared_bounds_at_entry(void **state) {
   (void)state;
   if (!wv_has_jit()) return;
-  static const char ptx0[] = WVT_HDR
+  /* the loads at 0, LO and HI from the register; the first kernel's at -64 and +128, the second's at +64 twice (its
+   * bases inside, aligned or not) */
+  static const char fmt[] = WVT_HDR
       ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
-      ".shared .align 16 .b8 sm[256];\n.reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
-      "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [pout];\nld.global.u32 %r0, [%rd0];\n"
-      "mov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 2;\nadd.u32 %r1, %r1, %r0;\nmov.u32 %r2, sm;\nadd.u32 %r1, %r1, %r2;\nbar.sync 0;\n"
-      "ld.shared.u32 %r3, [%r1];\nld.shared.u32 %r4, [%r1+-64];\nld.shared.u32 %r5, [%r1+128];\n"
-      "add.u32 %r6, %r3, %r4;\nadd.u32 %r6, %r6, %r5;\n"
-      "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\nret;\n}\n";
-  /* (the same loads at 0 and +64 only: bases inside, aligned or not) */
-  static const char ptx1[] = WVT_HDR
-      ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
-      ".shared .align 16 .b8 sm[256];\n.reg .b32 %r<8>; .reg .b64 %rd<4>;\n"
-      "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [pout];\nld.global.u32 %r0, [%rd0];\n"
-      "mov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 2;\nadd.u32 %r1, %r1, %r0;\nmov.u32 %r2, sm;\nadd.u32 %r1, %r1, %r2;\nbar.sync 0;\n"
-      "ld.shared.u32 %r3, [%r1];\nld.shared.u32 %r4, [%r1+64];\nld.shared.u32 %r5, [%r1+64];\n"
-      "add.u32 %r6, %r3, %r4;\nadd.u32 %r6, %r6, %r5;\n"
-      "mul.wide.u32 %rd2, %r1, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r6;\nret;\n}\n";
+      ".shared .align 16 .b8 sm[256];\n.reg .b32 %%r<8>; .reg .b64 %%rd<4>;\n"
+      "ld.param.u64 %%rd0, [pin];\nld.param.u64 %%rd1, [pout];\nld.global.u32 %%r0, [%%rd0];\n"
+      "mov.u32 %%r1, %%tid.x;\nshl.b32 %%r1, %%r1, 2;\nadd.u32 %%r1, %%r1, %%r0;\nmov.u32 %%r2, sm;\nadd.u32 %%r1, %%r1, %%r2;\nbar.sync 0;\n"
+      "ld.shared.u32 %%r3, [%%r1];\nld.shared.u32 %%r4, [%%r1+%d];\nld.shared.u32 %%r5, [%%r1+%d];\n"
+      "add.u32 %%r6, %%r3, %%r4;\nadd.u32 %%r6, %%r6, %%r5;\n"
+      "mul.wide.u32 %%rd2, %%r1, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\nst.global.u32 [%%rd3], %%r6;\nret;\n}\n";
+  char ptx0[1024], ptx1[1024];
+  snprintf(ptx0, sizeof ptx0, fmt, -64, 128);
+  snprintf(ptx1, sizeof ptx1, fmt, 64, 64);
   static const uint32_t base[] = {64, 0, 4, 60, 92, 128, 156, 160, 192, 2, 1u << 20, 0u - 1024, 68, 1002, 1001, 1000};
   for (size_t i = 0; i < sizeof base / sizeof *base; i++) {
     const char *ptx = base[i] >= 1000 && base[i] < 1004 ? ptx1 : ptx0;
