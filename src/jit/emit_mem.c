@@ -51,15 +51,16 @@ typedef struct early_set { /* the early accesses through one register, of one si
   uint64_t off_or;
 } early_set;
 
-/* Whether a cp.async of the CTA not yet delivered writes into [lo, end): exec's wv_async_pending_in, asked only
- * while one is pending (e->async_pending, fixed while the region runs: it issues and delivers none). With sets
- * (n > 0, lo and end NULL), the bytes the load sets among set[0 .. n - 1] span together, made from their lanes'
- * extremes only on the way to the question (each set's register was read before: set_bad). */
-static LLVMValueRef pending_in(em *e, LLVMValueRef lo, LLVMValueRef end, const early_set *set, uint32_t n, LLVMValueRef mv) {
+/* Whether a cp.async of the CTA not yet delivered writes into the bytes the load sets among set[0 .. n - 1] span
+ * together: exec's wv_async_pending_in, asked only while one is pending (e->async_pending, fixed while the region
+ * runs: it issues and delivers none), the span made from the lanes' extremes only on that way (each set's register
+ * was read before: set_bad). */
+static LLVMValueRef pending_in(em *e, const early_set *set, uint32_t n, LLVMValueRef mv) {
   LLVMBasicBlockRef pre = LLVMGetInsertBlock(e->b), ask = LLVMAppendBasicBlockInContext(e->c, e->fn, "pending");
   LLVMBasicBlockRef done = LLVMAppendBasicBlockInContext(e->c, e->fn, "asked");
   LLVMBuildCondBr(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->async_pending, cint(e->i32, 0), ""), ask, done);
   LLVMPositionBuilderAtEnd(e->b, ask);
+  LLVMValueRef lo = NULL, end = NULL;
   for (uint32_t i = 0; i < n; i++) {
     const early_set *a = &set[i];
     if (a->st) continue;
@@ -81,27 +82,6 @@ static LLVMValueRef pending_in(em *e, LLVMValueRef lo, LLVMValueRef end, const e
   LLVMBasicBlockRef from[] = {pre, asked};
   LLVMAddIncoming(v, in, from, 2);
   return LLVMBuildICmp(e->b, LLVMIntNE, v, cint(e->i32, 0), "");
-}
-
-/* .shared accesses of `bytes` each through one base register at the offsets `offs` (off_lo the least, off_hi the
- * greatest, off_or all ORed): wv_warp_region_at's test for the space (host = the CTA's shared bytes, abase 0, no
- * stride), from the register's extremes r_lo, r_hi and OR r_or: every lane's r + off lies in [r_lo + off_lo,
- * r_hi + off_hi] when that neither passes 2^32 nor goes below 0 (offsets are signed), and is aligned when r_or | off_or is (each off is aligned where r_or
- * | off is: a low bit is in off_or where it is in some off). Only where this proves the exact test true for each
- * does the access go ahead (a load not where a cp.async of the CTA not yet delivered writes: the interpreter
- * counts such a read); else the interpreter runs it. */
-static LLVMValueRef shared_bad(em *e, LLVMValueRef r_lo, LLVMValueRef r_hi, LLVMValueRef r_or, int64_t off_lo,
-                               int64_t off_hi, uint64_t off_or, unsigned bytes, int st) {
-  LLVMValueRef lo = LLVMBuildAdd(e->b, r_lo, cint(e->i64, (uint64_t)off_lo), ""), hi = LLVMBuildAdd(e->b, r_hi, cint(e->i64, (uint64_t)off_hi), "");
-  LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, LLVMBuildOr(e->b, r_or, cint(e->i64, off_or), ""),
-                                                                cint(e->i64, bytes - 1), ""), cint(e->i64, 0), "");
-  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, hi, cint(e->i64, 0xffffffffu), ""), "");
-  /* (signed: an offset below 0 takes lo below 0, where the 32-bit address wraps) */
-  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntSLT, lo, cint(e->i64, WV_SHARED_BASE), ""), "");
-  bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntUGT, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), ""),
-                                             e->shared_size, ""), "");
-  if (!st) bad = LLVMBuildOr(e->b, bad, pending_in(e, lo, LLVMBuildAdd(e->b, hi, cint(e->i64, bytes), ""), NULL, 0, NULL), "");
-  return bad;
 }
 
 #define HALF (WV_WARP / 2)
@@ -312,10 +292,13 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef a, LLVMValu
   }
 }
 
-/* Whether an active lane's accesses of set a fail shared_bad's test, made lane by lane in vectors instead of from
- * the lanes' extremes: each lane's base r (32 bits) must have r + off_lo at or above WV_SHARED_BASE (signed: an
- * offset below 0 must not wrap), r + off_hi + bytes at most the CTA's shared bytes (which is below 2^32, so
- * nothing passes 2^32 either), and r | off_or aligned to bytes. */
+/* Whether an active lane's .shared accesses of set a (through one base register at offsets off_lo .. off_hi, all
+ * ORed in off_or) may fail wv_warp_region_at's test for the space (host = the CTA's shared bytes, abase 0, no
+ * stride), tested lane by lane in vectors: each lane's base r (32 bits) must have r + off_lo at or above
+ * WV_SHARED_BASE (signed: an offset below 0 must not wrap), r + off_hi + bytes at most the CTA's shared bytes
+ * (which is below 2^32, so nothing passes 2^32 either), and r | off_or aligned to bytes (each off is aligned where
+ * r | off_or is). Only where this proves the exact test true for each does an access go ahead; else the
+ * interpreter runs it (and a load also asks pending_in). */
 static LLVMValueRef set_bad(em *e, const early_set *a, LLVMValueRef mv) {
   int64_t lower = (int64_t)WV_SHARED_BASE - a->off_lo; /* r >= lower */
   if ((a->off_or & (a->bytes - 1)) || lower > (int64_t)0xffffffffu) return LLVMConstInt(e->i1, 1, 0);
@@ -385,7 +368,7 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     bad = LLVMBuildOr(e->b, bad, set_bad(e, &set[i], mv), "");
     loads |= !set[i].st;
   }
-  if (loads) bad = LLVMBuildOr(e->b, bad, pending_in(e, NULL, NULL, set, nset, mv), "");
+  if (loads) bad = LLVMBuildOr(e->b, bad, pending_in(e, set, nset, mv), "");
   free(written);
   free(set);
   if (any) wv_em_bail_if(e, bad, 0);
@@ -489,13 +472,14 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
   LLVMValueRef none = LLVMBuildICmp(e->b, LLVMIntEQ, m32, cint(e->i32, 0), "");
   uint64_t wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
   LLVMValueRef base, a = lane_addrs(e, in, &base);
-  LLVMValueRef lo, hi, bits, ptrs, off32;
+  LLVMValueRef ptrs, off32;
   LLVMValueRef rbase, rstride = NULL, rhost;
   if (wv_jit_shared_inline(in)) {
-    if (!e->early[k]) { /* (else checked at the entry) */
-      reduce_addrs(e, base, mv, 1, &lo, &hi, &bits);
-      int64_t off = in->imm;
-      wv_em_bail(e, LLVMBuildOr(e->b, none, shared_bad(e, lo, hi, bits, off, off, (uint64_t)off, bytes, st), ""), k);
+    if (!e->early[k]) { /* (else checked at the entry; atom as a load: no cp.async of the CTA pending) */
+      early_set one = {in->a, bytes, st, in->imm, in->imm, (uint64_t)in->imm};
+      LLVMValueRef bad = LLVMBuildOr(e->b, none, set_bad(e, &one, mv), "");
+      if (!st) bad = LLVMBuildOr(e->b, bad, pending_in(e, &one, 1, mv), "");
+      wv_em_bail(e, bad, k);
     }
     off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
     if (atom) { /* (checked as a load: no cp.async of the CTA pending, which h_atom does not ask) */

@@ -92,7 +92,7 @@ int wv_jit_static(const wv_insn *code, uint32_t k, uint32_t slot, const uint64_t
 /* A shfl.sync at code[k] that compiles in a run starting at code[0]: b, c and membermask known there (b and c
  * in *b, *c), the membermask the whole warp. */
 int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint32_t nconsts, uint32_t *b, uint32_t *c);
-/* A .shared access whose check is inline (emit_mem.c shared_bad): 32-bit addresses, an offset within 2^30 of 0. */
+/* A .shared access whose check is inline (emit_mem.c set_bad): 32-bit addresses, an offset within 2^30 of 0. */
 int wv_jit_shared_inline(const wv_insn *in);
 /* A forward branch a region holds (jit_hook.h): `@p bra T` at pc, whose two paths — the lanes that do not take it
  * from pc + 1, those that do from T, each perhaps through one unconditional forward `bra` — hold only

@@ -389,27 +389,31 @@ static void test_random_straight_line(void **state) {
  * the first bad one with its fault (the region starts after the bar.sync: its loads' register is an input). Each
  * engine's status, message and output for bases that put none, the last, the middle or all of the loads outside (one
  * starting right at the end), or misalign them; then loads at 0 and +64 only, inside, aligned or not (bases
- * 1000 + b: base b with that kernel). */
+ * 1000 + b: base b with that kernel); then the first kernel's loads under a guard, each checked at its place
+ * instead (emit_mem.c wv_em_mem: bases 2000 + b). */
 static void test_shared_bounds_at_entry(void **state) {
   (void)state;
   if (!wv_has_jit()) return;
-  /* the loads at 0, LO and HI from the register; the first kernel's at -64 and +128, the second's at +64 twice (its
-   * bases inside, aligned or not) */
+  /* the loads at 0, LO and HI from the register, each after GUARD; the first kernel's at -64 and +128, the second's
+   * at +64 twice (its bases inside, aligned or not), the third's as the first's under a guard that holds (%p1: the
+   * base is never 12345) */
   static const char fmt[] = WVT_HDR
       ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
-      ".shared .align 16 .b8 sm[256];\n.reg .b32 %%r<8>; .reg .b64 %%rd<4>;\n"
-      "ld.param.u64 %%rd0, [pin];\nld.param.u64 %%rd1, [pout];\nld.global.u32 %%r0, [%%rd0];\n"
+      ".shared .align 16 .b8 sm[256];\n.reg .b32 %%r<8>; .reg .b64 %%rd<4>; .reg .pred %%p<2>;\n"
+      "ld.param.u64 %%rd0, [pin];\nld.param.u64 %%rd1, [pout];\nld.global.u32 %%r0, [%%rd0];\nsetp.ne.u32 %%p1, %%r0, 12345;\n"
       "mov.u32 %%r1, %%tid.x;\nshl.b32 %%r1, %%r1, 2;\nadd.u32 %%r1, %%r1, %%r0;\nmov.u32 %%r2, sm;\nadd.u32 %%r1, %%r1, %%r2;\nbar.sync 0;\n"
-      "ld.shared.u32 %%r3, [%%r1];\nld.shared.u32 %%r4, [%%r1+%d];\nld.shared.u32 %%r5, [%%r1+%d];\n"
+      "%sld.shared.u32 %%r3, [%%r1];\n%sld.shared.u32 %%r4, [%%r1+%d];\n%sld.shared.u32 %%r5, [%%r1+%d];\n"
       "add.u32 %%r6, %%r3, %%r4;\nadd.u32 %%r6, %%r6, %%r5;\n"
       "mul.wide.u32 %%rd2, %%r1, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\nst.global.u32 [%%rd3], %%r6;\nret;\n}\n";
-  char ptx0[1024], ptx1[1024];
-  snprintf(ptx0, sizeof ptx0, fmt, -64, 128);
-  snprintf(ptx1, sizeof ptx1, fmt, 64, 64);
-  static const uint32_t base[] = {64, 0, 4, 60, 92, 128, 156, 160, 192, 2, 1u << 20, 0u - 1024, 68, 1002, 1001, 1000};
+  char ptx[3][1024];
+  snprintf(ptx[0], sizeof ptx[0], fmt, "", "", -64, "", 128);
+  snprintf(ptx[1], sizeof ptx[1], fmt, "", "", 64, "", 64);
+  snprintf(ptx[2], sizeof ptx[2], fmt, "@%p1 ", "@%p1 ", -64, "@%p1 ", 128);
+  static const uint32_t base[] = {64,   0,    4,    60,   92,   128,  156,  160,  192,  2,    1u << 20, 0u - 1024,
+                                  68,   1002, 1001, 1000, 2064, 2092, 2068, 2002, 2000, 2060};
   for (size_t i = 0; i < sizeof base / sizeof *base; i++) {
-    const char *ptx = base[i] >= 1000 && base[i] < 1004 ? ptx1 : ptx0;
-    uint32_t at = base[i] >= 1000 && base[i] < 1004 ? base[i] - 1000 : base[i];
+    int kernel = base[i] >= 1000 && base[i] < 3000 ? (int)(base[i] / 1000) : 0;
+    uint32_t at = base[i] - 1000u * (uint32_t)kernel;
     wv_status st[2];
     char msg[2][512];
     static uint32_t out[2][4096];
@@ -418,7 +422,7 @@ static void test_shared_bounds_at_entry(void **state) {
       cfg.engine = e ? "jit" : "interp";
       wv_vm *vm = wv_create(&cfg);
       assert_non_null(vm);
-      const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+      const wv_kernel *k = wvt_kernel(vm, ptx[kernel], "k");
       uint32_t in = at;
       memset(out[e], 0, sizeof out[e]);
       wvt_buf bufs[2] = {{&in, 4}, {out[e], sizeof out[e]}};
@@ -434,7 +438,8 @@ static void test_shared_bounds_at_entry(void **state) {
     if (i == 7) assert_int_not_equal(st[0], WV_OK); /* (160 + 15 * 4 + 128 + 4: the last load is outside) */
     if (i == 12) assert_int_not_equal(st[0], WV_OK); /* (68 + 15 * 4 + 128: the last load starts at the end) */
     if (i == 13 || i == 14) assert_int_not_equal(st[0], WV_OK); /* (the second kernel at 2, 1: misaligned) */
-    if (i == 15) assert_int_equal(st[0], WV_OK);
+    if (i == 15 || i == 16) assert_int_equal(st[0], WV_OK);
+    if (i >= 17 && i <= 19) assert_int_not_equal(st[0], WV_OK); /* (guarded: the last outside, at the end, misaligned) */
   }
 }
 
