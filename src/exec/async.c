@@ -257,16 +257,11 @@ static int deliver_one(wv_exec *x, wv_warp *w, int lane, wv_aq *q);
 static wv_aq *grow(wv_exec *x, wv_warp *w, int lane) {
   wv_aq *q = lane_q(x, w, lane);
   if (!q || q->n < q->cap) return q;
-  if (q->head) { /* delivered entries make room first: a pipeline that always waits for all but the newest
-                  * groups never empties its queue, which would otherwise grow with every copy */
-    memmove(q->v, q->v + q->head, (size_t)(q->n - q->head) * sizeof *q->v);
-    q->n -= q->head;
-    q->head = 0;
-    return q;
-  }
-  if (q->cap >= LANE_QUEUE_MAX) { /* full: the older half lands now (early is always allowed), making room */
+  if (!q->head && q->cap >= LANE_QUEUE_MAX) /* full: the older half lands now (early is always allowed) */
     while (q->head < q->cap / 2)
       if (deliver_one(x, w, lane, q)) return NULL;
+  if (q->head) { /* delivered entries make room: a pipeline that always waits for all but the newest groups never
+                  * empties its queue, which would otherwise grow with every copy */
     memmove(q->v, q->v + q->head, (size_t)(q->n - q->head) * sizeof *q->v);
     q->n -= q->head;
     q->head = 0;
