@@ -98,18 +98,15 @@ static LLVMValueRef lanes(em *e, LLVMValueRef v, unsigned lo, unsigned n) {
   for (unsigned i = 0; i < n; i++) idx[i] = lo + i;
   return pick(e, v, NULL, idx, n);
 }
-/* Whether the active lanes (m) of v hold one value, and (*lo) that value. */
+/* Whether the active lanes (m) of v hold one value, and (*lo) that value: lane 0's, which they all hold where the
+ * test passes (an inactive lane's register holds a value too; no lane active: the test passes and nothing is
+ * accessed). Lane 0's, not the first active lane's: a lane picked by a variable index goes through memory. */
 static LLVMValueRef same(em *e, LLVMValueRef v, LLVMValueRef m, LLVMValueRef *lo) {
   LLVMTypeRef vt = LLVMTypeOf(v);
   unsigned n = LLVMGetVectorSize(vt);
   LLVMTypeRef it = LLVMIntTypeInContext(e->c, n);
-  /* the first active lane's value (any lane's without one: then the test holds and nothing is accessed) ... */
-  LLVMValueRef mi = LLVMBuildBitCast(e->b, m, it, ""), args[] = {mi, LLVMConstInt(e->i1, 0, 0)};
-  LLVMValueRef first = LLVMBuildAnd(e->b, wv_em_intrinsic(e, "llvm.cttz", &it, 1, args, 2), LLVMConstInt(it, n - 1, 0), "");
-  *lo = LLVMBuildExtractElement(e->b, v, first, "");
-  /* ... equal in every active lane: one compare, no reduction */
-  LLVMValueRef s = LLVMBuildInsertElement(e->b, LLVMGetUndef(vt), *lo, cint(e->i32, 0), "");
-  s = LLVMBuildShuffleVector(e->b, s, LLVMGetUndef(vt), LLVMConstNull(LLVMVectorType(e->i32, n)), "");
+  *lo = LLVMBuildExtractElement(e->b, v, cint(e->i32, 0), "");
+  LLVMValueRef s = LLVMBuildShuffleVector(e->b, v, LLVMGetUndef(vt), LLVMConstNull(LLVMVectorType(e->i32, n)), "");
   LLVMValueRef eq = LLVMBuildOr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, v, s, ""), LLVMBuildNot(e->b, m, ""), "");
   return LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, eq, it, ""), LLVMConstAllOnes(it), "");
 }
@@ -123,8 +120,9 @@ static LLVMValueRef same(em *e, LLVMValueRef v, LLVMValueRef m, LLVMValueRef *lo
  * memory. The tests are on the address register itself (lane l's address is base[l] + off + l * stride, off and
  * stride the same for all lanes), so accesses through one register share them: a row when base[l] - (l % 16) *
  * bytes is the same for the half's active lanes and stride is 0, its first element at that + off; a broadcast
- * when base[l] is. n accesses through the one register at offsets off[j] (loads of one element each, or one
- * access) take the same path, each in it: a load's elements are val[j][i] (<32 x iN>). */
+ * when base[l] is (same(): the row is tested first, and holds where no lane of the half is active). n accesses
+ * through the one register at offsets off[j] (loads of one element each, or one access) take the same path, each
+ * in it: a load's elements are val[j][i] (<32 x iN>). */
 static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LLVMValueRef *ptrs, const uint64_t *off,
                    LLVMValueRef base, LLVMValueRef stride, LLVMValueRef host, const LLVMValueRef *sv,
                    LLVMValueRef (*val)[4]) {
@@ -452,6 +450,44 @@ static void emit_atom(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m3
   if (in->d[0] != WV_NOSLOT) wv_em_setreg(e, in->d[0], mv, widen(e, LLVMBuildLoad2(e->b, vt, olds, ""), 32, o->sgn));
 }
 
+/* Whether a global access of one element per lane is a row in each half-warp that the window of its site
+ * (mem_check) holds: in each half with an active lane, lane l's address the half's first lane's + (l % 16) *
+ * bytes for each active lane (the first's register holds a value where it is off too), that aligned, and the 16
+ * lanes' elements from there inside the window while nothing was freed since (tests on two addresses, where
+ * mem_check tests each lane's); p[h]: half h's first element in host memory. Then the access is a masked vector
+ * load or store a half (a warp reading consecutive words, as most do, or two rows of a 16-wide tile), where
+ * mem_check and access() would test each lane again. */
+static LLVMValueRef half_rows(em *e, LLVMValueRef a, LLVMValueRef m32, LLVMValueRef mv, unsigned bytes, uint32_t site,
+                              LLVMValueRef p[2]) {
+  LLVMValueRef gw = field(e, offsetof(wv_exec, gwin) + (site % WV_GWINS) * sizeof(wv_gwin)), w[4];
+  for (int i = 0; i < 4; i++) {
+    LLVMValueRef idx = cint(e->i64, (uint64_t)i);
+    w[i] = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, gw, &idx, 1, ""), "");
+  }
+  LLVMValueRef frees = LLVMBuildLoad2(e->b, e->i64, LLVMBuildLoad2(e->b, e->ptr, field(e, offsetof(wv_exec, heap_frees)), ""), "");
+  LLVMValueRef firsts[WV_WARP], steps[WV_WARP];
+  for (unsigned l = 0; l < WV_WARP; l++)
+    firsts[l] = cint(e->i32, l & ~(HALF - 1u)), steps[l] = cint(e->i64, (uint64_t)(l % HALF) * bytes);
+  LLVMValueRef first = LLVMBuildShuffleVector(e->b, a, LLVMGetUndef(e->v64), LLVMConstVector(firsts, WV_WARP), "");
+  LLVMValueRef at = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildSub(e->b, a, first, ""), LLVMConstVector(steps, WV_WARP), "");
+  LLVMValueRef good = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, LLVMBuildOr(e->b, at, LLVMBuildNot(e->b, mv, ""), ""), e->i32, ""),
+                                    cint(e->i32, 0xffffffffu), "");
+  /* per half: none active, or w[0] <= a and a + 16 * bytes <= w[1] (a - w[0] <= (w[1] - w[0]) - 16 * bytes unsigned
+   * where the window holds as many) and a aligned, a its first lane's address */
+  LLVMValueRef size = LLVMBuildSub(e->b, w[1], w[0], ""), need = cint(e->i64, (uint64_t)HALF * bytes);
+  LLVMValueRef room = LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntUGE, size, need, ""), LLVMBuildICmp(e->b, LLVMIntEQ, w[3], frees, ""), "");
+  good = LLVMBuildAnd(e->b, good, room, "");
+  for (unsigned h = 0; h < 2; h++) {
+    LLVMValueRef a0 = LLVMBuildExtractElement(e->b, a, cint(e->i32, h * HALF), "");
+    LLVMValueRef mh = LLVMBuildAnd(e->b, m32, cint(e->i32, 0xffffu << (h * HALF)), "");
+    LLVMValueRef ok = LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, a0, w[0], ""), LLVMBuildSub(e->b, size, need, ""), "");
+    ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, a0, cint(e->i64, bytes - 1), ""), cint(e->i64, 0), ""), "");
+    good = LLVMBuildAnd(e->b, good, LLVMBuildOr(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, mh, cint(e->i32, 0), ""), ""), "");
+    p[h] = LLVMBuildIntToPtr(e->b, LLVMBuildAdd(e->b, w[2], a0, ""), e->ptr, "");
+  }
+  return good;
+}
+
 /* The access counted in the memory counter of its space, as the interpreter counts it. */
 static void count_access(em *e, const wv_insn *in, int st) {
   int co = counter(in->space, st);
@@ -459,6 +495,28 @@ static void count_access(em *e, const wv_insn *in, int st) {
     wv_em_add_field(e, wv_em_counters[co], e->i64, LLVMBuildZExt(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->pmask, cint(e->i32, 0), ""), e->i64, ""));
   else if (co >= 0)
     e->counts[co]++;
+}
+
+/* An access that is not .shared-inline, checked by mem_check (a bail-out at k where it fails) and made by access():
+ * a load's elements in val[i]; sv: a store's (made before any branch). */
+static void checked_access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef a, LLVMValueRef base, LLVMValueRef mv,
+                           uint32_t k, uint32_t site, const LLVMValueRef *sv, LLVMValueRef *val) {
+  int st = o->kind == WV_JK_ST;
+  uint64_t wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull, off = (uint64_t)in->imm;
+  LLVMValueRef ok, hb, stride, v[1][4];
+  mem_check(e, in, st, a, mv, wmask == 0xffffffffu, wv_em_bytes(o), site, &ok, &hb, &stride);
+  wv_em_bail(e, LLVMBuildICmp(e->b, LLVMIntEQ, ok, cint(e->i32, 0), ""), k);
+  LLVMValueRef addr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, broadcast(e, hb), a, ""),
+                                   LLVMBuildMul(e->b, broadcast(e, stride), e->lane, ""), "");
+  LLVMValueRef ptrs = LLVMBuildIntToPtr(e->b, addr, e->vptr, "");
+  /* a row of base + off + hb: modulo 2^64 unless the space's addresses wrap at 32 bits (then no row test) */
+  LLVMValueRef rbase = base, rhost = LLVMBuildIntToPtr(e->b, hb, e->ptr, "");
+  if (wmask != ~0ull) { /* the row test on the addresses themselves */
+    rbase = a;
+    rhost = LLVMBuildGEP2(e->b, e->i8, rhost, (LLVMValueRef[]){cint(e->i64, (uint64_t)-in->imm)}, 1, "");
+  }
+  access(e, o, mv, 1, &ptrs, &off, rbase, stride, rhost, sv, v);
+  for (unsigned i = 0; !st && i < (o->vec > 1 ? o->vec : 1u); i++) val[i] = v[0][i];
 }
 
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
@@ -470,10 +528,9 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
   }
   unsigned bytes = wv_em_bytes(o); /* (all of a vector's elements: checked as one access, as h_ld checks it) */
   LLVMValueRef none = LLVMBuildICmp(e->b, LLVMIntEQ, m32, cint(e->i32, 0), "");
-  uint64_t wmask = (in->addrf & WV_AF_WRAP32) ? 0xffffffffu : ~0ull;
   LLVMValueRef base, a = lane_addrs(e, in, &base);
-  LLVMValueRef ptrs, off32;
-  LLVMValueRef rbase, rstride = NULL, rhost;
+  LLVMValueRef sv[4] = {NULL}, val[4] = {NULL}; /* (a store's elements, loaded before the branches) */
+  unsigned nv = o->vec > 1 ? o->vec : 1;
   if (wv_jit_shared_inline(in)) {
     if (!e->early[k]) { /* (else checked at the entry; atom as a load: no cp.async of the CTA pending) */
       early_set one = {in->a, bytes, st, in->imm, in->imm, (uint64_t)in->imm};
@@ -481,40 +538,60 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
       if (!st) bad = LLVMBuildOr(e->b, bad, pending_in(e, &one, 1, mv), "");
       wv_em_bail(e, bad, k);
     }
-    off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
+    LLVMValueRef off32 = narrow(e, a, 32); /* = base + off: the test proved that nothing wraps */
     if (atom) { /* (checked as a load: no cp.async of the CTA pending, which h_atom does not ask) */
       emit_atom(e, in, o, m32, mv, off32);
       return;
     }
-    ptrs = off32; /* offsets below 2^31 from the CTA's shared bytes (access makes the pointers) */
-    rbase = narrow(e, base, 32);
-    rhost = e->shared;
+    count_access(e, in, st);
+    for (unsigned i = 0; st && i < nv; i++) sv[i] = wv_em_regn(e, in->d[i], o->bits);
+    uint64_t off = (uint64_t)in->imm;
+    LLVMValueRef v[1][4];
+    /* (off32: offsets below 2^31 from the CTA's shared bytes; access makes the pointers) */
+    access(e, o, mv, 1, &off32, &off, narrow(e, base, 32), NULL, e->shared, sv, v);
+    for (unsigned i = 0; !st && i < nv; i++) val[i] = v[0][i];
   } else {
     wv_em_bail(e, none, k);
+    for (unsigned i = 0; st && i < nv; i++) sv[i] = wv_em_regn(e, in->d[i], o->bits);
     uint32_t site = e->pc + k;
-    LLVMValueRef ok, hb, stride;
-    mem_check(e, in, st, a, mv, wmask == 0xffffffffu, bytes, site, &ok, &hb, &stride);
-    wv_em_bail(e, LLVMBuildICmp(e->b, LLVMIntEQ, ok, cint(e->i32, 0), ""), k);
-    LLVMValueRef addr = LLVMBuildAdd(e->b, LLVMBuildAdd(e->b, broadcast(e, hb), a, ""),
-                                     LLVMBuildMul(e->b, broadcast(e, stride), e->lane, ""), "");
-    ptrs = LLVMBuildIntToPtr(e->b, addr, e->vptr, "");
-    /* a row of base + off + hb: modulo 2^64 unless the space's addresses wrap at 32 bits (then no row test) */
-    rbase = wmask == ~0ull ? base : a;
-    rstride = stride;
-    rhost = LLVMBuildIntToPtr(e->b, hb, e->ptr, "");
-    if (wmask != ~0ull) { /* the row test on the addresses themselves */
-      rbase = a;
-      rhost = LLVMBuildGEP2(e->b, e->i8, rhost, (LLVMValueRef[]){cint(e->i64, (uint64_t)-in->imm)}, 1, "");
+    if ((in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_GENERIC) && !(in->addrf & WV_AF_WRAP32) && nv == 1) {
+      /* rows the window holds: a vector access a half; else checked_access, whose bail-outs store nothing (none's did) */
+      LLVMValueRef p[2], row = half_rows(e, a, m32, mv, bytes, site, p), size = cint(e->i32, bytes), v = NULL;
+      LLVMTypeRef rt = vec(ity(e, o->bits)), ht = LLVMVectorType(ity(e, o->bits), HALF), tv[] = {ht, e->ptr};
+      LLVMBasicBlockRef bf = LLVMAppendBasicBlockInContext(e->c, e->fn, "rows");
+      LLVMBasicBlockRef bs = LLVMAppendBasicBlockInContext(e->c, e->fn, "not_rows");
+      LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "accessed");
+      LLVMBuildCondBr(e->b, row, bf, bs);
+      LLVMPositionBuilderAtEnd(e->b, bf);
+      LLVMValueRef hv[2];
+      for (unsigned h = 0; h < 2; h++) {
+        LLVMValueRef mh = lanes(e, mv, h * HALF, HALF);
+        if (st) wv_em_intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){lanes(e, sv[0], h * HALF, HALF), p[h], size, mh}, 4);
+        else hv[h] = wv_em_intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p[h], size, mh, LLVMConstNull(ht)}, 4);
+      }
+      if (!st) {
+        unsigned idx[WV_WARP];
+        for (unsigned l = 0; l < WV_WARP; l++) idx[l] = l;
+        v = pick(e, hv[0], hv[1], idx, WV_WARP);
+      }
+      LLVMBuildBr(e->b, bj);
+      LLVMPositionBuilderAtEnd(e->b, bs);
+      checked_access(e, in, o, a, base, mv, k, site, sv, val);
+      LLVMBasicBlockRef bs_end = LLVMGetInsertBlock(e->b);
+      LLVMBuildBr(e->b, bj);
+      LLVMPositionBuilderAtEnd(e->b, bj);
+      if (!st) {
+        LLVMValueRef phi = LLVMBuildPhi(e->b, rt, "");
+        LLVMAddIncoming(phi, (LLVMValueRef[]){v, val[0]}, (LLVMBasicBlockRef[]){bf, bs_end}, 2);
+        val[0] = phi;
+      }
+    } else {
+      checked_access(e, in, o, a, base, mv, k, site, sv, val);
     }
+    count_access(e, in, st);
   }
-  count_access(e, in, st);
-  LLVMValueRef sv[4] = {NULL}, val[1][4]; /* (a store's elements, loaded before the branches) */
-  unsigned nv = o->vec > 1 ? o->vec : 1;
-  for (unsigned i = 0; o->kind == WV_JK_ST && i < nv; i++) sv[i] = wv_em_regn(e, in->d[i], o->bits);
-  uint64_t off = (uint64_t)in->imm;
-  access(e, o, mv, 1, &ptrs, &off, rbase, rstride, rhost, sv, val);
-  for (unsigned i = 0; o->kind == WV_JK_LD && i < nv; i++) /* (in order: of two equal destinations the later element stays, as h_ld) */
-    if (in->d[i] != WV_NOSLOT) wv_em_setreg(e, in->d[i], mv, widen(e, val[0][i], o->bits, o->sgn));
+  for (unsigned i = 0; !st && i < nv; i++) /* (in order: of two equal destinations the later element stays, as h_ld) */
+    if (in->d[i] != WV_NOSLOT) wv_em_setreg(e, in->d[i], mv, widen(e, val[i], o->bits, o->sgn));
 }
 
 #endif

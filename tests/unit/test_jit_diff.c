@@ -506,11 +506,64 @@ static void test_global_window(void **state) {
   }
 }
 
+/* A site's window is the allocation it found last only while nothing was freed: a warp reads a row of an
+ * allocation device malloc made (lane 0's, every lane's address from it), frees it, and reads the same row again
+ * at the same instruction. The second read must go as the interpreter's does (no allocation there now), not
+ * through the window of the first. */
+static void test_freed_window(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  static const char ptx[] = WVT_HDR
+      ".extern .func (.param .b64 func_retval0) malloc(.param .b64 malloc_param_0);\n"
+      ".extern .func free(.param .b64 free_param_0);\n"
+      ".visible .entry k(.param .u64 pout)\n{\n"
+      ".reg .b32 %r<12>; .reg .b64 %rd<12>; .reg .pred %p<4>;\n"
+      "ld.param.u64 %rd9, [pout];\nmov.u32 %r1, %laneid;\nshl.b32 %r2, %r1, 2;\ncvt.u64.u32 %rd2, %r2;\n"
+      "{ .param .b64 param0; st.param.b64 [param0+0], 128; .param .b64 retval0;\n"
+      "call.uni (retval0), malloc, (param0);\nld.param.b64 %rd1, [retval0+0]; }\n"
+      "mov.b64 {%r3, %r4}, %rd1;\nshfl.sync.idx.b32 %r3, %r3, 0, 31, -1;\nshfl.sync.idx.b32 %r4, %r4, 0, 31, -1;\n"
+      "mov.b64 %rd3, {%r3, %r4};\nadd.s64 %rd4, %rd3, %rd2;\nmul.lo.u32 %r5, %r1, 7;\nst.global.u32 [%rd4], %r5;\n"
+      "mov.u32 %r6, 0;\nmov.u32 %r7, 0;\n"
+      "L:\nld.global.u32 %r8, [%rd4];\nadd.u32 %r7, %r7, %r8;\nadd.u32 %r6, %r6, 1;\n"
+      "setp.ne.u32 %p1, %r6, 1;\n@%p1 bra NOFREE;\n"
+      "{ .param .b64 param0; st.param.b64 [param0+0], %rd1;\ncall.uni free, (param0); }\n"
+      "NOFREE:\nsetp.lt.u32 %p2, %r6, 2;\n@%p2 bra L;\n"
+      "add.s64 %rd5, %rd9, %rd2;\nst.global.u32 [%rd5], %r7;\nret;\n}\n";
+  wv_status st[2];
+  char msg[2][512];
+  uint64_t inval[2];
+  uint32_t out[2][32];
+  for (int e = 0; e < 2; e++) {
+    wv_config cfg = {0};
+    cfg.engine = e ? "jit" : "interp";
+    wv_vm *vm = wv_create(&cfg);
+    assert_non_null(vm);
+    const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+    wv_devptr p;
+    memset(out[e], 0, sizeof out[e]);
+    assert_int_equal(wv_malloc(vm, sizeof out[e], &p), WV_OK);
+    assert_int_equal(wv_memcpy_htod(vm, p, out[e], sizeof out[e]), WV_OK);
+    void *args[1] = {&p};
+    st[e] = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
+    snprintf(msg[e], sizeof msg[e], "%s", st[e] == WV_OK ? "" : wv_last_error(vm));
+    if (st[e] == WV_OK) assert_int_equal(wv_memcpy_dtoh(vm, out[e], p, sizeof out[e]), WV_OK);
+    wv_stats s;
+    wv_get_stats(vm, &s);
+    inval[e] = s.invalid_reads;
+    wv_destroy(vm);
+  }
+  if (st[0] != st[1] || strcmp(msg[0], msg[1]) || inval[0] != inval[1] || memcmp(out[0], out[1], sizeof out[0]))
+    fail_msg("interp %s \"%s\" (%llu invalid reads, lane 1 %u), jit %s \"%s\" (%llu, lane 1 %u)", wv_status_name(st[0]), msg[0],
+             (unsigned long long)inval[0], out[0][1], wv_status_name(st[1]), msg[1], (unsigned long long)inval[1], out[1][1]);
+  assert_true(st[0] != WV_OK || inval[0] > 0); /* (the interpreter sees the read after the free) */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_straight_line),
       cmocka_unit_test(test_shared_bounds_at_entry),
       cmocka_unit_test(test_global_window),
+      cmocka_unit_test(test_freed_window),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
