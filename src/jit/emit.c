@@ -480,10 +480,12 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
 /* A forward branch the region holds at k (select.c wv_jit_branch), as the interpreter runs it: the lanes that do
  * not take it run their path, then those that do theirs, and all meet at the join (k's return: the join's index
  * in the region). Both paths run whole, each instruction for its path's lanes (none: nothing changes; the paths
- * touch no memory, and no lane another's register). What the interpreter would have counted differently goes
- * to the group loop (jit_hook.h): a path no lane takes ran no instructions, a path some lanes take ran its
- * instructions for those only, and where both have lanes the group split and met again. Where the group
- * already waits at the join for lanes elsewhere (x->jit_stop), the interpreter runs the branch. */
+ * touch no memory but .shared loads and stores the entry checked, and no lane another's register). What the
+ * interpreter would have counted differently goes to the group loop (jit_hook.h): a path no lane takes ran no
+ * instructions, a path some lanes take ran its instructions for those only, and where both have lanes the group
+ * split and met again. Where the group already waits at the join for lanes elsewhere (x->jit_stop), or a lane
+ * that takes a path would fail a load there that the entry tested only for the host's bytes (wv_em_path_bad),
+ * the interpreter runs the branch. */
 static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
   wv_jbranch br;
   int bad = !wv_jit_branch(e->f, e->pc, e->pc + k, NULL, &br); /* (select.c makes none of these) */
@@ -513,12 +515,15 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
     pop[i] = LLVMBuildZExt(e->b, wv_em_intrinsic(e, "llvm.ctpop", &e->i32, 1, &lanes[i], 1), e->i64, "");
   }
   LLVMValueRef split = LLVMBuildNot(e->b, LLVMBuildOr(e->b, none[0], none[1], ""), "");
+  /* the paths' loads the entry tested only for the host's bytes, for the lanes that take each (wv_em_checked_early) */
+  LLVMValueRef pbad = LLVMBuildOr(e->b, wv_em_path_bad(e, pcs[0], npc[0], lanes[0]), wv_em_path_bad(e, pcs[1], npc[1], lanes[1]), "");
   /* the interpreter's: the group waits at the join already, or it splits while other groups of the warp could
    * run between its halves or see where it stands in the warp's list (the merged group is a new one, last) */
   LLVMValueRef stop = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_stop)), "");
   LLVMValueRef alone = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_alone)), "");
-  wv_em_bail(e, LLVMBuildOr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, stop, cint(e->i32, br.join), ""),
-                         LLVMBuildAnd(e->b, split, LLVMBuildICmp(e->b, LLVMIntEQ, alone, zero, ""), ""), ""), k);
+  wv_em_bail(e, LLVMBuildOr(e->b, LLVMBuildOr(e->b, LLVMBuildICmp(e->b, LLVMIntEQ, stop, cint(e->i32, br.join), ""),
+                                          LLVMBuildAnd(e->b, split, LLVMBuildICmp(e->b, LLVMIntEQ, alone, zero, ""), ""), ""),
+                         pbad, ""), k);
   LLVMValueRef skipped = LLVMBuildAdd(e->b, LLVMBuildSelect(e->b, none[0], cint(e->i32, br.n[0]), zero, ""),
                                       LLVMBuildSelect(e->b, none[1], cint(e->i32, br.n[1]), zero, ""), "");
   LLVMValueRef tless = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pop[1], cint(e->i64, br.n[0]), ""),

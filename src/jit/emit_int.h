@@ -45,7 +45,7 @@ typedef struct em {
   const uint64_t *consts; /* the function's immediates (the constant bank's lanes all hold them): folded in */
   uint32_t nconsts;
   uint32_t words;
-  const uint8_t *early; /* per instruction of the region: an access or shfl checked at the entry (wv_em_checked_early) */
+  const uint8_t *early; /* per instruction of the region: an access or shfl checked at the entry (1, 2: and at its branch; wv_em_checked_early) */
   LLVMValueRef *hoist;  /* per instruction of the region: its load's value, made at the entry (wv_em_hoist_loads), or NULL */
   const wv_insn *code;  /* the region's instructions */
   const wv_func *f;
@@ -113,6 +113,8 @@ void wv_em_bail_if(em *e, LLVMValueRef cond, uint32_t k);                /* if (
 void wv_em_bail(em *e, LLVMValueRef cond, uint32_t k);
 /* emit_mem.c */
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early);
+/* Whether a lane of `lanes` (i32) that takes the path pcs[0 .. n - 1] would fail a load there left to its branch (early 2). */
+LLVMValueRef wv_em_path_bad(em *e, const uint32_t *pcs, uint32_t n, LLVMValueRef lanes);
 void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist);
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k);
 

@@ -49,7 +49,22 @@ typedef struct early_set { /* the early accesses through one register, of one si
   int st;
   int64_t off_lo, off_hi;
   uint64_t off_or;
+  int64_t lower; /* the least base: the greatest of each access's floor - off (set_add) */
 } early_set;
+
+/* Adds access in (through its register, of its size and kind, at its offset) to the sets: a lane's address of it
+ * must be at least floor (WV_SHARED_BASE, where the space's variables start; 0 where only the host's bytes must
+ * be there, wv_em_checked_early). */
+static void set_add(early_set *set, uint32_t *nset, const wv_insn *in, unsigned bytes, int st, int64_t floor) {
+  int64_t off = in->imm; /* (within 2^30 of 0: wv_jit_shared_inline) */
+  uint32_t i = 0;
+  while (i < *nset && !(set[i].slot == in->a && set[i].bytes == bytes && set[i].st == st)) i++;
+  if (i == *nset) set[(*nset)++] = (early_set){in->a, bytes, st, off, off, 0, floor - off};
+  set[i].off_lo = off < set[i].off_lo ? off : set[i].off_lo;
+  set[i].off_hi = off > set[i].off_hi ? off : set[i].off_hi;
+  set[i].off_or |= (uint64_t)off;
+  set[i].lower = floor - off > set[i].lower ? floor - off : set[i].lower;
+}
 
 /* Whether a cp.async of the CTA not yet delivered writes into the bytes the load sets among set[0 .. n - 1] span
  * together: exec's wv_async_pending_in, asked only while one is pending (e->async_pending, fixed while the region
@@ -292,13 +307,13 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef a, LLVMValu
 
 /* Whether an active lane's .shared accesses of set a (through one base register at offsets off_lo .. off_hi, all
  * ORed in off_or) may fail wv_warp_region_at's test for the space (host = the CTA's shared bytes, abase 0, no
- * stride), tested lane by lane in vectors: each lane's base r (32 bits) must have r + off_lo at or above
- * WV_SHARED_BASE (signed: an offset below 0 must not wrap), r + off_hi + bytes at most the CTA's shared bytes
+ * stride), tested lane by lane in vectors: each lane's base r (32 bits) must have r + off at or above its floor
+ * for each off (r >= lower; signed: an offset below 0 must not wrap), r + off_hi + bytes at most the CTA's shared bytes
  * (which is below 2^32, so nothing passes 2^32 either), and r | off_or aligned to bytes (each off is aligned where
  * r | off_or is). Only where this proves the exact test true for each does an access go ahead; else the
  * interpreter runs it (and a load also asks pending_in). */
 static LLVMValueRef set_bad(em *e, const early_set *a, LLVMValueRef mv) {
-  int64_t lower = (int64_t)WV_SHARED_BASE - a->off_lo; /* r >= lower */
+  int64_t lower = a->lower; /* r >= lower */
   if ((a->off_or & (a->bytes - 1)) || lower > (int64_t)0xffffffffu) return LLVMConstInt(e->i1, 1, 0);
   LLVMValueRef r = narrow(e, a->slot != WV_NOSLOT ? wv_em_reg(e, a->slot) : LLVMConstNull(e->v64), 32);
   LLVMValueRef upper = LLVMBuildSub(e->b, e->shared_size, cint(e->i64, (uint64_t)(a->off_hi + (int64_t)a->bytes)), ""); /* r <= upper */
@@ -320,22 +335,31 @@ static LLVMValueRef set_bad(em *e, const early_set *a, LLVMValueRef mv) {
  * lanes must be the whole warp). The loads ask once whether an undelivered cp.async writes into the bytes they
  * span together (a load beside such a copy then goes to the interpreter too). When any would fail, the region
  * does nothing and returns 0 (the interpreter runs it, with the exact check at each access); else they need no
- * check of their own, and the values in flight between them need not be stored for a bail-out. */
+ * check of their own, and the values in flight between them need not be stored for a bail-out. A load on a path
+ * of a branch the region holds (early 2) is tested here only for the host's bytes being there (its address at 0
+ * or above, not WV_SHARED_BASE: the CTA's shared bytes start at address 0), as lanes that do not take the path may
+ * hold any address (a scan's lane 0 skips its read of [r - 4]); its branch tests the lanes that take it
+ * (wv_em_path_bad). Made at the entry with the others through its register, its value is used only there. */
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
   LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
   int any = 0;
   uint8_t *written = malloc(len + 1); /* per instruction: 1 where it writes registers (wv_jit_writes: which) */
-  early_set *set = malloc((len + 1) * sizeof *set);
+  uint8_t *onpath = calloc(len + 1, 1); /* per instruction: on a path of a branch the region holds */
+  early_set *set = calloc(len + 1, sizeof *set);
   uint32_t nset = 0;
-  if (!written || !set) { /* (out of memory: each access checks itself) */
+  if (!written || !onpath || !set) { /* (out of memory: each access checks itself) */
     free(written);
+    free(onpath);
     free(set);
     return;
   }
   for (uint32_t k = 0; k < len; k++) {
     const wv_insn *in = &code[k];
     wv_jop o;
+    wv_jbranch br;
     early[k] = 0;
+    if (in->ctl == WV_CTL_BRA && in->guard >= 0 && !onpath[k] && wv_jit_branch(e->f, e->pc, e->pc + k, NULL, &br))
+      for (uint32_t i = k + 1; i + e->pc < br.join && i < len; i++) onpath[i] = 1;
     int sel = wv_jit_select(in, &o);
     written[k] = sel && wv_jop_dreg(&o);
     if (!sel || in->guard >= 0) continue;
@@ -349,16 +373,8 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     int earlier = 0;
     for (uint32_t i = 0; i < k && in->a != WV_NOSLOT; i++) earlier |= written[i] && wv_jit_writes(&code[i], in->a);
     if (earlier) continue;
-    int64_t off = in->imm; /* (within 2^30 of 0: wv_jit_shared_inline) */
-    unsigned bytes = wv_em_bytes(&o);
-    int st = o.kind == WV_JK_ST;
-    uint32_t i = 0;
-    while (i < nset && !(set[i].slot == in->a && set[i].bytes == bytes && set[i].st == st)) i++;
-    if (i == nset) set[nset++] = (early_set){in->a, bytes, st, off, off, 0};
-    set[i].off_lo = off < set[i].off_lo ? off : set[i].off_lo;
-    set[i].off_hi = off > set[i].off_hi ? off : set[i].off_hi;
-    set[i].off_or |= (uint64_t)off;
-    early[k] = 1;
+    early[k] = onpath[k] && o.kind == WV_JK_LD ? 2 : 1;
+    set_add(set, &nset, in, wv_em_bytes(&o), o.kind == WV_JK_ST, early[k] == 2 ? 0 : (int64_t)WV_SHARED_BASE);
     any = 1;
   }
   int loads = 0;
@@ -368,8 +384,23 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
   }
   if (loads) bad = LLVMBuildOr(e->b, bad, pending_in(e, set, nset, mv), "");
   free(written);
+  free(onpath);
   free(set);
   if (any) wv_em_bail_if(e, bad, 0);
+}
+
+/* (emit_int.h) */
+LLVMValueRef wv_em_path_bad(em *e, const uint32_t *pcs, uint32_t n, LLVMValueRef lanes) {
+  early_set set[WV_JIT_BRANCH_MAX] = {{0}};
+  uint32_t nset = 0;
+  LLVMValueRef bad = LLVMConstInt(e->i1, 0, 0), mv = LLVMBuildBitCast(e->b, lanes, e->vi1, "");
+  for (uint32_t j = 0; j < n && j < WV_JIT_BRANCH_MAX; j++) {
+    wv_jop o;
+    if (e->early[pcs[j] - e->pc] == 2 && wv_jit_select(&e->f->code[pcs[j]], &o))
+      set_add(set, &nset, &e->f->code[pcs[j]], wv_em_bytes(&o), 0, (int64_t)WV_SHARED_BASE);
+  }
+  for (uint32_t i = 0; i < nset; i++) bad = LLVMBuildOr(e->b, bad, set_bad(e, &set[i], mv), "");
+  return bad;
 }
 
 /* The region's loads that may be made at its entry: loads of one element checked there (no guard, the address
@@ -533,7 +564,9 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
   unsigned nv = o->vec > 1 ? o->vec : 1;
   if (wv_jit_shared_inline(in)) {
     if (!e->early[k]) { /* (else checked at the entry; atom as a load: no cp.async of the CTA pending) */
-      early_set one = {in->a, bytes, st, in->imm, in->imm, (uint64_t)in->imm};
+      early_set one;
+      uint32_t none_set = 0;
+      set_add(&one, &none_set, in, bytes, st, (int64_t)WV_SHARED_BASE);
       LLVMValueRef bad = LLVMBuildOr(e->b, none, set_bad(e, &one, mv), "");
       if (!st) bad = LLVMBuildOr(e->b, bad, pending_in(e, &one, 1, mv), "");
       wv_em_bail(e, bad, k);

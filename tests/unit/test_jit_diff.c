@@ -506,6 +506,54 @@ static void test_global_window(void **state) {
   }
 }
 
+/* A .shared load on one path of a branch a region holds, through the region's address register (emit_mem.c
+ * wv_em_checked_early): lanes that do not take the path may hold addresses outside the variables (a scan's lane 0
+ * skips its read of [r - 4]), so the entry tests it only for the host's bytes and the branch tests the lanes that
+ * take it. Lanes below the input's threshold skip the read of sm[tid - 16]: from 16 on every reader is inside; below
+ * it, a reader's address is before sm, which the interpreter counts as an invalid read (reads 0). Each engine's
+ * status, message, invalid reads and output. */
+static void test_shared_on_path(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  static const char ptx[] = WVT_HDR
+      ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+      ".shared .align 16 .b8 sm[256];\n.reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+      "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [pout];\nld.global.u32 %r0, [%rd0];\n"
+      "mov.u32 %r5, %tid.x;\nshl.b32 %r1, %r5, 2;\nmov.u32 %r2, sm;\nadd.u32 %r1, %r1, %r2;\n"
+      "st.shared.u32 [%r1], %r5;\nbar.sync 0;\n"
+      "ld.shared.u32 %r3, [%r1];\nsetp.lt.u32 %p1, %r5, %r0;\n@%p1 bra J;\n"
+      "ld.shared.u32 %r4, [%r1+-64];\nadd.u32 %r3, %r3, %r4;\nmul.lo.u32 %r3, %r3, 3;\n"
+      "J:\nmul.wide.u32 %rd2, %r5, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r3;\nret;\n}\n";
+  static const uint32_t from[] = {16, 32, 20, 15, 1, 0};
+  for (size_t i = 0; i < sizeof from / sizeof *from; i++) {
+    wv_status st[2];
+    char msg[2][512];
+    uint64_t inval[2];
+    uint32_t out[2][32];
+    for (int e = 0; e < 2; e++) {
+      wv_config cfg = {0};
+      cfg.engine = e ? "jit" : "interp";
+      wv_vm *vm = wv_create(&cfg);
+      assert_non_null(vm);
+      const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+      uint32_t in = from[i];
+      memset(out[e], 0, sizeof out[e]);
+      wvt_buf bufs[2] = {{&in, 4}, {out[e], sizeof out[e]}};
+      st[e] = wvt_run(vm, k, 1, 32, 2, bufs);
+      snprintf(msg[e], sizeof msg[e], "%s", st[e] == WV_OK ? "" : wv_last_error(vm));
+      wv_stats s;
+      wv_get_stats(vm, &s);
+      inval[e] = s.invalid_reads;
+      wv_destroy(vm);
+    }
+    if (st[0] != st[1] || strcmp(msg[0], msg[1]) || inval[0] != inval[1] || memcmp(out[0], out[1], sizeof out[0]))
+      fail_msg("from %u: interp %s \"%s\" (%llu invalid reads), jit %s \"%s\" (%llu)", from[i], wv_status_name(st[0]),
+               msg[0], (unsigned long long)inval[0], wv_status_name(st[1]), msg[1], (unsigned long long)inval[1]);
+    assert_int_equal(inval[0], from[i] >= 16 ? 0 : 16 - from[i]);
+    assert_int_equal(out[0][20], from[i] > 20 ? 20 : 3 * (20 + 4));
+  }
+}
+
 /* A site's window is the allocation it found last only while nothing was freed: a warp reads a row of an
  * allocation device malloc made (lane 0's, every lane's address from it), frees it, and reads the same row again
  * at the same instruction. The second read must go as the interpreter's does (no allocation there now), not
@@ -564,6 +612,7 @@ int main(void) {
       cmocka_unit_test(test_shared_bounds_at_entry),
       cmocka_unit_test(test_global_window),
       cmocka_unit_test(test_freed_window),
+      cmocka_unit_test(test_shared_on_path),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
