@@ -562,7 +562,18 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
   LLVMValueRef base, a = lane_addrs(e, in, &base);
   LLVMValueRef sv[4] = {NULL}, val[4] = {NULL}; /* (a store's elements, loaded before the branches) */
   unsigned nv = o->vec > 1 ? o->vec : 1;
-  if (wv_jit_shared_inline(in)) {
+  if (in->space == WV_SPACE_KPARAM && !st && in->a == WV_NOSLOT && nv == 1 && in->imm >= 0 && in->imm < (1 << 30) &&
+      !(in->imm % bytes)) { /* ld.param [p+imm]: the same bytes of the parameter buffer for every lane, checked as
+                             * wv_warp_region_at checks them (inside kparam_size), where exec's check was a call */
+    LLVMValueRef size = LLVMBuildZExt(e->b, LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, kparam_size)), ""), e->i64, "");
+    LLVMValueRef out = LLVMBuildICmp(e->b, LLVMIntULT, size, cint(e->i64, (uint64_t)in->imm + bytes), "");
+    wv_em_bail(e, LLVMBuildOr(e->b, none, out, ""), k);
+    LLVMValueRef at = cint(e->i64, (uint64_t)in->imm), kp = LLVMBuildLoad2(e->b, e->ptr, field(e, offsetof(wv_exec, kparams)), "");
+    LLVMValueRef v = LLVMBuildLoad2(e->b, ity(e, o->bits), LLVMBuildGEP2(e->b, e->i8, kp, &at, 1, ""), "");
+    LLVMSetAlignment(v, 1);
+    count_access(e, in, st);
+    val[0] = broadcast(e, v);
+  } else if (wv_jit_shared_inline(in)) {
     if (!e->early[k]) { /* (else checked at the entry; atom as a load: no cp.async of the CTA pending) */
       early_set one;
       uint32_t none_set = 0;

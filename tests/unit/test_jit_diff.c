@@ -506,6 +506,49 @@ static void test_global_window(void **state) {
   }
 }
 
+/* ld.param at a fixed offset (emit_mem.c: one load for the warp from the parameter buffer, widened as its type
+ * says): a .u32 parameter's bytes read as TYPE at +OFF, the last ones past the buffer's 12 bytes (a fault); each
+ * engine's status, message and output. */
+static void test_param_bounds(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  static const char fmt[] = WVT_HDR
+      ".visible .entry k(.param .u64 pout, .param .u32 a)\n{\n.reg .b16 %%h<2>; .reg .b32 %%r<8>; .reg .b64 %%rd<4>;\n"
+      "ld.param.u64 %%rd1, [pout];\nld.param.%s %%%s1, [a+%d];\n%s"
+      "mov.u32 %%r5, %%tid.x;\nmul.wide.u32 %%rd2, %%r5, 4;\nadd.s64 %%rd3, %%rd1, %%rd2;\nst.global.u32 [%%rd3], %%r1;\nret;\n}\n";
+  static const struct { const char *type; int off; int ok; } c[] = {
+      {"u32", 0, 1}, {"s8", 3, 1}, {"u16", 2, 1}, {"s16", 2, 1}, {"u32", 4, 0}, {"u8", 4, 0}, {"u16", 3, 0}};
+  for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+    char ptx[1024];
+    int h = c[i].type[1] != '3'; /* (8 and 16 bits: a .b16 register, widened) */
+    snprintf(ptx, sizeof ptx, fmt, c[i].type, h ? "h" : "r", c[i].off, h ? (c[i].type[0] == 's' ? "cvt.s32.s16 %r1, %h1;\n" : "cvt.u32.u16 %r1, %h1;\n") : "");
+    wv_status st[2];
+    char msg[2][512];
+    uint32_t out[2][32];
+    for (int e = 0; e < 2; e++) {
+      wv_config cfg = {0};
+      cfg.engine = e ? "jit" : "interp";
+      wv_vm *vm = wv_create(&cfg);
+      assert_non_null(vm);
+      const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+      wv_devptr p;
+      memset(out[e], 0, sizeof out[e]);
+      assert_int_equal(wv_malloc(vm, sizeof out[e], &p), WV_OK);
+      assert_int_equal(wv_memcpy_htod(vm, p, out[e], sizeof out[e]), WV_OK);
+      uint32_t a = 0x80f0c0d7u;
+      void *args[2] = {&p, &a};
+      st[e] = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
+      snprintf(msg[e], sizeof msg[e], "%s", st[e] == WV_OK ? "" : wv_last_error(vm));
+      if (st[e] == WV_OK) assert_int_equal(wv_memcpy_dtoh(vm, out[e], p, sizeof out[e]), WV_OK);
+      wv_destroy(vm);
+    }
+    if (st[0] != st[1] || strcmp(msg[0], msg[1]) || memcmp(out[0], out[1], sizeof out[0]))
+      fail_msg("%s at +%d: interp %s \"%s\" %#x, jit %s \"%s\" %#x", c[i].type, c[i].off, wv_status_name(st[0]), msg[0],
+               out[0][31], wv_status_name(st[1]), msg[1], out[1][31]);
+    assert_int_equal(st[0] == WV_OK, c[i].ok);
+  }
+}
+
 /* A .shared load on one path of a branch a region holds, through the region's address register (emit_mem.c
  * wv_em_checked_early): lanes that do not take the path may hold addresses outside the variables (a scan's lane 0
  * skips its read of [r - 4]), so the entry tests it only for the host's bytes and the branch tests the lanes that
@@ -613,6 +656,7 @@ int main(void) {
       cmocka_unit_test(test_global_window),
       cmocka_unit_test(test_freed_window),
       cmocka_unit_test(test_shared_on_path),
+      cmocka_unit_test(test_param_bounds),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
