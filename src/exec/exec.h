@@ -46,6 +46,7 @@ typedef struct wv_frame {
   uint64_t *regs;           /* fn->nregs * 32 */
   uint32_t *preds;          /* fn->npreds masks */
   uint8_t *params;          /* fn->param_size * 32, lane-major */
+  const struct wv_jit_code *jc; /* fn's compiled regions in this launch (jit_hook.h), NULL: none (or --profile) */
   struct wv_frame *next_free;
 } wv_frame;
 
@@ -83,14 +84,14 @@ typedef struct wv_warp {
   uint32_t id;              /* warp index in the CTA */
   uint32_t exists;          /* lanes that are threads of the block (partial last warp) */
   uint32_t exited;          /* lanes that have exited */
-  wv_group groups[2 * WV_WARP]; /* ≤ 32 live (disjoint masks) plus dropped slots awaiting compaction */
   uint32_t ngroups;
+  int done;                 /* (what each turn reads first, with the first groups: on one cache line) */
+  wv_group groups[2 * WV_WARP]; /* ≤ 32 live (disjoint masks) plus dropped slots awaiting compaction */
   uint64_t *specials;       /* WV_SP_COUNT * 32 */
   uint8_t *local;           /* per-lane local memory: lane l's local addresses [WV_GPU_LOCAL_TOP - local_cap,
                                WV_GPU_LOCAL_TOP) at local + l * local_cap (wv_local_at) */
   uint32_t local_cap;
   uint32_t local_low;       /* the lowest local address a frame has held (the same for all lanes of a chain) */
-  int done;
   struct wv_aq *aq;         /* per-lane queues of cp.async operations not yet delivered (async.c) */
   struct wv_abq *abq;       /* cp.async copies of several lanes issued together, not yet delivered (async.c) */
   uint32_t cl_arrived;      /* barrier.cluster: lanes that arrived and have not waited yet (cluster.c) */

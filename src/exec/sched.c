@@ -83,6 +83,7 @@ static wv_frame *frame_new(sched *s, const wv_func *fn) {
   }
   f->fn = fn;
   f->consts = consts;
+  f->jc = s->jit && !s->prof ? s->jit[fi] : NULL;
   f->parent = NULL;
   f->refs = 1;
   f->call = NULL;
@@ -756,7 +757,7 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
   for (;;) {
     wv_warp_bind(x, w, g->frame);
     const wv_insn *code = g->frame->fn->code;
-    const wv_jit_code *jc = !prof && s->jit ? s->jit[fn_index(s, g->frame->fn)] : NULL;
+    const wv_jit_code *jc = prof ? NULL : g->frame->jc;
     uint32_t pc = g->pc, mask = g->mask;
     uint32_t stop = (g->cbar && g->cbar->frame == g->frame && g->cbar->rpc != WV_RPC_EXIT) ? g->cbar->rpc : WV_RPC_NONE;
     x->cur_mask = mask;
