@@ -383,6 +383,47 @@ static void test_random_straight_line(void **state) {
   }
 }
 
+/* What one engine made of a launch: status, message and invalid reads. */
+typedef struct outcome {
+  wv_status st;
+  char msg[512];
+  uint64_t inval;
+} outcome;
+
+/* Kernel k of ptx launched on one block of `block` threads under each engine (0: interp, 1: jit): its parameters
+ * nbuf buffers (engine e's in bufs[e], copied in, and back out where the launch succeeds), then u32 where given
+ * (a .u32); r[e]: what each made of it. Returns whether they agree: status, message, invalid reads and buffers. */
+static int both_engines(const char *ptx, uint32_t block, size_t nbuf, wvt_buf bufs[2][3], const uint32_t *u32,
+                        outcome r[2]) {
+  for (int e = 0; e < 2; e++) {
+    wv_config cfg = {0};
+    cfg.engine = e ? "jit" : "interp";
+    wv_vm *vm = wv_create(&cfg);
+    assert_non_null(vm);
+    const wv_kernel *k = wvt_kernel(vm, ptx, "k");
+    wv_devptr p[3];
+    void *args[4];
+    uint32_t v = u32 ? *u32 : 0;
+    for (size_t b = 0; b < nbuf; b++) {
+      assert_int_equal(wv_malloc(vm, bufs[e][b].bytes, &p[b]), WV_OK);
+      assert_int_equal(wv_memcpy_htod(vm, p[b], bufs[e][b].host, bufs[e][b].bytes), WV_OK);
+      args[b] = &p[b];
+    }
+    args[nbuf] = &v;
+    r[e].st = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(block, 1, 1), 0, args);
+    snprintf(r[e].msg, sizeof r[e].msg, "%s", r[e].st == WV_OK ? "" : wv_last_error(vm));
+    for (size_t b = 0; b < nbuf && r[e].st == WV_OK; b++)
+      assert_int_equal(wv_memcpy_dtoh(vm, bufs[e][b].host, p[b], bufs[e][b].bytes), WV_OK);
+    wv_stats s;
+    wv_get_stats(vm, &s);
+    r[e].inval = s.invalid_reads;
+    wv_destroy(vm);
+  }
+  int same = r[0].st == r[1].st && !strcmp(r[0].msg, r[1].msg) && r[0].inval == r[1].inval;
+  for (size_t b = 0; b < nbuf; b++) same &= !memcmp(bufs[0][b].host, bufs[1][b].host, bufs[0][b].bytes);
+  return same;
+}
+
 /* Shared loads through one register at several offsets (one below 0), checked at the region's entry together (emit_mem.c
  * wv_em_checked_early: one test per register and size from the least and greatest offset): where any of them would
  * leave the CTA's shared bytes or be misaligned, the region must leave them all to the interpreter, which stops at
@@ -413,33 +454,21 @@ static void test_shared_bounds_at_entry(void **state) {
                                   68,   1002, 1001, 1000, 2064, 2092, 2068, 2002, 2000, 2060};
   for (size_t i = 0; i < sizeof base / sizeof *base; i++) {
     int kernel = base[i] >= 1000 && base[i] < 3000 ? (int)(base[i] / 1000) : 0;
-    uint32_t at = base[i] - 1000u * (uint32_t)kernel;
-    wv_status st[2];
-    char msg[2][512];
+    uint32_t in[2] = {base[i] - 1000u * (uint32_t)kernel, base[i] - 1000u * (uint32_t)kernel};
     static uint32_t out[2][4096];
-    for (int e = 0; e < 2; e++) {
-      wv_config cfg = {0};
-      cfg.engine = e ? "jit" : "interp";
-      wv_vm *vm = wv_create(&cfg);
-      assert_non_null(vm);
-      const wv_kernel *k = wvt_kernel(vm, ptx[kernel], "k");
-      uint32_t in = at;
-      memset(out[e], 0, sizeof out[e]);
-      wvt_buf bufs[2] = {{&in, 4}, {out[e], sizeof out[e]}};
-      st[e] = wvt_run(vm, k, 1, 16, 2, bufs);
-      snprintf(msg[e], sizeof msg[e], "%s", st[e] == WV_OK ? "" : wv_last_error(vm));
-      wv_destroy(vm);
-    }
-    if (st[0] != st[1] || strcmp(msg[0], msg[1]) || memcmp(out[0], out[1], sizeof out[0]))
-      fail_msg("base %u: interp %s \"%s\", jit %s \"%s\"", base[i], wv_status_name(st[0]), msg[0],
-               wv_status_name(st[1]), msg[1]);
-    if (i == 0) assert_int_equal(st[0], WV_OK); /* (all inside: the compiled path ran) */
-    if (i == 11) assert_int_not_equal(st[0], WV_OK); /* (sm - 1024 - 64 wraps below 0: the second load faults) */
-    if (i == 7) assert_int_not_equal(st[0], WV_OK); /* (160 + 15 * 4 + 128 + 4: the last load is outside) */
-    if (i == 12) assert_int_not_equal(st[0], WV_OK); /* (68 + 15 * 4 + 128: the last load starts at the end) */
-    if (i == 13 || i == 14) assert_int_not_equal(st[0], WV_OK); /* (the second kernel at 2, 1: misaligned) */
-    if (i == 15 || i == 16) assert_int_equal(st[0], WV_OK);
-    if (i >= 17 && i <= 19) assert_int_not_equal(st[0], WV_OK); /* (guarded: the last outside, at the end, misaligned) */
+    memset(out, 0, sizeof out);
+    wvt_buf bufs[2][3] = {{{&in[0], 4}, {out[0], sizeof out[0]}}, {{&in[1], 4}, {out[1], sizeof out[1]}}};
+    outcome r[2];
+    if (!both_engines(ptx[kernel], 16, 2, bufs, NULL, r))
+      fail_msg("base %u: interp %s \"%s\", jit %s \"%s\"", base[i], wv_status_name(r[0].st), r[0].msg,
+               wv_status_name(r[1].st), r[1].msg);
+    if (i == 0) assert_int_equal(r[0].st, WV_OK); /* (all inside: the compiled path ran) */
+    if (i == 11) assert_int_not_equal(r[0].st, WV_OK); /* (sm - 1024 - 64 wraps below 0: the second load faults) */
+    if (i == 7) assert_int_not_equal(r[0].st, WV_OK); /* (160 + 15 * 4 + 128 + 4: the last load is outside) */
+    if (i == 12) assert_int_not_equal(r[0].st, WV_OK); /* (68 + 15 * 4 + 128: the last load starts at the end) */
+    if (i == 13 || i == 14) assert_int_not_equal(r[0].st, WV_OK); /* (the second kernel at 2, 1: misaligned) */
+    if (i == 15 || i == 16) assert_int_equal(r[0].st, WV_OK);
+    if (i >= 17 && i <= 19) assert_int_not_equal(r[0].st, WV_OK); /* (guarded: the last outside, at the end, misaligned) */
   }
 }
 
@@ -464,45 +493,19 @@ static void test_global_window(void **state) {
   /* the last turn's offset in bytes; in is 256 bytes, 32 threads read 4 bytes each from in + 4t + offset */
   static const int64_t last[] = {0, 128, 132, 2, -4, 1 << 20, 4096, -128, 126};
   for (size_t i = 0; i < sizeof last / sizeof *last; i++) {
-    wv_status st[2];
-    char msg[2][512];
-    uint64_t inval[2];
-    uint32_t out[2][32];
-    for (int e = 0; e < 2; e++) {
-      wv_config cfg = {0};
-      cfg.engine = e ? "jit" : "interp";
-      wv_vm *vm = wv_create(&cfg);
-      assert_non_null(vm);
-      const wv_kernel *k = wvt_kernel(vm, ptx, "k");
-      uint32_t in[64];
-      int64_t offs[8] = {0, 0, 0, 0, 0, 0, 0, last[i]};
-      for (int j = 0; j < 64; j++) in[j] = 1000u + (uint32_t)j;
-      memset(out[e], 0, sizeof out[e]);
-      const void *host[3] = {in, offs, out[e]};
-      size_t size[3] = {sizeof in, sizeof offs, sizeof out[e]};
-      void *args[4];
-      wv_devptr p[3];
-      for (int b = 0; b < 3; b++) {
-        assert_int_equal(wv_malloc(vm, size[b], &p[b]), WV_OK);
-        assert_int_equal(wv_memcpy_htod(vm, p[b], host[b], size[b]), WV_OK);
-        args[b] = &p[b];
-      }
-      uint32_t n = 8;
-      args[3] = &n;
-      st[e] = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
-      snprintf(msg[e], sizeof msg[e], "%s", st[e] == WV_OK ? "" : wv_last_error(vm));
-      if (st[e] == WV_OK) assert_int_equal(wv_memcpy_dtoh(vm, out[e], p[2], sizeof out[e]), WV_OK);
-      wv_stats s;
-      wv_get_stats(vm, &s);
-      inval[e] = s.invalid_reads;
-      wv_destroy(vm);
-    }
-    if (st[0] != st[1] || strcmp(msg[0], msg[1]) || inval[0] != inval[1] || memcmp(out[0], out[1], sizeof out[0]))
+    uint32_t in[2][64], out[2][32] = {{0}}, n = 8;
+    int64_t offs[2][8] = {{0, 0, 0, 0, 0, 0, 0, last[i]}, {0, 0, 0, 0, 0, 0, 0, last[i]}};
+    for (int j = 0; j < 64; j++) in[0][j] = in[1][j] = 1000u + (uint32_t)j;
+    wvt_buf bufs[2][3];
+    for (int e = 0; e < 2; e++)
+      bufs[e][0] = (wvt_buf){in[e], sizeof in[e]}, bufs[e][1] = (wvt_buf){offs[e], sizeof offs[e]}, bufs[e][2] = (wvt_buf){out[e], sizeof out[e]};
+    outcome r[2];
+    if (!both_engines(ptx, 32, 3, bufs, &n, r))
       fail_msg("offset %lld: interp %s \"%s\" (%llu invalid reads), jit %s \"%s\" (%llu)", (long long)last[i],
-               wv_status_name(st[0]), msg[0], (unsigned long long)inval[0], wv_status_name(st[1]), msg[1],
-               (unsigned long long)inval[1]);
-    if (i <= 1) assert_int_equal(st[0], WV_OK); /* (inside: the compiled test passed every turn) */
-    if (i == 3) assert_int_not_equal(st[0], WV_OK); /* (misaligned) */
+               wv_status_name(r[0].st), r[0].msg, (unsigned long long)r[0].inval, wv_status_name(r[1].st), r[1].msg,
+               (unsigned long long)r[1].inval);
+    if (i <= 1) assert_int_equal(r[0].st, WV_OK); /* (inside: the compiled test passed every turn) */
+    if (i == 3) assert_int_not_equal(r[0].st, WV_OK); /* (misaligned) */
   }
 }
 
@@ -522,30 +525,13 @@ static void test_param_bounds(void **state) {
     char ptx[1024];
     int h = c[i].type[1] != '3'; /* (8 and 16 bits: a .b16 register, widened) */
     snprintf(ptx, sizeof ptx, fmt, c[i].type, h ? "h" : "r", c[i].off, h ? (c[i].type[0] == 's' ? "cvt.s32.s16 %r1, %h1;\n" : "cvt.u32.u16 %r1, %h1;\n") : "");
-    wv_status st[2];
-    char msg[2][512];
-    uint32_t out[2][32];
-    for (int e = 0; e < 2; e++) {
-      wv_config cfg = {0};
-      cfg.engine = e ? "jit" : "interp";
-      wv_vm *vm = wv_create(&cfg);
-      assert_non_null(vm);
-      const wv_kernel *k = wvt_kernel(vm, ptx, "k");
-      wv_devptr p;
-      memset(out[e], 0, sizeof out[e]);
-      assert_int_equal(wv_malloc(vm, sizeof out[e], &p), WV_OK);
-      assert_int_equal(wv_memcpy_htod(vm, p, out[e], sizeof out[e]), WV_OK);
-      uint32_t a = 0x80f0c0d7u;
-      void *args[2] = {&p, &a};
-      st[e] = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
-      snprintf(msg[e], sizeof msg[e], "%s", st[e] == WV_OK ? "" : wv_last_error(vm));
-      if (st[e] == WV_OK) assert_int_equal(wv_memcpy_dtoh(vm, out[e], p, sizeof out[e]), WV_OK);
-      wv_destroy(vm);
-    }
-    if (st[0] != st[1] || strcmp(msg[0], msg[1]) || memcmp(out[0], out[1], sizeof out[0]))
-      fail_msg("%s at +%d: interp %s \"%s\" %#x, jit %s \"%s\" %#x", c[i].type, c[i].off, wv_status_name(st[0]), msg[0],
-               out[0][31], wv_status_name(st[1]), msg[1], out[1][31]);
-    assert_int_equal(st[0] == WV_OK, c[i].ok);
+    uint32_t out[2][32] = {{0}}, a = 0x80f0c0d7u;
+    wvt_buf bufs[2][3] = {{{out[0], sizeof out[0]}}, {{out[1], sizeof out[1]}}};
+    outcome r[2];
+    if (!both_engines(ptx, 32, 1, bufs, &a, r))
+      fail_msg("%s at +%d: interp %s \"%s\" %#x, jit %s \"%s\" %#x", c[i].type, c[i].off, wv_status_name(r[0].st), r[0].msg,
+               out[0][31], wv_status_name(r[1].st), r[1].msg, out[1][31]);
+    assert_int_equal(r[0].st == WV_OK, c[i].ok);
   }
 }
 
@@ -569,30 +555,13 @@ static void test_shared_on_path(void **state) {
       "J:\nmul.wide.u32 %rd2, %r5, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r3;\nret;\n}\n";
   static const uint32_t from[] = {16, 32, 20, 15, 1, 0};
   for (size_t i = 0; i < sizeof from / sizeof *from; i++) {
-    wv_status st[2];
-    char msg[2][512];
-    uint64_t inval[2];
-    uint32_t out[2][32];
-    for (int e = 0; e < 2; e++) {
-      wv_config cfg = {0};
-      cfg.engine = e ? "jit" : "interp";
-      wv_vm *vm = wv_create(&cfg);
-      assert_non_null(vm);
-      const wv_kernel *k = wvt_kernel(vm, ptx, "k");
-      uint32_t in = from[i];
-      memset(out[e], 0, sizeof out[e]);
-      wvt_buf bufs[2] = {{&in, 4}, {out[e], sizeof out[e]}};
-      st[e] = wvt_run(vm, k, 1, 32, 2, bufs);
-      snprintf(msg[e], sizeof msg[e], "%s", st[e] == WV_OK ? "" : wv_last_error(vm));
-      wv_stats s;
-      wv_get_stats(vm, &s);
-      inval[e] = s.invalid_reads;
-      wv_destroy(vm);
-    }
-    if (st[0] != st[1] || strcmp(msg[0], msg[1]) || inval[0] != inval[1] || memcmp(out[0], out[1], sizeof out[0]))
-      fail_msg("from %u: interp %s \"%s\" (%llu invalid reads), jit %s \"%s\" (%llu)", from[i], wv_status_name(st[0]),
-               msg[0], (unsigned long long)inval[0], wv_status_name(st[1]), msg[1], (unsigned long long)inval[1]);
-    assert_int_equal(inval[0], from[i] >= 16 ? 0 : 16 - from[i]);
+    uint32_t in[2] = {from[i], from[i]}, out[2][32] = {{0}};
+    wvt_buf bufs[2][3] = {{{&in[0], 4}, {out[0], sizeof out[0]}}, {{&in[1], 4}, {out[1], sizeof out[1]}}};
+    outcome r[2];
+    if (!both_engines(ptx, 32, 2, bufs, NULL, r))
+      fail_msg("from %u: interp %s \"%s\" (%llu invalid reads), jit %s \"%s\" (%llu)", from[i], wv_status_name(r[0].st),
+               r[0].msg, (unsigned long long)r[0].inval, wv_status_name(r[1].st), r[1].msg, (unsigned long long)r[1].inval);
+    assert_int_equal(r[0].inval, from[i] >= 16 ? 0 : 16 - from[i]);
     assert_int_equal(out[0][20], from[i] > 20 ? 20 : 3 * (20 + 4));
   }
 }
@@ -620,33 +589,14 @@ static void test_freed_window(void **state) {
       "{ .param .b64 param0; st.param.b64 [param0+0], %rd1;\ncall.uni free, (param0); }\n"
       "NOFREE:\nsetp.lt.u32 %p2, %r6, 2;\n@%p2 bra L;\n"
       "add.s64 %rd5, %rd9, %rd2;\nst.global.u32 [%rd5], %r7;\nret;\n}\n";
-  wv_status st[2];
-  char msg[2][512];
-  uint64_t inval[2];
-  uint32_t out[2][32];
-  for (int e = 0; e < 2; e++) {
-    wv_config cfg = {0};
-    cfg.engine = e ? "jit" : "interp";
-    wv_vm *vm = wv_create(&cfg);
-    assert_non_null(vm);
-    const wv_kernel *k = wvt_kernel(vm, ptx, "k");
-    wv_devptr p;
-    memset(out[e], 0, sizeof out[e]);
-    assert_int_equal(wv_malloc(vm, sizeof out[e], &p), WV_OK);
-    assert_int_equal(wv_memcpy_htod(vm, p, out[e], sizeof out[e]), WV_OK);
-    void *args[1] = {&p};
-    st[e] = wv_launch(vm, k, wvt_dim(1, 1, 1), wvt_dim(32, 1, 1), 0, args);
-    snprintf(msg[e], sizeof msg[e], "%s", st[e] == WV_OK ? "" : wv_last_error(vm));
-    if (st[e] == WV_OK) assert_int_equal(wv_memcpy_dtoh(vm, out[e], p, sizeof out[e]), WV_OK);
-    wv_stats s;
-    wv_get_stats(vm, &s);
-    inval[e] = s.invalid_reads;
-    wv_destroy(vm);
-  }
-  if (st[0] != st[1] || strcmp(msg[0], msg[1]) || inval[0] != inval[1] || memcmp(out[0], out[1], sizeof out[0]))
-    fail_msg("interp %s \"%s\" (%llu invalid reads, lane 1 %u), jit %s \"%s\" (%llu, lane 1 %u)", wv_status_name(st[0]), msg[0],
-             (unsigned long long)inval[0], out[0][1], wv_status_name(st[1]), msg[1], (unsigned long long)inval[1], out[1][1]);
-  assert_true(st[0] != WV_OK || inval[0] > 0); /* (the interpreter sees the read after the free) */
+  uint32_t out[2][32] = {{0}};
+  wvt_buf bufs[2][3] = {{{out[0], sizeof out[0]}}, {{out[1], sizeof out[1]}}};
+  outcome r[2];
+  if (!both_engines(ptx, 32, 1, bufs, NULL, r))
+    fail_msg("interp %s \"%s\" (%llu invalid reads, lane 1 %u), jit %s \"%s\" (%llu, lane 1 %u)", wv_status_name(r[0].st),
+             r[0].msg, (unsigned long long)r[0].inval, out[0][1], wv_status_name(r[1].st), r[1].msg,
+             (unsigned long long)r[1].inval, out[1][1]);
+  assert_true(r[0].st != WV_OK || r[0].inval > 0); /* (the interpreter sees the read after the free) */
 }
 
 int main(void) {
