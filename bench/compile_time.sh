@@ -4,7 +4,7 @@
 # of bench/kernels, its jit_compile_ms, the median of REPS runs (default 3); then the median of the eight.
 # Threads: the JIT compiles a function's regions on up to --threads of them (default 2).
 #
-#   bash bench/compile_time.sh [--threads N] [--reps N]
+#   bash bench/compile_time.sh [--threads N] [--reps N]     (WARPVM=PATH: another build's warpvm, to compare)
 set -euo pipefail
 cd "$(dirname "$0")/.."
 threads=2 reps=3
@@ -16,7 +16,7 @@ while [ $# -gt 0 ]; do
   esac
   shift
 done
-W=build/warpvm
+W=${WARPVM:-build/warpvm}
 [ -x "$W" ] || { echo "bench/compile_time.sh: build warpvm first (./scripts/demo.sh or bench/run.sh)" >&2; exit 1; }
 f=$(mktemp)
 trap 'rm -f "$f"' EXIT
