@@ -46,7 +46,7 @@ typedef struct wv_frame {
   uint64_t *regs;           /* fn->nregs * 32 */
   uint32_t *preds;          /* fn->npreds masks */
   uint8_t *params;          /* fn->param_size * 32, lane-major */
-  const struct wv_jit_code *jc; /* fn's compiled regions in this launch (jit_hook.h), NULL: none (or --profile) */
+  const struct wv_jit_code *jc; /* fn's compiled regions in this launch (jit_hook.h), NULL: none */
   struct wv_frame *next_free;
 } wv_frame;
 

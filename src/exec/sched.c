@@ -83,7 +83,7 @@ static wv_frame *frame_new(sched *s, const wv_func *fn) {
   }
   f->fn = fn;
   f->consts = consts;
-  f->jc = s->jit && !s->prof ? s->jit[fi] : NULL;
+  f->jc = s->jit ? s->jit[fi] : NULL; /* (group_loop's profiled copy reads none) */
   f->parent = NULL;
   f->refs = 1;
   f->call = NULL;

@@ -244,6 +244,26 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
     for (unsigned i = 0; i < nv; i++) val[j][i] = pick(e, part[j][0][i], part[j][1][i], idx, WV_WARP);
 }
 
+/* The window of a global access's site (wv_exec.gwin: the allocation exec's check found there last) for an access
+ * of span bytes at address a: *lo its start, *lim where a - *lo <= *lim (unsigned) exactly when the span lies in it,
+ * *delta its host offset. Returns whether it may be used: it holds span bytes, and nothing was freed since it was
+ * found. */
+static LLVMValueRef window(em *e, uint32_t site, uint64_t span, LLVMValueRef *lo, LLVMValueRef *lim, LLVMValueRef *delta) {
+  LLVMValueRef gw = field(e, offsetof(wv_exec, gwin) + (site % WV_GWINS) * sizeof(wv_gwin)), w[4];
+  for (int i = 0; i < 4; i++) {
+    LLVMValueRef idx = cint(e->i64, (uint64_t)i);
+    w[i] = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, gw, &idx, 1, ""), "");
+  }
+  LLVMValueRef frees = LLVMBuildLoad2(e->b, e->i64, LLVMBuildLoad2(e->b, e->ptr, field(e, offsetof(wv_exec, heap_frees)), ""), "");
+  /* w[0] <= a and a + span <= w[1], that is a - w[0] <= (w[1] - w[0]) - span where the window holds span bytes */
+  LLVMValueRef size = LLVMBuildSub(e->b, w[1], w[0], "");
+  *lo = w[0];
+  *lim = LLVMBuildSub(e->b, size, cint(e->i64, span), "");
+  *delta = w[2];
+  return LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntUGE, size, cint(e->i64, span), ""),
+                      LLVMBuildICmp(e->b, LLVMIntEQ, w[3], frees, ""), "");
+}
+
 /* The check of an access that is not .shared-inline, of the lanes' addresses a (<32 x i64>; w32: they wrap at 32
  * bits): where the space may be global (64-bit addresses), the allocation the site found last (wv_exec.gwin) when
  * it holds every active lane's element, aligned, and nothing was freed since, tested lane by lane in vectors; else
@@ -255,24 +275,14 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef a, LLVMValu
   LLVMValueRef hit = NULL, gdelta = NULL;
   LLVMBasicBlockRef bhit = NULL, bcall = NULL, bj = NULL;
   if ((in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_GENERIC) && !(in->addrf & WV_AF_WRAP32)) {
-    LLVMValueRef gw = field(e, offsetof(wv_exec, gwin) + (site % WV_GWINS) * sizeof(wv_gwin)), w[4];
-    for (int i = 0; i < 4; i++) {
-      LLVMValueRef idx = cint(e->i64, (uint64_t)i);
-      w[i] = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, gw, &idx, 1, ""), "");
-    }
-    LLVMValueRef frees = LLVMBuildLoad2(e->b, e->i64, LLVMBuildLoad2(e->b, e->ptr, field(e, offsetof(wv_exec, heap_frees)), ""), "");
-    /* lane l: w[0] <= a[l] and a[l] + bytes <= w[1], that is a[l] - w[0] <= (w[1] - w[0]) - bytes unsigned when the
-     * window holds bytes at all; aligned to bytes */
-    LLVMValueRef size = LLVMBuildSub(e->b, w[1], w[0], "");
-    LLVMValueRef in_win = LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, a, broadcast(e, w[0]), ""),
-                                        broadcast(e, LLVMBuildSub(e->b, size, cint(e->i64, bytes), "")), "");
+    LLVMValueRef w0, lim, usable = window(e, site, bytes, &w0, &lim, &gdelta);
+    /* each active lane's element in the window, aligned to bytes */
+    LLVMValueRef in_win = LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, a, broadcast(e, w0), ""), broadcast(e, lim), "");
     LLVMValueRef aligned = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, a, splat(e, e->i64, bytes - 1), ""),
                                          LLVMConstNull(e->v64), "");
     LLVMValueRef good = LLVMBuildOr(e->b, LLVMBuildAnd(e->b, in_win, aligned, ""), LLVMBuildNot(e->b, mv, ""), "");
     hit = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, good, e->i32, ""), cint(e->i32, 0xffffffffu), "");
-    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntUGE, size, cint(e->i64, bytes), ""), "");
-    hit = LLVMBuildAnd(e->b, hit, LLVMBuildICmp(e->b, LLVMIntEQ, w[3], frees, ""), "");
-    gdelta = w[2];
+    hit = LLVMBuildAnd(e->b, hit, usable, "");
     bhit = LLVMGetInsertBlock(e->b);
     bcall = LLVMAppendBasicBlockInContext(e->c, e->fn, "check");
     bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "checked");
@@ -490,12 +500,7 @@ static void emit_atom(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m3
  * mem_check and access() would test each lane again. */
 static LLVMValueRef half_rows(em *e, LLVMValueRef a, LLVMValueRef m32, LLVMValueRef mv, unsigned bytes, uint32_t site,
                               LLVMValueRef p[2]) {
-  LLVMValueRef gw = field(e, offsetof(wv_exec, gwin) + (site % WV_GWINS) * sizeof(wv_gwin)), w[4];
-  for (int i = 0; i < 4; i++) {
-    LLVMValueRef idx = cint(e->i64, (uint64_t)i);
-    w[i] = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, gw, &idx, 1, ""), "");
-  }
-  LLVMValueRef frees = LLVMBuildLoad2(e->b, e->i64, LLVMBuildLoad2(e->b, e->ptr, field(e, offsetof(wv_exec, heap_frees)), ""), "");
+  LLVMValueRef w0, lim, delta, usable = window(e, site, (uint64_t)HALF * bytes, &w0, &lim, &delta);
   LLVMValueRef firsts[WV_WARP], steps[WV_WARP];
   for (unsigned l = 0; l < WV_WARP; l++)
     firsts[l] = cint(e->i32, l & ~(HALF - 1u)), steps[l] = cint(e->i64, (uint64_t)(l % HALF) * bytes);
@@ -503,18 +508,14 @@ static LLVMValueRef half_rows(em *e, LLVMValueRef a, LLVMValueRef m32, LLVMValue
   LLVMValueRef at = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildSub(e->b, a, first, ""), LLVMConstVector(steps, WV_WARP), "");
   LLVMValueRef good = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, LLVMBuildOr(e->b, at, LLVMBuildNot(e->b, mv, ""), ""), e->i32, ""),
                                     cint(e->i32, 0xffffffffu), "");
-  /* per half: none active, or w[0] <= a and a + 16 * bytes <= w[1] (a - w[0] <= (w[1] - w[0]) - 16 * bytes unsigned
-   * where the window holds as many) and a aligned, a its first lane's address */
-  LLVMValueRef size = LLVMBuildSub(e->b, w[1], w[0], ""), need = cint(e->i64, (uint64_t)HALF * bytes);
-  LLVMValueRef room = LLVMBuildAnd(e->b, LLVMBuildICmp(e->b, LLVMIntUGE, size, need, ""), LLVMBuildICmp(e->b, LLVMIntEQ, w[3], frees, ""), "");
-  good = LLVMBuildAnd(e->b, good, room, "");
-  for (unsigned h = 0; h < 2; h++) {
+  good = LLVMBuildAnd(e->b, good, usable, "");
+  for (unsigned h = 0; h < 2; h++) { /* none active, or its first lane's 16 elements in the window, aligned */
     LLVMValueRef a0 = LLVMBuildExtractElement(e->b, a, cint(e->i32, h * HALF), "");
     LLVMValueRef mh = LLVMBuildAnd(e->b, m32, cint(e->i32, 0xffffu << (h * HALF)), "");
-    LLVMValueRef ok = LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, a0, w[0], ""), LLVMBuildSub(e->b, size, need, ""), "");
+    LLVMValueRef ok = LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, a0, w0, ""), lim, "");
     ok = LLVMBuildAnd(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, a0, cint(e->i64, bytes - 1), ""), cint(e->i64, 0), ""), "");
     good = LLVMBuildAnd(e->b, good, LLVMBuildOr(e->b, ok, LLVMBuildICmp(e->b, LLVMIntEQ, mh, cint(e->i32, 0), ""), ""), "");
-    p[h] = LLVMBuildIntToPtr(e->b, LLVMBuildAdd(e->b, w[2], a0, ""), e->ptr, "");
+    p[h] = LLVMBuildIntToPtr(e->b, LLVMBuildAdd(e->b, delta, a0, ""), e->ptr, "");
   }
   return good;
 }
