@@ -98,8 +98,21 @@ static LLVMValueRef flush32(em *e, LLVMValueRef bits) {
 static LLVMValueRef bits_f32(em *e, LLVMValueRef bits, int ftz) {
   return LLVMBuildBitCast(e->b, ftz ? flush32(e, bits) : bits, vec(e->f32), "");
 }
-/* A register's low 32 bits as f32 lanes (flushed where ftz). */
-static LLVMValueRef as_f32z(em *e, uint32_t slot, int ftz) { return bits_f32(e, wv_em_regn(e, slot, 32), ftz); }
+/* A register's low 32 bits as f32 lanes, their sign flipped where neg, then flushed where ftz, as an f32 add, sub,
+ * mul, div, fma or setp reads them. Such a result is NaN where an operand is, whatever the NaN's bits, and is
+ * canonicalised itself (from_f32z; setp only asks whether it is NaN): so a register one of them wrote is read as
+ * it was made, its NaN not yet made canonical (vf), and a chain of them canonicalises only where something else
+ * reads the bits (LLVM drops the selects nothing reads). */
+static LLVMValueRef f32_in(em *e, uint32_t slot, int ftz, int neg) {
+  rval *r = find(e, slot);
+  if (r && r->vf) {
+    LLVMValueRef f = neg ? LLVMBuildFNeg(e->b, r->vf, "") : r->vf; /* (fneg flips the sign bit, of a NaN too) */
+    return ftz ? bits_f32(e, LLVMBuildBitCast(e->b, f, vec(e->i32), ""), 1) : f;
+  }
+  LLVMValueRef a = wv_em_regn(e, slot, 32);
+  if (neg) a = LLVMBuildXor(e->b, a, splat(e, e->i32, 0x80000000u), "");
+  return bits_f32(e, a, ftz);
+}
 /* d's lanes m (<32 x i1>) become v. Only the group's lanes (the region's mask) are ever stored (flush), so
  * an instruction without a guard, whose m is that mask, takes v whole, and its old value need not be loaded. */
 void wv_em_setreg(em *e, uint32_t slot, LLVMValueRef m, LLVMValueRef v) {
@@ -110,6 +123,7 @@ void wv_em_setreg(em *e, uint32_t slot, LLVMValueRef m, LLVMValueRef v) {
     n32 = op, ext = LLVMIsASExtInst(v) ? 2 : 1;
   rval *r = find(e, slot);
   if (!r && e->guarded) r = (wv_em_reg(e, slot), find(e, slot));
+  if (r) r->vf = NULL; /* (emit_insn sets it after) */
   if (e->guarded && n32 && r->ext == ext) { /* both extended alike: a merge of 32-bit lanes, the rest made at use */
     r->v32 = LLVMBuildSelect(e->b, m, n32, r->v32, "");
     r->v = NULL;
@@ -260,17 +274,18 @@ void wv_em_bail(em *e, LLVMValueRef cond, uint32_t k) { (e->loop ? bail_cold : w
 /* An f32 result as the handlers store it: NaN → the canonical 0x7fffffff, zero-extended; with .ftz (ftz) a
  * subnormal result flushed, and one of magnitude 2^-126 too where it is tiny when rounded with an unbounded
  * exponent (tiny: fpmath.c's tiny_unbounded for those lanes, NULL: never, as for add and sub). */
-static LLVMValueRef from_f32z(em *e, LLVMValueRef f, int ftz, LLVMValueRef tiny) {
+static LLVMValueRef from_f32z(em *e, LLVMValueRef f, int ftz, LLVMValueRef tiny, LLVMValueRef *raw) {
   LLVMValueRef bits = LLVMBuildBitCast(e->b, f, vec(e->i32), "");
-  LLVMValueRef nan = LLVMBuildFCmp(e->b, LLVMRealUNO, f, f, "");
-  bits = LLVMBuildSelect(e->b, nan, splat(e, e->i32, WV_FP_F32_NAN), bits, "");
-  if (ftz) bits = flush32(e, bits);
+  if (ftz) bits = flush32(e, bits); /* (neither touches a NaN, so NaN last is the same) */
   if (ftz && tiny) {
     LLVMValueRef min = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildAnd(e->b, bits, splat(e, e->i32, 0x7fffffffu), ""),
                                      splat(e, e->i32, 0x00800000u), "");
     bits = LLVMBuildSelect(e->b, LLVMBuildAnd(e->b, min, tiny, ""), LLVMBuildAnd(e->b, bits, splat(e, e->i32, 0x80000000u), ""),
                            bits, "");
   }
+  *raw = ftz ? LLVMBuildBitCast(e->b, bits, vec(e->f32), "") : f; /* (the result, but for a NaN's bits: f32_in) */
+  LLVMValueRef nan = LLVMBuildFCmp(e->b, LLVMRealUNO, f, f, "");
+  bits = LLVMBuildSelect(e->b, nan, splat(e, e->i32, WV_FP_F32_NAN), bits, "");
   return LLVMBuildZExt(e->b, bits, e->v64, "");
 }
 /* fpmath.c tiny_unbounded for a product a * b (+ c): the factor of smaller magnitude (a on a tie) and c scaled by
@@ -373,7 +388,7 @@ static LLVMValueRef setp_cmp(em *e, const wv_insn *in, const wv_jop *o) {
         [WV_CMP_LTU] = LLVMRealULT, [WV_CMP_LEU] = LLVMRealULE, [WV_CMP_GTU] = LLVMRealUGT, [WV_CMP_GEU] = LLVMRealUGE,
         [WV_CMP_NUM] = LLVMRealORD, [WV_CMP_NAN] = LLVMRealUNO};
     LLVMValueRef a, b;
-    if (o->flt == 32) a = as_f32z(e, in->a, o->ftz), b = as_f32z(e, in->b, o->ftz);
+    if (o->flt == 32) a = f32_in(e, in->a, o->ftz, 0), b = f32_in(e, in->b, o->ftz, 0);
     else a = LLVMBuildBitCast(e->b, wv_em_reg(e, in->a), vec(e->f64), ""), b = LLVMBuildBitCast(e->b, wv_em_reg(e, in->b), vec(e->f64), "");
     return LLVMBuildFCmp(e->b, FP[o->cmp], a, b, "");
   }
@@ -560,7 +575,7 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
     m32 = LLVMBuildAnd(e->b, m32, in->guard_neg ? LLVMBuildNot(e->b, p, "") : p, "");
   }
   LLVMValueRef mv = LLVMBuildBitCast(e->b, m32, e->vi1, "");
-  LLVMValueRef r = NULL;
+  LLVMValueRef r = NULL, raw = NULL;
   switch (o->kind) {
   case WV_JK_IBIN: r = ibin(e, in, o); break;
   case WV_JK_IUN: {
@@ -606,8 +621,8 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
     break;
   }
   case WV_JK_FBIN: {
-    LLVMValueRef a = as_f32z(e, in->a, o->ftz), b = as_f32z(e, in->b, o->ftz);
-    r = from_f32z(e, fbin(e, o->op, a, b), o->ftz, o->ftz && o->op == WV_OP_MUL ? tiny_f32(e, a, b, NULL) : NULL);
+    LLVMValueRef a = f32_in(e, in->a, o->ftz, 0), b = f32_in(e, in->b, o->ftz, 0);
+    r = from_f32z(e, fbin(e, o->op, a, b), o->ftz, o->ftz && o->op == WV_OP_MUL ? tiny_f32(e, a, b, NULL) : NULL, &raw);
     break;
   }
   case WV_JK_DBIN: { /* (a NaN: a's, else b's) */
@@ -644,12 +659,9 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
     return;
   }
   case WV_JK_FFMA: {
-    LLVMValueRef a = wv_em_regn(e, in->a, 32), c = wv_em_regn(e, in->c, 32);
-    if (o->neg & 1) a = LLVMBuildXor(e->b, a, splat(e, e->i32, 0x80000000u), "");
-    if (o->neg & 2) c = LLVMBuildXor(e->b, c, splat(e, e->i32, 0x80000000u), "");
     LLVMTypeRef ft = vec(e->f32);
-    LLVMValueRef args[] = {bits_f32(e, a, o->ftz), as_f32z(e, in->b, o->ftz), bits_f32(e, c, o->ftz)}; /* (negated, then flushed) */
-    r = from_f32z(e, wv_em_intrinsic(e, "llvm.fma", &ft, 1, args, 3), o->ftz, o->ftz ? tiny_f32(e, args[0], args[1], args[2]) : NULL);
+    LLVMValueRef args[] = {f32_in(e, in->a, o->ftz, o->neg & 1), f32_in(e, in->b, o->ftz, 0), f32_in(e, in->c, o->ftz, o->neg & 2)};
+    r = from_f32z(e, wv_em_intrinsic(e, "llvm.fma", &ft, 1, args, 3), o->ftz, o->ftz ? tiny_f32(e, args[0], args[1], args[2]) : NULL, &raw);
     break;
   }
   case WV_JK_CVTA: r = emit_cvta(e, in); break;
@@ -660,6 +672,8 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
   default: return;
   }
   wv_em_setreg(e, in->d[0], mv, r);
+  rval *d = raw && !e->guarded && in->d[0] != WV_NOSLOT ? find(e, in->d[0]) : NULL; /* (every lane took r) */
+  if (d) d->vf = raw;
 }
 
 /* The registers a loop's body (the region) names and that are live at its start, carried from one turn to the

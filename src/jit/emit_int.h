@@ -18,6 +18,8 @@ typedef struct rval {
   LLVMValueRef v;   /* the 32 lanes as stored, <32 x i64>; NULL: not made yet, ext says how (wv_em_reg) */
   LLVMValueRef v32; /* their low 32 bits, <32 x i32>, where known without narrowing v (regn) */
   uint8_t ext;      /* 1, 2: the lanes are v32 zero-, sign-extended (so v may be NULL); 0: v is the value */
+  LLVMValueRef vf;  /* NULL, or <32 x float>: v32's lanes but for a NaN's bits, an f32 add, sub, mul, div or fma's
+                     * result before its NaN is made the canonical one (emit.c f32_in) */
   int dirty;
 } rval;
 

@@ -599,6 +599,45 @@ static void test_freed_window(void **state) {
   assert_true(r[0].st != WV_OK || r[0].inval > 0); /* (the interpreter sees the read after the free) */
 }
 
+/* f32 add, sub, mul and fma read a register one of them wrote as it was made, its NaN not yet the canonical one
+ * (emit.c f32_in), which only they and setp may see: a chain through fma's negated operands (sub of a product,
+ * contracted as ptxas does), a .ftz product (flushed: a subnormal is 0 to what reads it, .ftz or not), a guarded
+ * write (the lanes it skips keep the old value) and bit readers of chain values (mov.b32, neg, abs: the canonical
+ * NaN's bits). Each lane's four inputs are edge values (NaNs of other payloads and sign, infinities, subnormals,
+ * 2^-126, signed zeros); each engine's output. */
+static void test_f32_chains(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  static const char ptx[] = WVT_HDR
+      ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+      ".reg .f32 %f<20>; .reg .b32 %r<4>; .reg .b64 %rd<8>; .reg .pred %p<2>;\n"
+      "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [pout];\nmov.u32 %r0, %tid.x;\n"
+      "mul.wide.u32 %rd2, %r0, 16;\nadd.s64 %rd3, %rd0, %rd2;\n"
+      "ld.global.f32 %f1, [%rd3];\nld.global.f32 %f2, [%rd3+4];\nld.global.f32 %f3, [%rd3+8];\nld.global.f32 %f4, [%rd3+12];\n"
+      "add.f32 %f5, %f1, %f2;\nmul.f32 %f6, %f5, %f3;\nsub.f32 %f7, %f4, %f6;\n"   /* fma(-f5, f3, f4) */
+      "mul.f32 %f8, %f5, %f4;\nsub.f32 %f9, %f8, %f7;\n"                            /* fma(f5, f4, -f7) */
+      "mul.ftz.f32 %f10, %f1, %f3;\nadd.f32 %f11, %f10, %f2;\n"
+      "mov.f32 %f12, %f3;\nsetp.gtu.f32 %p1, %f9, %f11;\n@%p1 add.f32 %f12, %f9, %f1;\nmul.rn.f32 %f13, %f12, %f2;\n"
+      "mov.b32 %r1, %f5;\nneg.f32 %f14, %f7;\nabs.f32 %f15, %f9;\nselp.u32 %r2, 1, 0, %p1;\n"
+      "mul.wide.u32 %rd4, %r0, 40;\nadd.s64 %rd5, %rd1, %rd4;\n"
+      "st.global.f32 [%rd5], %f5;\nst.global.f32 [%rd5+4], %f7;\nst.global.f32 [%rd5+8], %f9;\nst.global.f32 [%rd5+12], %f10;\n"
+      "st.global.f32 [%rd5+16], %f11;\nst.global.f32 [%rd5+20], %f12;\nst.global.f32 [%rd5+24], %f13;\nst.global.u32 [%rd5+28], %r1;\n"
+      "st.global.f32 [%rd5+32], %f14;\nst.global.u32 [%rd5+36], %r2;\nret;\n}\n";
+  static const uint32_t edge[] = {0x7fc12345u, 0xffc00001u, 0x7f800001u, 0xff8abcdeu, 0x7f800000u, 0xff800000u,
+                                  0x00000001u, 0x807fffffu, 0x00800000u, 0x80000000u, 0x00000000u, 0x3fc00000u,
+                                  0xbf800000u, 0x40490fdbu, 0x1f800000u, 0x7f7fffffu};
+  uint32_t in[2][128], out[2][320] = {{0}};
+  for (int i = 0; i < 128; i++) in[0][i] = in[1][i] = edge[(i * 7 + i / 16) % 16]; /* (every pair meets) */
+  wvt_buf bufs[2][3] = {{{in[0], sizeof in[0]}, {out[0], sizeof out[0]}}, {{in[1], sizeof in[1]}, {out[1], sizeof out[1]}}};
+  outcome r[2];
+  int same = both_engines(ptx, 32, 2, bufs, NULL, r);
+  for (int i = 0; !same && i < 320; i++)
+    if (out[0][i] != out[1][i]) fail_msg("thread %d word %d: interp %08x jit %08x", i / 10, i % 10, out[0][i], out[1][i]);
+  assert_true(same);
+  assert_int_equal(r[0].st, WV_OK);
+  assert_int_equal(out[0][7], 0x7fffffffu); /* (lane 0: NaN + ..., moved as bits: the canonical NaN) */
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test(test_random_straight_line),
@@ -607,6 +646,7 @@ int main(void) {
       cmocka_unit_test(test_freed_window),
       cmocka_unit_test(test_shared_on_path),
       cmocka_unit_test(test_param_bounds),
+      cmocka_unit_test(test_f32_chains),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
