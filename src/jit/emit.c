@@ -827,6 +827,12 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   }
   LLVMTypeRef params[] = {e.ptr, e.i32};
   e.fn = LLVMAddFunction(mod, name, LLVMFunctionType(e.i32, params, 2, 0));
+  /* a frame aligned to 64 bytes: LLVM then gives a spilled 512-bit vector an aligned slot, where one at any 16 bytes
+   * straddles two cache lines, and a load of it soon after its store waits (matmul's shared-memory tiles, 32 kept
+   * vectors) */
+  const char align_kind[] = "alignstack";
+  LLVMAddAttributeAtIndex(e.fn, LLVMAttributeFunctionIndex,
+                          LLVMCreateEnumAttribute(c, LLVMGetEnumAttributeKindForName(align_kind, sizeof align_kind - 1), 64));
   e.x = LLVMGetParam(e.fn, 0);
   e.mask = LLVMGetParam(e.fn, 1);
 
