@@ -41,6 +41,17 @@ LLVMValueRef wv_em_intrinsic(em *e, const char *name, LLVMTypeRef *tys, size_t n
   return LLVMBuildCall2(e->b, ft, f, args, nargs, "");
 }
 
+/* An i32 lane mask as <32 x i1>: a bitcast where the target has AVX-512's mask registers (one kmovd). Elsewhere LLVM
+ * makes that bitcast a bit at a time (a shift, an and and an insert for each lane: a third of collatz's instructions
+ * under AVX2), so there it is the mask in every lane, and-ed with the lane's bit, compared with 0. */
+LLVMValueRef wv_em_lanes(em *e, LLVMValueRef m32) {
+  if (e->kmask) return LLVMBuildBitCast(e->b, m32, e->vi1, "");
+  LLVMValueRef bit[WV_WARP];
+  for (int i = 0; i < WV_WARP; i++) bit[i] = cint(e->i32, 1u << i);
+  LLVMValueRef bits = LLVMConstVector(bit, WV_WARP);
+  return LLVMBuildICmp(e->b, LLVMIntNE, LLVMBuildAnd(e->b, broadcast(e, m32), bits, ""), LLVMConstNull(vec(e->i32)), "");
+}
+
 /* A variable of type t in the function's frame (made in the entry block, as LLVM's passes want them). */
 LLVMValueRef wv_em_entry_alloca(em *e, LLVMTypeRef t) {
   LLVMBuilderRef b = LLVMCreateBuilderInContext(e->c);
@@ -170,7 +181,7 @@ static void store_reg(em *e, uint32_t i, int masked) {
     return;
   }
   LLVMTypeRef tv[] = {e->v64, e->ptr};
-  wv_em_intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){e->regs[i].v, p, cint(e->i32, 8), LLVMBuildBitCast(e->b, e->mask, e->vi1, "")}, 4);
+  wv_em_intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){e->regs[i].v, p, cint(e->i32, 8), wv_em_lanes(e, e->mask)}, 4);
 }
 
 /* Store every changed register that is live at instruction `at` (the one the interpreter runs next) and every
@@ -442,7 +453,7 @@ static void emit_shfl(em *e, const wv_insn *in, uint32_t k, LLVMValueRef m32) {
   }
   LLVMValueRef a = wv_em_regn(e, in->a, 32);
   LLVMValueRef d = LLVMBuildShuffleVector(e->b, a, LLVMGetUndef(LLVMTypeOf(a)), LLVMConstVector(idx, WV_WARP), "");
-  wv_em_setreg(e, in->d[0], LLVMBuildBitCast(e->b, m32, e->vi1, ""), widen(e, d, 32, 0));
+  wv_em_setreg(e, in->d[0], wv_em_lanes(e, m32), widen(e, d, 32, 0));
   if (in->pd >= 0) setpred(e, (uint32_t)in->pd, m32, cint(e->i32, pd));
   e->counts[C_COLL]++;
 }
@@ -574,7 +585,7 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
     LLVMValueRef p = pred(e, (uint32_t)in->guard);
     m32 = LLVMBuildAnd(e->b, m32, in->guard_neg ? LLVMBuildNot(e->b, p, "") : p, "");
   }
-  LLVMValueRef mv = LLVMBuildBitCast(e->b, m32, e->vi1, "");
+  LLVMValueRef mv = wv_em_lanes(e, m32);
   LLVMValueRef r = NULL, raw = NULL;
   switch (o->kind) {
   case WV_JK_IBIN: r = ibin(e, in, o); break;
@@ -617,7 +628,7 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
   case WV_JK_SELP: {
     LLVMValueRef c = pred(e, in->c);
     if (in->neg_c) c = LLVMBuildNot(e->b, c, "");
-    r = LLVMBuildSelect(e->b, LLVMBuildBitCast(e->b, c, e->vi1, ""), wv_em_reg(e, in->a), wv_em_reg(e, in->b), "");
+    r = LLVMBuildSelect(e->b, wv_em_lanes(e, c), wv_em_reg(e, in->a), wv_em_reg(e, in->b), "");
     break;
   }
   case WV_JK_FBIN: {
@@ -799,8 +810,9 @@ static void emit_back(em *e, const wv_insn *in, LLVMBasicBlockRef top, uint32_t 
 
 /* (emit.h) */
 LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char *name, const wv_func *f, uint32_t pc,
-                                uint32_t len, const uint64_t *live, uint32_t words) {
-  em e = {.c = c, .mod = mod, .pc = pc, .live = live, .words = words, .consts = f->consts, .nconsts = f->nconsts};
+                                uint32_t len, const uint64_t *live, uint32_t words, int kmask) {
+  em e = {.c = c, .mod = mod, .pc = pc, .live = live, .words = words, .consts = f->consts, .nconsts = f->nconsts,
+         .kmask = kmask};
   e.i1 = LLVMInt1TypeInContext(c);
   e.i8 = LLVMInt8TypeInContext(c);
   e.i16 = LLVMInt16TypeInContext(c);

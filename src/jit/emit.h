@@ -9,9 +9,9 @@
 #include "jit/jit.h"
 
 /* `int name(wv_exec *x, uint32_t mask)`: instructions pc .. pc + len - 1 of f (exec/jit_hook.h); live: f's
- * wv_jit_live table of `words` per instruction (NULL: store every changed register). NULL when out of host
- * memory. */
+ * wv_jit_live table of `words` per instruction (NULL: store every changed register); kmask: the target has
+ * AVX-512's mask registers for 32 lanes (AVX512BW: a lane mask is one register). NULL when out of host memory. */
 LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char *name, const wv_func *f, uint32_t pc,
-                                uint32_t len, const uint64_t *live, uint32_t words);
+                                uint32_t len, const uint64_t *live, uint32_t words, int kmask);
 
 #endif

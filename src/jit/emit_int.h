@@ -57,6 +57,7 @@ typedef struct em {
   uint32_t bpc;         /* on a path: the branch's pc */
   const uint32_t *other; /* on a path: the registers the other path writes (nother) */
   uint32_t nother;
+  int kmask;            /* wv_jit_emit_region's: wv_em_lanes makes a bitcast */
 } em;
 
 
@@ -104,6 +105,7 @@ static inline LLVMValueRef widen(em *e, LLVMValueRef v, unsigned bits, int sgn) 
 
 /* emit.c */
 LLVMValueRef wv_em_intrinsic(em *e, const char *name, LLVMTypeRef *tys, size_t nty, LLVMValueRef *args, unsigned nargs);
+LLVMValueRef wv_em_lanes(em *e, LLVMValueRef m32);
 void wv_em_add_field(em *e, size_t off, LLVMTypeRef t, LLVMValueRef v);  /* x->FIELD += v */
 LLVMValueRef wv_em_entry_alloca(em *e, LLVMTypeRef t);                   /* a variable in the function's frame */
 LLVMValueRef wv_em_reg(em *e, uint32_t slot);                            /* a register's 32 lanes, <32 x i64> */

@@ -351,7 +351,7 @@ static LLVMValueRef set_bad(em *e, const early_set *a, LLVMValueRef mv) {
  * hold any address (a scan's lane 0 skips its read of [r - 4]); its branch tests the lanes that take it
  * (wv_em_path_bad). Made at the entry with the others through its register, its value is used only there. */
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
-  LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
+  LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = wv_em_lanes(e, e->mask);
   int any = 0;
   uint8_t *written = malloc(len + 1); /* per instruction: 1 where it writes registers (wv_jit_writes: which) */
   uint8_t *onpath = calloc(len + 1, 1); /* per instruction: on a path of a branch the region holds */
@@ -403,7 +403,7 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
 LLVMValueRef wv_em_path_bad(em *e, const uint32_t *pcs, uint32_t n, LLVMValueRef lanes) {
   early_set set[WV_JIT_BRANCH_MAX] = {{0}};
   uint32_t nset = 0;
-  LLVMValueRef bad = LLVMConstInt(e->i1, 0, 0), mv = LLVMBuildBitCast(e->b, lanes, e->vi1, "");
+  LLVMValueRef bad = LLVMConstInt(e->i1, 0, 0), mv = wv_em_lanes(e, lanes);
   for (uint32_t j = 0; j < n && j < WV_JIT_BRANCH_MAX; j++) {
     wv_jop o;
     if (e->early[pcs[j] - e->pc] == 2 && wv_jit_select(&e->f->code[pcs[j]], &o))
@@ -437,7 +437,7 @@ void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *h
       break; /* (nothing after it) */
     ok[k] = sel && e->early[k] && o->kind == WV_JK_LD && o->vec <= 1;
   }
-  LLVMValueRef mv = LLVMBuildBitCast(e->b, e->mask, e->vi1, "");
+  LLVMValueRef mv = wv_em_lanes(e, e->mask);
   for (uint32_t k = 0; k < len; k++) {
     if (ok[k] != 1) continue;
     uint32_t ks[EM_GROUP], n = 0;

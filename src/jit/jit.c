@@ -120,8 +120,11 @@ wv_jit *wv_jit_new(const char *cache_dir, unsigned threads, char *err, size_t er
   wv_jit *j = calloc(1, sizeof *j);
   if (!j) return NULL;
   j->triple = LLVMGetDefaultTargetTriple();
-  j->cpu = LLVMGetHostCPUName();
-  j->features = LLVMGetHostCPUFeatures();
+  /* WARPVM_JIT_CPU: code for that CPU (LLVM's name, e.g. haswell: AVX2 without AVX-512) instead of the host's, as
+   * the tests run the code made for other machines on this one */
+  const char *cpu = getenv("WARPVM_JIT_CPU");
+  j->cpu = cpu && *cpu ? LLVMCreateMessage(cpu) : LLVMGetHostCPUName();
+  j->features = cpu && *cpu ? LLVMCreateMessage("") : LLVMGetHostCPUFeatures();
   LLVMTargetRef t;
   char *msg = NULL;
   if (LLVMGetTargetFromTriple(j->triple, &t, &msg)) {
@@ -302,6 +305,7 @@ typedef struct part {
   uint32_t words;
   const uint8_t *owner;
   uint8_t id;
+  int kmask; /* (emit.h) */
   LLVMMemoryBufferRef obj; /* the result, NULL: err says why */
   char err[320];
 } part;
@@ -320,7 +324,7 @@ static void *compile_part(void *arg) {
   for (uint32_t pc = 0; pc < f->ncode && !oom; pc++) {
     if (!p->len[pc] || p->owner[pc] != p->id) continue;
     sym_name(name, sizeof name, p->key, pc);
-    oom = !wv_jit_emit_region(c, mod, name, f, pc, p->len[pc], p->live, p->words);
+    oom = !wv_jit_emit_region(c, mod, name, f, pc, p->len[pc], p->live, p->words, p->kmask);
   }
   char *msg = NULL;
   p->obj = NULL;
@@ -424,7 +428,7 @@ static int compile_objects(wv_jit *j, const wv_func *f, const uint16_t *len, con
   }
   for (unsigned i = 0; i < n; i++)
     p[i] = (part){.tm = j->tm[i], .triple = j->triple, .f = f, .len = len, .live = live, .key = key, .words = words,
-                  .owner = owner, .id = (uint8_t)i};
+                  .owner = owner, .id = (uint8_t)i, .kmask = strstr(j->features, "+avx512bw") != NULL};
   for (unsigned i = 1; i < n; i++) started[i] = !pthread_create(&th[i], NULL, compile_part, &p[i]);
   for (unsigned i = 0; i < n; i++) /* (this thread: part 0, and any no thread could be started for) */
     if (!started[i]) compile_part(&p[i]);
