@@ -35,7 +35,7 @@ void bs_report_row(bs_report *r, const char *section, const char *kernel, const 
 typedef struct opts {
   uint32_t threads, reps;
   const char *filter, *out, *dir, *print_micro;
-  int pocl, micro, jit;
+  int pocl, micro, jit, interp;
   char dirbuf[4096];
 } opts;
 
@@ -51,13 +51,14 @@ typedef struct runner {
 
 static const char USAGE[] =
     "usage: wv_suite [--threads N|all] [--reps N] [--filter NAME] [--out FILE] [--kernels DIR]\n"
-    "                [--no-pocl] [--no-jit] [--no-micro] [--print-micro CLASS]\n"
+    "                [--no-pocl] [--no-jit] [--no-interp] [--no-micro] [--print-micro CLASS]\n"
     "  --threads N|all   warpvm's and PoCL's threads (default 1; all = the online CPUs)\n"
     "  --reps N          timed repetitions after one warm-up (default 7)\n"
     "  --filter NAME     only the kernels and instruction classes whose name contains NAME\n"
     "  --out FILE        the raw timings as CSV (bench/report.py reads them)\n"
     "  --kernels DIR     where NAME.ptx and NAME.cl are (default: bench/kernels)\n"
     "  --no-pocl         skip PoCL;  --no-jit: skip warpvm's JIT engine;  --no-micro: skip the instruction classes\n"
+    "  --no-interp       skip warpvm's interpreter on the kernels (to profile the JIT alone)\n"
     "  --print-micro CLASS  print the PTX of an instruction class's kernel and exit\n";
 
 static int parse_u32(const char *v, uint32_t max, uint32_t *out) {
@@ -70,7 +71,7 @@ static int parse_u32(const char *v, uint32_t max, uint32_t *out) {
 /* 0 to run, -1 after --help, 1 after a usage error. */
 static int parse_opts(int argc, char **argv, opts *o) {
   const char *slash = strrchr(__FILE__, '/');
-  *o = (opts){.threads = 1, .reps = 7, .pocl = 1, .micro = 1, .jit = 1};
+  *o = (opts){.threads = 1, .reps = 7, .pocl = 1, .micro = 1, .jit = 1, .interp = 1};
   /* __FILE__ is bench/suite/main.c: the kernels are in ../kernels */
   snprintf(o->dirbuf, sizeof o->dirbuf, "%.*s../kernels", slash ? (int)(slash - __FILE__ + 1) : 0, __FILE__);
   o->dir = o->dirbuf;
@@ -80,6 +81,7 @@ static int parse_opts(int argc, char **argv, opts *o) {
     if (!strcmp(a, "--no-pocl")) { o->pocl = 0; continue; }
     if (!strcmp(a, "--no-micro")) { o->micro = 0; continue; }
     if (!strcmp(a, "--no-jit")) { o->jit = 0; continue; }
+    if (!strcmp(a, "--no-interp")) { o->interp = 0; continue; }
     static const char *const VALUED[] = {"--threads", "--reps", "--filter", "--out", "--kernels", "--print-micro"};
     int known = 0;
     for (size_t k = 0; k < sizeof VALUED / sizeof VALUED[0]; k++) known |= !strcmp(a, VALUED[k]);
@@ -129,7 +131,7 @@ static int run_vm(runner *r, bs_vm *v, const char *impl, const bs_case *c, uint3
 static int run_rep(runner *r, const bs_case *c, uint32_t rep, bs_host *h, void *const *want, void **got) {
   bs_time t0, t;
   uint32_t th = r->o->threads;
-  if (run_vm(r, r->vm, "warpvm", c, rep, want, got)) return 2;
+  if (r->o->interp && run_vm(r, r->vm, "warpvm", c, rep, want, got)) return 2;
   if (r->jit && run_vm(r, r->jit, "warpvm_jit", c, rep, want, got)) return 2;
 
   bs_val args[BS_MAX_ARGS];

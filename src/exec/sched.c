@@ -143,6 +143,10 @@ static void group_drop(sched *s, wv_group *g) {
 }
 
 static void warp_compact(wv_warp *w) {
+  if (w->ngroups == 1 && w->groups[0].mask) { /* a converged warp: nothing moves (the common case) */
+    w->done = 0;
+    return;
+  }
   uint32_t j = 0;
   for (uint32_t i = 0; i < w->ngroups; i++)
     if (w->groups[i].mask) {
@@ -176,7 +180,7 @@ void wv_sched_merge(sched *s, wv_warp *w) { warp_merge(s, w); }
 /* ---------------- exits and barrier completion ---------------- */
 
 static void check_cbars(sched *s, wv_warp *w);
-static void check_ctabar(sched *s, wv_cta *cta, uint32_t id);
+static inline void check_ctabar(sched *s, wv_cta *cta, uint32_t id);
 
 static void threads_exit(sched *s, wv_warp *w, wv_group *g, uint32_t m) {
   if (w->aq) wv_async_lanes_exit(&s->x, w, m); /* (a fault is the running group's: run_warp sees it) */
@@ -243,10 +247,9 @@ static void arrive_cbar(sched *s, wv_warp *w, wv_group *g) {
 
 /* ---------------- CTA barriers ---------------- */
 
-static void check_ctabar(sched *s, wv_cta *cta, uint32_t id) {
+/* Barrier id's waiting threads go on (they have all arrived). */
+static void release_ctabar(sched *s, wv_cta *cta, uint32_t id) {
   wv_ctabar *b = &cta->bars[id];
-  uint32_t need = b->expected ? b->expected : cta->live_threads;
-  if (b->arrived < need) return;
   wv_ctabar done = *b;
   memset(b, 0, sizeof *b);
   s->barriers++;
@@ -274,6 +277,12 @@ static void check_ctabar(sched *s, wv_cta *cta, uint32_t id) {
     }
     warp_merge(s, w);
   }
+}
+
+/* Whether every thread barrier id waits for has arrived: then they go on. (Inline: most arrivals are not the last.) */
+static inline void check_ctabar(sched *s, wv_cta *cta, uint32_t id) {
+  const wv_ctabar *b = &cta->bars[id];
+  if (b->arrived >= (b->expected ? b->expected : cta->live_threads)) release_ctabar(s, cta, id);
 }
 
 /* ---------------- control instructions ---------------- */
@@ -863,6 +872,7 @@ static void yield_stale(sched *s, wv_warp *w) {
 }
 
 static wv_group *pick(wv_warp *w) {
+  if (w->ngroups == 1) return w->groups[0].mask && w->groups[0].state == WV_G_RUN ? &w->groups[0] : NULL;
   wv_group *best = NULL;
   for (uint32_t i = 0; i < w->ngroups; i++) {
     wv_group *g = &w->groups[i];
@@ -874,7 +884,7 @@ static wv_group *pick(wv_warp *w) {
 /* Run a warp for up to s->slice instructions; returns 1 if it made progress, -1 on a fault. */
 static int run_warp(sched *s, wv_warp *w) {
   int64_t budget = s->slice;
-  int progressed = 0;
+  int progressed = 0, compacted = 0;
   s->x.warp = w;
   while (budget > 0) {
     wv_group *g = pick(w);
@@ -889,9 +899,10 @@ static int run_warp(sched *s, wv_warp *w) {
       yield_stale(s, w);
     }
     warp_compact(w);
-    if (r == R_SLICE) break;
+    compacted = 1;
+    if (r == R_SLICE || (w->ngroups == 1 && w->groups[0].state != WV_G_RUN)) break; /* (its one group waits) */
   }
-  warp_compact(w);
+  if (!compacted) warp_compact(w); /* (holes a barrier's release left: warp_merge) */
   if (s->x.mm) wv_mm_tick(&s->x); /* after each warp's turn, pending stores become visible at random */
   return progressed;
 }
