@@ -616,6 +616,37 @@ static int polling(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
   return 1;
 }
 
+/* bar.sync, bar.red or bar.arrive of CTA barrier in->a by lanes m, all of group g: their arrival, and whether
+ * they wait (R_BLOCKED; the last to arrive releases them all, check_ctabar). */
+static int bar_arrive(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_t m) {
+  wv_exec *x = &s->x;
+  uint32_t id = read_u32(s, in->a, m) & 15u;
+  uint32_t cnt = in->b != WV_NOSLOT ? read_u32(s, in->b, m) : 0;
+  wv_ctabar *b = &x->cta->bars[id];
+  if (cnt) b->expected = cnt;
+  b->arrived += (uint32_t)__builtin_popcount(m);
+  if (in->mode == WV_BAR_RED) {
+    uint32_t p = x->preds[in->c];
+    if (in->neg_c) p = ~p;
+    p &= m;
+    if (!b->red_any) { b->red_and = 1; b->red_or = 0; }
+    b->red_any = 1;
+    b->red_popc += (uint32_t)__builtin_popcount(p);
+    if (p != m) b->red_and = 0;
+    if (p) b->red_or = 1;
+  }
+  if (in->mode == WV_BAR_ARRIVE) {
+    g->pc++;
+    check_ctabar(s, x->cta, id);
+    return 0;
+  }
+  g->state = WV_G_BAR;
+  g->bar_id = (uint8_t)id;
+  if (s->prof) wv_prof_bar(s->prof, g->frame->fn, g->pc, w->id, cta_clock(s), 0);
+  check_ctabar(s, x->cta, id);
+  return R_BLOCKED;
+}
+
 static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_t m) {
   wv_exec *x = &s->x;
   switch (in->ctl) {
@@ -683,31 +714,7 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
     }
     if (in->mode == WV_BAR_CLUSTER_WAIT || in->mode == WV_BAR_CLUSTER_ARRIVE) /* barrier.cluster (cluster.c) */
       return wv_cluster_bar(s, w, g, in, m) ? R_BLOCKED : 0;
-    uint32_t id = read_u32(s, in->a, m) & 15u;
-    uint32_t cnt = in->b != WV_NOSLOT ? read_u32(s, in->b, m) : 0;
-    wv_ctabar *b = &x->cta->bars[id];
-    if (cnt) b->expected = cnt;
-    b->arrived += (uint32_t)__builtin_popcount(m);
-    if (in->mode == WV_BAR_RED) {
-      uint32_t p = x->preds[in->c];
-      if (in->neg_c) p = ~p;
-      p &= m;
-      if (!b->red_any) { b->red_and = 1; b->red_or = 0; }
-      b->red_any = 1;
-      b->red_popc += (uint32_t)__builtin_popcount(p);
-      if (p != m) b->red_and = 0;
-      if (p) b->red_or = 1;
-    }
-    if (in->mode == WV_BAR_ARRIVE) {
-      g->pc++;
-      check_ctabar(s, x->cta, id);
-      return 0;
-    }
-    g->state = WV_G_BAR;
-    g->bar_id = (uint8_t)id;
-    if (s->prof) wv_prof_bar(s->prof, g->frame->fn, g->pc, w->id, cta_clock(s), 0);
-    check_ctabar(s, x->cta, id);
-    return R_BLOCKED;
+    return bar_arrive(s, w, g, in, m);
   }
   case WV_CTL_MBARWAIT: {
     if (!m) { g->pc++; return 0; }
@@ -881,11 +888,9 @@ static wv_group *pick(wv_warp *w) {
   return best;
 }
 
-/* Run a warp for up to s->slice instructions; returns 1 if it made progress, -1 on a fault. */
-static int run_warp(sched *s, wv_warp *w) {
-  int64_t budget = s->slice;
-  int progressed = 0, compacted = 0;
-  s->x.warp = w;
+/* The rest of a warp's turn, budget instructions of it left (progressed: it has made progress; compacted: its
+ * groups have no holes): returns 1 if it made progress, -1 on a fault. */
+static int run_warp_from(sched *s, wv_warp *w, int64_t budget, int progressed, int compacted) {
   while (budget > 0) {
     wv_group *g = pick(w);
     if (!g) break;
@@ -905,6 +910,75 @@ static int run_warp(sched *s, wv_warp *w) {
   if (!compacted) warp_compact(w); /* (holes a barrier's release left: warp_merge) */
   if (s->x.mm) wv_mm_tick(&s->x); /* after each warp's turn, pending stores become visible at random */
   return progressed;
+}
+
+/* The most common turn of a barrier-phased kernel under the JIT: a converged warp outside any divergence runs
+ * compiled regions, joined by branches all its lanes take the same way, up to a bar.sync (or bar.red) of all its
+ * lanes. It takes the steps run_warp_from, group_loop and control() take (the same counts, budget and state)
+ * without their other cases: from the first instruction it does not take on (with budget left), the turn is theirs
+ * again. -1: the turn does not start with a region, nothing done. */
+static int quick_turn(sched *s, wv_warp *w) {
+#ifdef WV_TRACE
+  if (w) return -1; /* (every instruction the interpreter runs is traced) */
+#endif
+  if (w->ngroups != 1 || s->prof || s->poll_yield) return -1;
+  wv_group *g = &w->groups[0];
+  const wv_jit_code *jc = g->frame->jc;
+  if (!jc || g->state != WV_G_RUN || g->cbar || !jc->len[g->pc]) return -1;
+  wv_exec *x = &s->x;
+  const wv_insn *code = g->frame->fn->code;
+  uint32_t pc = g->pc, mask = g->mask;
+  int64_t budget = s->slice, n = 0; /* (n < budget at each step's start) */
+  x->warp = w;
+  wv_warp_bind(x, w, g->frame);
+  x->cur_mask = mask;
+  x->jit_stop = WV_RPC_NONE;
+  x->jit_alone = !(w->exists & ~w->exited & ~mask);
+  for (;;) {
+    uint32_t len = jc->len[pc];
+    if (len) { /* a region, with room after it; not a loop's body (which may run again: jit_extra) */
+      const wv_insn *after = &code[pc + len]; /* (a region ends before an instruction of its function) */
+      if (n + len >= budget || (after->ctl == WV_CTL_BRA && after->target == pc)) break;
+      x->jit_room = (uint32_t)(budget - n);
+      uint32_t k = (uint32_t)jc->entry[pc](x, mask);
+      n += k;
+      pc += k;
+      if (x->jit_skipped | x->jit_split | x->jit_extra) jit_branches(s, g, &n);
+      if (k != len) break; /* it stopped before instruction pc, which the interpreter runs */
+      if (jc->len[pc]) continue;
+    }
+    const wv_insn *in = &code[pc];
+    if (in->ctl == WV_CTL_BAR && in->guard < 0 && (in->mode == WV_BAR_SYNC || in->mode == WV_BAR_RED)) {
+      n++;
+      s->warp_insns += (uint64_t)n;
+      s->thread_insns += (uint64_t)n * (uint32_t)__builtin_popcount(mask);
+      g->pc = x->cur_pc = pc;
+      bar_arrive(s, w, g, in, mask); /* (R_BLOCKED) */
+      warp_compact(w);
+      if (g->state == WV_G_RUN) return run_warp_from(s, w, budget - n, 1, 1); /* the last to arrive goes on */
+      if (s->x.mm) wv_mm_tick(&s->x);
+      return 1;
+    }
+    if (in->ctl != WV_CTL_BRA || n + 1 >= budget) break;
+    uint32_t m = mask; /* a branch the whole group takes or none of it does (group_loop) */
+    if (in->guard >= 0) m &= in->guard_neg ? ~x->preds[in->guard] : x->preds[in->guard];
+    if (m != mask && m) break;
+    n++;
+    pc = m ? in->target : pc + 1;
+  }
+  /* the rest of the turn: as group_loop would go on at pc */
+  s->warp_insns += (uint64_t)n;
+  s->thread_insns += (uint64_t)n * (uint32_t)__builtin_popcount(mask);
+  g->pc = pc;
+  return run_warp_from(s, w, budget - n, n != 0, 0);
+}
+
+/* Run a warp for up to s->slice instructions; returns 1 if it made progress, -1 on a fault. */
+static int run_warp(sched *s, wv_warp *w) {
+  int r = quick_turn(s, w);
+  if (r >= 0) return r;
+  s->x.warp = w;
+  return run_warp_from(s, w, s->slice, 0, 0);
 }
 
 /* ---------------- CTAs ---------------- */

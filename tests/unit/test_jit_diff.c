@@ -640,6 +640,46 @@ static void test_f32_chains(void **state) {
   assert_int_equal(out[0][7], 0x7fffffffu); /* (lane 0: NaN + ..., moved as bits: the canonical NaN) */
 }
 
+/* Warps of a CTA take turns between barriers in one order under both engines (sched.c: warp by warp, the last to
+ * arrive at a barrier going on past it at once; under the JIT a converged warp's turn of compiled regions up to a
+ * bar.sync or bar.red is quick_turn's): 8 warps update one shared word without atomics (v = 7v + warp + 1, a race
+ * whose outcome is that order) and record what each saw, through a loop whose back edge and a branch all lanes take
+ * join regions, a forward branch whose lanes part in one warp every other turn, a bar.red.popc and a bar.sync; then
+ * each engine's records, the word and the barrier's counts. */
+static void test_barrier_order(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  static const char ptx[] = WVT_HDR
+      ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+      ".shared .align 4 .b32 sm[1];\n.reg .b32 %r<16>; .reg .b64 %rd<6>; .reg .pred %p<4>;\n"
+      "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [pout];\nld.global.u32 %r9, [%rd0];\n"
+      "mov.u32 %r1, %tid.x;\nshr.u32 %r2, %r1, 5;\nmov.u32 %r3, sm;\nmov.u32 %r8, 0;\nmov.u32 %r11, 0;\n"
+      "L:\n"
+      "ld.shared.u32 %r4, [%r3];\nmad.lo.u32 %r5, %r4, 7, %r2;\nadd.u32 %r5, %r5, 1;\nst.shared.u32 [%r3], %r5;\n"
+      "mad.lo.u32 %r6, %r8, 16, %r2;\nmul.wide.u32 %rd2, %r6, 4;\nadd.s64 %rd3, %rd1, %rd2;\nst.global.u32 [%rd3], %r4;\n"
+      "and.b32 %r7, %r8, 1;\nsetp.eq.u32 %p1, %r7, 0;\n@%p1 bra EVEN;\n"
+      "setp.lt.u32 %p3, %r1, 40;\n@%p3 bra EVEN;\nadd.u32 %r11, %r11, %r2;\n"
+      "EVEN:\n"
+      "bar.red.popc.u32 %r10, 0, %p1;\n"
+      "ld.shared.u32 %r4, [%r3];\nmad.lo.u32 %r5, %r4, 5, %r2;\nadd.u32 %r5, %r5, %r10;\nst.shared.u32 [%r3], %r5;\n"
+      "st.global.u32 [%rd3+32], %r4;\n"
+      "bar.sync 0;\n"
+      "add.u32 %r8, %r8, 1;\nsetp.lt.u32 %p2, %r8, %r9;\n@%p2 bra L;\n"
+      "ld.shared.u32 %r4, [%r3];\nst.global.u32 [%rd1+1024], %r4;\n"
+      "mul.wide.u32 %rd4, %r1, 4;\nadd.s64 %rd5, %rd1, %rd4;\nst.global.u32 [%rd5+1028], %r11;\nret;\n}\n";
+  uint32_t in[2] = {12, 12}, out[2][1024] = {{0}};
+  wvt_buf bufs[2][3] = {{{&in[0], 4}, {out[0], sizeof out[0]}}, {{&in[1], 4}, {out[1], sizeof out[1]}}};
+  outcome r[2];
+  int same = both_engines(ptx, 256, 2, bufs, NULL, r);
+  for (int i = 0; !same && i < 1024; i++)
+    if (out[0][i] != out[1][i]) fail_msg("word %d: interp %u jit %u", i, out[0][i], out[1][i]);
+  assert_true(same);
+  assert_int_equal(r[0].st, WV_OK);
+  for (uint32_t w = 1; w < 8; w++) /* (the first phase: warp by warp in order, each seeing the one before's value) */
+    assert_int_equal(out[0][w], 7 * out[0][w - 1] + w);
+  assert_int_equal(out[0][8 + 7], 7 * out[0][7] + 7 + 1); /* (warp 7, last at the bar.red, goes on at once: it sees its own value) */
+}
+
 int main(void) {
 #if defined(__x86_64__)
   if (getenv("WARPVM_JIT_CPU") && !__builtin_cpu_supports("avx2")) return 77; /* (the AVX2 run: this CPU has none) */
@@ -652,6 +692,7 @@ int main(void) {
       cmocka_unit_test(test_shared_on_path),
       cmocka_unit_test(test_param_bounds),
       cmocka_unit_test(test_f32_chains),
+      cmocka_unit_test(test_barrier_order),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
