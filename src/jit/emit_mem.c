@@ -126,6 +126,25 @@ static LLVMValueRef same(em *e, LLVMValueRef v, LLVMValueRef m, LLVMValueRef *lo
   return LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, eq, it, ""), LLVMConstAllOnes(it), "");
 }
 
+/* Elements v (<16 x iN>) of a half's lanes mh to pointers p: llvm.masked.scatter where the target has AVX-512's
+ * scatter (e->kmask); elsewhere, where LLVM makes it a branch and a store per lane (a tenth of scan's AVX2 code and
+ * more of its compile time), a call of jit_rt.c wv_jit_scatter with the pointers and elements in the frame. */
+static void scatter(em *e, LLVMValueRef v, LLVMValueRef p, LLVMValueRef mh, unsigned size) {
+  if (e->kmask) {
+    LLVMTypeRef tg[] = {LLVMTypeOf(v), LLVMTypeOf(p)};
+    wv_em_intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){v, p, cint(e->i32, size), mh}, 4);
+    return;
+  }
+  LLVMValueRef pa = wv_em_entry_alloca(e, LLVMTypeOf(p)), va = wv_em_entry_alloca(e, LLVMTypeOf(v));
+  LLVMBuildStore(e->b, p, pa);
+  LLVMBuildStore(e->b, v, va);
+  LLVMValueRef m = LLVMBuildZExt(e->b, LLVMBuildBitCast(e->b, mh, LLVMIntTypeInContext(e->c, HALF), ""), e->i32, "");
+  LLVMTypeRef pt[] = {e->ptr, e->ptr, e->i32, e->i32}, ft = LLVMFunctionType(LLVMVoidTypeInContext(e->c), pt, 4, 0);
+  LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_jit_scatter"); /* jit.c defines the symbol's address */
+  if (!fp) fp = LLVMAddFunction(e->mod, "wv_jit_scatter", ft);
+  LLVMBuildCall2(e->b, ft, fp, (LLVMValueRef[]){pa, va, m, cint(e->i32, size)}, 4, "");
+}
+
 /* The lanes' accesses at ptrs (for .shared, <32 x i32> offsets from host) of nv elements each (a vector ld/st:
  * element i at + i * size), a half-warp (16 lanes) at a time, lanes in order: where the half's active lanes'
  * accesses are consecutive (a row) one masked vector load or store of them all (a vector's elements interleaved);
@@ -224,7 +243,7 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
         } else if (i) {
           pi = LLVMBuildGEP2(e->b, e->i8, pi, &di, 1, "");
         }
-        if (st) wv_em_intrinsic(e, "llvm.masked.scatter", tg, 2, (LLVMValueRef[]){svh[i], pi, size32, mh}, 4);
+        if (st) scatter(e, svh[i], pi, mh, size);
         else vg[j][i] = wv_em_intrinsic(e, "llvm.masked.gather", tg, 2, (LLVMValueRef[]){pi, size32, mh, LLVMConstNull(et)}, 4);
       }
     }

@@ -152,5 +152,9 @@ const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm);
  * access's allocation is kept in x->gwin[site % WV_GWINS], where compiled code of that site looks first. */
 int wv_jit_mem(wv_exec *x, int space, uint64_t lo, uint64_t hi, uint64_t bits, uint32_t bytes, int store,
                uint64_t *out, uint32_t site);
+/* A scatter of up to 16 elements of `bytes` each, lane by lane in order (of two to one address the higher lane's
+ * stays): element l of vals to ptrs[l] where bit l of mask is set. Compiled code calls it where the target has no
+ * scatter instruction (AVX2), where LLVM would make each lane a branch of its own. */
+void wv_jit_scatter(void *const *ptrs, const void *vals, uint32_t mask, uint32_t bytes);
 
 #endif

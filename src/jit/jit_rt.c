@@ -1,8 +1,10 @@
 /*
  * jit_rt.c — what compiled regions call: exec's warp-wide memory check (h_mem.c wv_warp_region_at), so the
  * compiled fast path and the interpreter's are one mechanism; on any doubt the region stops and the
- * interpreter runs the instruction.
+ * interpreter runs the instruction; and the lane-by-lane scatter of targets without a scatter instruction.
  */
+#include <string.h>
+
 #include "exec/handlers.h"
 #include "jit/jit.h"
 
@@ -21,4 +23,11 @@ int wv_jit_mem(wv_exec *x, int space, uint64_t lo, uint64_t hi, uint64_t bits, u
                                            .delta = (uint64_t)(uintptr_t)a->host - a->base, .frees = *x->heap_frees};
   }
   return 1;
+}
+
+void wv_jit_scatter(void *const *ptrs, const void *vals, uint32_t mask, uint32_t bytes) {
+  for (; mask; mask &= mask - 1) {
+    uint32_t l = (uint32_t)__builtin_ctz(mask);
+    memcpy(ptrs[l], (const char *)vals + (size_t)l * bytes, bytes);
+  }
 }
