@@ -259,8 +259,8 @@ static void release_ctabar(sched *s, wv_cta *cta, uint32_t id) {
     for (uint32_t i = 0; i < w->ngroups; i++) {
       wv_group *g = &w->groups[i];
       if (!g->mask || g->state != WV_G_BAR || g->bar_id != id) continue;
-      const wv_insn *in = &g->frame->fn->code[g->pc];
-      if (in->mode == WV_BAR_RED && done.red_any) { /* bar.red: every waiting thread gets the result */
+      const wv_insn *in = done.red_any ? &g->frame->fn->code[g->pc] : NULL;
+      if (in && in->mode == WV_BAR_RED) { /* bar.red: every waiting thread gets the result */
         uint64_t v = in->boolop == WV_BOOL_AND ? (done.red_and ? 1 : 0)
                      : in->boolop == WV_BOOL_OR  ? (done.red_or ? 1 : 0) : done.red_popc;
         if (in->boolop == WV_BOOL_NONE) {
@@ -275,7 +275,7 @@ static void release_ctabar(sched *s, wv_cta *cta, uint32_t id) {
       g->state = WV_G_RUN;
       g->pc++;
     }
-    warp_merge(s, w);
+    if (w->ngroups > 1) warp_merge(s, w);
   }
 }
 
@@ -955,9 +955,17 @@ static int quick_turn(sched *s, wv_warp *w) {
       g->pc = x->cur_pc = pc;
       bar_arrive(s, w, g, in, mask); /* (R_BLOCKED) */
       warp_compact(w);
-      if (g->state == WV_G_RUN) return run_warp_from(s, w, budget - n, 1, 1); /* the last to arrive goes on */
-      if (s->x.mm) wv_mm_tick(&s->x);
-      return 1;
+      if (g->state != WV_G_RUN) {
+        if (s->x.mm) wv_mm_tick(&s->x);
+        return 1;
+      }
+      /* the last to arrive goes on (run_warp_from: with budget left, group_loop again, its counts from 0) */
+      budget -= n;
+      n = 0;
+      pc = g->pc;
+      if (budget <= 0) break;
+      x->cur_mask = mask;
+      continue;
     }
     if (in->ctl != WV_CTL_BRA || n + 1 >= budget) break;
     uint32_t m = mask; /* a branch the whole group takes or none of it does (group_loop) */
@@ -970,7 +978,7 @@ static int quick_turn(sched *s, wv_warp *w) {
   s->warp_insns += (uint64_t)n;
   s->thread_insns += (uint64_t)n * (uint32_t)__builtin_popcount(mask);
   g->pc = pc;
-  return run_warp_from(s, w, budget - n, n != 0, 0);
+  return run_warp_from(s, w, budget - n, n != 0 || budget < s->slice, budget < s->slice);
 }
 
 /* Run a warp for up to s->slice instructions; returns 1 if it made progress, -1 on a fault. */
