@@ -914,7 +914,7 @@ static int run_warp_from(sched *s, wv_warp *w, int64_t budget, int progressed, i
 
 /* The most common turn of a barrier-phased kernel under the JIT: a converged warp outside any divergence runs
  * compiled regions, joined by branches all its lanes take the same way, up to a bar.sync (or bar.red) of all its
- * lanes. It takes the steps run_warp_from, group_loop and control() take (the same counts, budget and state)
+ * lanes, or the kernel's end. It takes the steps run_warp_from, group_loop and control() take (the same counts, budget and state)
  * without their other cases: from the first instruction it does not take on (with budget left), the turn is theirs
  * again. -1: the turn does not start with a region, nothing done. */
 static int quick_turn(sched *s, wv_warp *w) {
@@ -966,6 +966,17 @@ static int quick_turn(sched *s, wv_warp *w) {
       if (budget <= 0) break;
       x->cur_mask = mask;
       continue;
+    }
+    if ((in->ctl == WV_CTL_EXIT || (in->ctl == WV_CTL_RET && !g->frame->parent)) && in->guard < 0) {
+      n++; /* the group's threads exit (control) */
+      s->warp_insns += (uint64_t)n;
+      s->thread_insns += (uint64_t)n * (uint32_t)__builtin_popcount(mask);
+      g->pc = x->cur_pc = pc;
+      threads_exit(s, w, g, mask);
+      if (s->x.fault.status) return -1;
+      warp_compact(w);
+      if (s->x.mm) wv_mm_tick(&s->x);
+      return 1;
     }
     if (in->ctl != WV_CTL_BRA || n + 1 >= budget) break;
     uint32_t m = mask; /* a branch the whole group takes or none of it does (group_loop) */
