@@ -912,6 +912,12 @@ static int run_warp_from(sched *s, wv_warp *w, int64_t budget, int progressed, i
   return progressed;
 }
 
+/* n instructions of a group of lanes `mask` in the counts (as group_loop adds them where it leaves its loop). */
+static inline void count(sched *s, int64_t n, uint32_t mask) {
+  s->warp_insns += (uint64_t)n;
+  s->thread_insns += (uint64_t)n * (uint32_t)__builtin_popcount(mask);
+}
+
 /* The most common turn of a barrier-phased kernel under the JIT: a converged warp outside any divergence runs
  * compiled regions, joined by branches all its lanes take the same way, up to a bar.sync (or bar.red) of all its
  * lanes, or the kernel's end. It takes the steps run_warp_from, group_loop and control() take (the same counts, budget and state)
@@ -950,8 +956,7 @@ static int quick_turn(sched *s, wv_warp *w) {
     const wv_insn *in = &code[pc];
     if (in->ctl == WV_CTL_BAR && in->guard < 0 && (in->mode == WV_BAR_SYNC || in->mode == WV_BAR_RED)) {
       n++;
-      s->warp_insns += (uint64_t)n;
-      s->thread_insns += (uint64_t)n * (uint32_t)__builtin_popcount(mask);
+      count(s, n, mask);
       g->pc = x->cur_pc = pc;
       bar_arrive(s, w, g, in, mask); /* (R_BLOCKED) */
       warp_compact(w);
@@ -969,8 +974,7 @@ static int quick_turn(sched *s, wv_warp *w) {
     }
     if ((in->ctl == WV_CTL_EXIT || (in->ctl == WV_CTL_RET && !g->frame->parent)) && in->guard < 0) {
       n++; /* the group's threads exit (control) */
-      s->warp_insns += (uint64_t)n;
-      s->thread_insns += (uint64_t)n * (uint32_t)__builtin_popcount(mask);
+      count(s, n, mask);
       g->pc = x->cur_pc = pc;
       threads_exit(s, w, g, mask);
       if (s->x.fault.status) return -1;
@@ -986,8 +990,7 @@ static int quick_turn(sched *s, wv_warp *w) {
     pc = m ? in->target : pc + 1;
   }
   /* the rest of the turn: as group_loop would go on at pc */
-  s->warp_insns += (uint64_t)n;
-  s->thread_insns += (uint64_t)n * (uint32_t)__builtin_popcount(mask);
+  count(s, n, mask);
   g->pc = pc;
   return run_warp_from(s, w, budget - n, n != 0 || budget < s->slice, budget < s->slice);
 }
