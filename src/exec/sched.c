@@ -1054,7 +1054,6 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
     sp[WV_SP_ENVREG1 * 32 + l] = (uint32_t)(s->grid_ws >> 32);
     sp[WV_SP_ENVREG2 * 32 + l] = (uint32_t)s->grid_ws;
   }
-  wv_cluster_specials(cta, x->grid, s->L->explicit_cluster, sp);
   for (uint32_t r = 0; !reused && r < s->mod->nreloc; r++) /* this kernel's offsets of relocated .shared variables */
     for (int l = 0; l < WV_WARP; l++) sp[(WV_SP_COUNT + r) * 32 + l] = kfn->shared_reloc[r];
   wv_frame *f = frame_new(s, kfn);
@@ -1272,6 +1271,7 @@ int wv_cta_start(sched *s, wv_cta *cta, uint64_t ci, int reused) {
   if (s->prof) wv_prof_cta(s->prof, ci, 1);
   for (uint32_t wi = 0; wi < cta->nwarps; wi++)
     if (warp_init(s, cta, &cta->warps[wi], wi, s->L->kfn, reused)) return -1;
+  wv_cluster_specials(cta, s->x.grid, s->L->explicit_cluster);
   return 0;
 }
 
