@@ -920,9 +920,9 @@ static inline void count(sched *s, int64_t n, uint32_t mask) {
 
 /* The most common turn of a barrier-phased kernel under the JIT: a converged warp outside any divergence runs
  * compiled regions, joined by branches all its lanes take the same way, up to a bar.sync (or bar.red) of all its
- * lanes, or the kernel's end. It takes the steps run_warp_from, group_loop and control() take (the same counts, budget and state)
- * without their other cases: from the first instruction it does not take on (with budget left), the turn is theirs
- * again. -1: the turn does not start with a region, nothing done. */
+ * lanes, or the kernel's end. It takes the steps run_warp_from, group_loop and control() take (the same counts,
+ * budget and state) without their other cases: from the first instruction it does not take on (with budget
+ * left), the turn is theirs again. -1: the turn does not start with a region, nothing done. */
 static int quick_turn(sched *s, wv_warp *w) {
 #ifdef WV_TRACE
   if (w) return -1; /* (every instruction the interpreter runs is traced) */
