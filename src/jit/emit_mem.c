@@ -17,6 +17,15 @@ static int counter(int space, int st) {
   return -1;
 }
 
+/* A call of warpvm's function `name` (of type ret(params)), declared in the module at its first call (jit.c defines
+ * the symbol's address). */
+static LLVMValueRef call_rt(em *e, const char *name, LLVMTypeRef ret, LLVMTypeRef *params, unsigned n, LLVMValueRef *args) {
+  LLVMTypeRef ft = LLVMFunctionType(ret, params, n, 0);
+  LLVMValueRef fp = LLVMGetNamedFunction(e->mod, name);
+  if (!fp) fp = LLVMAddFunction(e->mod, name, ft);
+  return LLVMBuildCall2(e->b, ft, fp, args, n, "");
+}
+
 /* The lanes' addresses of access `in` as warp_addrs (h_mem.c) computes them: ((base & bmask) + off) & wmask; *base:
  * its address register's lanes & bmask. */
 static LLVMValueRef lane_addrs(em *e, const wv_insn *in, LLVMValueRef *base) {
@@ -86,10 +95,8 @@ static LLVMValueRef pending_in(em *e, const early_set *set, uint32_t n, LLVMValu
     lo = lo ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntULT, l, lo, ""), l, lo, "") : l;
     end = end ? LLVMBuildSelect(e->b, LLVMBuildICmp(e->b, LLVMIntUGT, h, end, ""), h, end, "") : h;
   }
-  LLVMTypeRef pt[] = {e->ptr, e->i64, e->i64}, ft = LLVMFunctionType(e->i32, pt, 3, 0);
-  LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_async_pending_in"); /* jit.c defines the symbol's address */
-  if (!fp) fp = LLVMAddFunction(e->mod, "wv_async_pending_in", ft);
-  LLVMValueRef r = LLVMBuildCall2(e->b, ft, fp, (LLVMValueRef[]){e->x, lo, end}, 3, "");
+  LLVMTypeRef pt[] = {e->ptr, e->i64, e->i64};
+  LLVMValueRef r = call_rt(e, "wv_async_pending_in", e->i32, pt, 3, (LLVMValueRef[]){e->x, lo, end});
   LLVMBasicBlockRef asked = LLVMGetInsertBlock(e->b);
   LLVMBuildBr(e->b, done);
   LLVMPositionBuilderAtEnd(e->b, done);
@@ -139,10 +146,8 @@ static void scatter(em *e, LLVMValueRef v, LLVMValueRef p, LLVMValueRef mh, unsi
   LLVMBuildStore(e->b, p, pa);
   LLVMBuildStore(e->b, v, va);
   LLVMValueRef m = LLVMBuildZExt(e->b, LLVMBuildBitCast(e->b, mh, LLVMIntTypeInContext(e->c, HALF), ""), e->i32, "");
-  LLVMTypeRef pt[] = {e->ptr, e->ptr, e->i32, e->i32}, ft = LLVMFunctionType(LLVMVoidTypeInContext(e->c), pt, 4, 0);
-  LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_jit_scatter"); /* jit.c defines the symbol's address */
-  if (!fp) fp = LLVMAddFunction(e->mod, "wv_jit_scatter", ft);
-  LLVMBuildCall2(e->b, ft, fp, (LLVMValueRef[]){pa, va, m, cint(e->i32, size)}, 4, "");
+  LLVMTypeRef pt[] = {e->ptr, e->ptr, e->i32, e->i32};
+  call_rt(e, "wv_jit_scatter", LLVMVoidTypeInContext(e->c), pt, 4, (LLVMValueRef[]){pa, va, m, cint(e->i32, size)});
 }
 
 /* The lanes' accesses at ptrs (for .shared, <32 x i32> offsets from host) of nv elements each (a vector ld/st:
@@ -311,13 +316,10 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef a, LLVMValu
   LLVMValueRef lo, hi, bits;
   reduce_addrs(e, a, mv, w32, &lo, &hi, &bits);
   LLVMTypeRef pt[] = {e->ptr, e->i32, e->i64, e->i64, e->i64, e->i32, e->i32, e->ptr, e->i32};
-  LLVMTypeRef ft = LLVMFunctionType(e->i32, pt, 9, 0);
-  LLVMValueRef fp = LLVMGetNamedFunction(e->mod, "wv_jit_mem"); /* jit.c defines the symbol's address */
-  if (!fp) fp = LLVMAddFunction(e->mod, "wv_jit_mem", ft);
   LLVMValueRef args[] = {e->x, cint(e->i32, in->space), lo, hi, bits, cint(e->i32, bytes), cint(e->i32, (uint64_t)st), e->out,
                          cint(e->i32, site)};
   LLVMValueRef one = cint(e->i64, 1);
-  *ok = LLVMBuildCall2(e->b, ft, fp, args, 9, "");
+  *ok = call_rt(e, "wv_jit_mem", e->i32, pt, 9, args);
   *hb = LLVMBuildLoad2(e->b, e->i64, e->out, "");
   *stride = LLVMBuildLoad2(e->b, e->i64, LLVMBuildGEP2(e->b, e->i64, e->out, &one, 1, ""), "");
   if (!bj) return;
