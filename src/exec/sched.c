@@ -765,6 +765,13 @@ static void jit_branches(sched *s, wv_group *g, int64_t *n) {
   x->jit_tless = 0;
 }
 
+/* The lanes of `mask` that run instruction in: those its guard predicate (if any) holds for. */
+static inline uint32_t guarded(const wv_exec *x, const wv_insn *in, uint32_t mask) {
+  if (in->guard < 0) return mask;
+  uint32_t p = x->preds[in->guard];
+  return mask & (in->guard_neg ? ~p : p);
+}
+
 /* The group loop; `prof` is a constant of each of its two copies (run_group), so the run without --profile
  * carries no test for it. */
 static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w, wv_group *g, int64_t *budget,
@@ -816,11 +823,7 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
       }
       in = &code[pc];
       n++;
-      uint32_t m = mask;
-      if (in->guard >= 0) {
-        uint32_t p = x->preds[in->guard];
-        m &= in->guard_neg ? ~p : p;
-      }
+      uint32_t m = guarded(x, in, mask);
 #ifdef WV_TRACE /* cmake -DCMAKE_C_FLAGS=-DWV_TRACE: one line per warp instruction on stderr */
       fprintf(stderr, "cta %u warp %u pc %4u line %5u %-10s active %08x exec %08x  %s\n", x->cta->ctaid[0], w->id, pc,
               in->line, wv_ops[in->op].mnemonic, mask, m, wv_ops[in->op].synopsis);
@@ -888,6 +891,12 @@ static wv_group *pick(wv_warp *w) {
   return best;
 }
 
+/* The end of a warp's turn: pending stores become visible at random (the weak memory model); returns r. */
+static inline int turn_end(sched *s, int r) {
+  if (s->x.mm) wv_mm_tick(&s->x);
+  return r;
+}
+
 /* The rest of a warp's turn, budget instructions of it left (progressed: it has made progress; compacted: its
  * groups have no holes): returns 1 if it made progress, -1 on a fault. */
 static int run_warp_from(sched *s, wv_warp *w, int64_t budget, int progressed, int compacted) {
@@ -908,8 +917,7 @@ static int run_warp_from(sched *s, wv_warp *w, int64_t budget, int progressed, i
     if (r == R_SLICE || (w->ngroups == 1 && w->groups[0].state != WV_G_RUN)) break; /* (its one group waits) */
   }
   if (!compacted) warp_compact(w); /* (holes a barrier's release left: warp_merge) */
-  if (s->x.mm) wv_mm_tick(&s->x); /* after each warp's turn, pending stores become visible at random */
-  return progressed;
+  return turn_end(s, progressed);
 }
 
 /* n instructions of a group of lanes `mask` in the counts (as group_loop adds them where it leaves its loop). */
@@ -958,12 +966,8 @@ static int quick_turn(sched *s, wv_warp *w) {
       n++;
       count(s, n, mask);
       g->pc = x->cur_pc = pc;
-      bar_arrive(s, w, g, in, mask); /* (R_BLOCKED) */
-      warp_compact(w);
-      if (g->state != WV_G_RUN) {
-        if (s->x.mm) wv_mm_tick(&s->x);
-        return 1;
-      }
+      bar_arrive(s, w, g, in, mask); /* (R_BLOCKED; one group, its lanes the same: nothing to compact) */
+      if (g->state != WV_G_RUN) return turn_end(s, 1);
       /* the last to arrive goes on (run_warp_from: with budget left, group_loop again, its counts from 0) */
       budget -= n;
       n = 0;
@@ -979,12 +983,10 @@ static int quick_turn(sched *s, wv_warp *w) {
       threads_exit(s, w, g, mask);
       if (s->x.fault.status) return -1;
       warp_compact(w);
-      if (s->x.mm) wv_mm_tick(&s->x);
-      return 1;
+      return turn_end(s, 1);
     }
     if (in->ctl != WV_CTL_BRA || n + 1 >= budget) break;
-    uint32_t m = mask; /* a branch the whole group takes or none of it does (group_loop) */
-    if (in->guard >= 0) m &= in->guard_neg ? ~x->preds[in->guard] : x->preds[in->guard];
+    uint32_t m = guarded(x, in, mask); /* a branch the whole group takes or none of it does (group_loop) */
     if (m != mask && m) break;
     n++;
     pc = m ? in->target : pc + 1;
