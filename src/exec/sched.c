@@ -930,15 +930,17 @@ static inline void count(sched *s, int64_t n, uint32_t mask) {
  * compiled regions, joined by branches all its lanes take the same way, up to a bar.sync (or bar.red) of all its
  * lanes, or the kernel's end. It takes the steps run_warp_from, group_loop and control() take (the same counts,
  * budget and state) without their other cases: from the first instruction it does not take on (with budget
- * left), the turn is theirs again. -1: the turn does not start with a region, nothing done. */
+ * left), the turn is theirs again. Returns what run_warp returns (-1: a fault, the warp stopped at it), or
+ * NOT_QUICK: the turn does not start with a region, nothing done. */
+#define NOT_QUICK (-2)
 static int quick_turn(sched *s, wv_warp *w) {
 #ifdef WV_TRACE
-  if (w) return -1; /* (every instruction the interpreter runs is traced) */
+  if (w) return NOT_QUICK; /* (every instruction the interpreter runs is traced) */
 #endif
-  if (w->ngroups != 1 || s->prof || s->poll_yield) return -1;
+  if (w->ngroups != 1 || s->prof || s->poll_yield) return NOT_QUICK;
   wv_group *g = &w->groups[0];
   const wv_jit_code *jc = g->frame->jc;
-  if (!jc || g->state != WV_G_RUN || g->cbar || !jc->len[g->pc]) return -1;
+  if (!jc || g->state != WV_G_RUN || g->cbar || !jc->len[g->pc]) return NOT_QUICK;
   wv_exec *x = &s->x;
   const wv_insn *code = g->frame->fn->code;
   uint32_t pc = g->pc, mask = g->mask;
@@ -1000,7 +1002,7 @@ static int quick_turn(sched *s, wv_warp *w) {
 /* Run a warp for up to s->slice instructions; returns 1 if it made progress, -1 on a fault. */
 static int run_warp(sched *s, wv_warp *w) {
   int r = quick_turn(s, w);
-  if (r >= 0) return r;
+  if (r != NOT_QUICK) return r; /* (a fault too: -1, the warp stopped at it) */
   s->x.warp = w;
   return run_warp_from(s, w, s->slice, 0, 0);
 }

@@ -228,7 +228,12 @@ static void flush_to(em *e, uint32_t at, int regs) {
 static void flush(em *e, uint32_t at) { flush_to(e, at, 1); }
 /* if (cond) return k, with the state as it was before instruction k: what changed is stored first, on the way
  * (so no value has to live on for a bail-out, and each is stored once), and the bail-out only returns. */
+static void path_bail(em *e, LLVMValueRef cond);
 void wv_em_bail_if(em *e, LLVMValueRef cond, uint32_t k) {
+  if (e->snap) {
+    path_bail(e, cond);
+    return;
+  }
   flush(e, e->pc + k);
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(e->c, e->fn, "bail");
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->c, e->fn, "go");
@@ -279,7 +284,67 @@ static void bail_cold(em *e, LLVMValueRef cond, uint32_t k) {
   side_out(e, &s);
   LLVMPositionBuilderAtEnd(e->b, go);
 }
-void wv_em_bail(em *e, LLVMValueRef cond, uint32_t k) { (e->loop ? bail_cold : wv_em_bail_if)(e, cond, k); }
+void wv_em_bail(em *e, LLVMValueRef cond, uint32_t k) { (e->loop && !e->snap ? bail_cold : wv_em_bail_if)(e, cond, k); }
+
+/* The emitter's state at a branch whose paths hold accesses that check themselves (emit_branch). */
+typedef struct em_snap {
+  side s;
+  LLVMValueRef *pv;
+} em_snap;
+
+/* On such a path: if (cond), for a lane that takes it, return the branch's index with the state as it was at the
+ * branch (what changed before it stored, what the paths changed not; select.c let no access that checks itself
+ * follow a store of the paths, so nothing in memory has changed either), and the interpreter runs the branch and
+ * its paths (and reports the fault there). Where no lane takes the path it does nothing, so nothing fails. */
+static void path_bail(em *e, LLVMValueRef cond) {
+  em_snap *sn = e->snap;
+  cond = LLVMBuildAnd(e->b, cond, LLVMBuildICmp(e->b, LLVMIntNE, e->pmask, cint(e->i32, 0), ""), "");
+  LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(e->c, e->fn, "path_bail");
+  LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->c, e->fn, "go");
+  LLVMBuildCondBr(e->b, cond, out, go);
+  LLVMPositionBuilderAtEnd(e->b, out);
+  side cur;
+  side_in(e, &cur);
+  LLVMValueRef *pv = malloc((e->npreds + 1) * sizeof *pv);
+  if (pv) memcpy(pv, e->pv, e->npreds * sizeof *pv);
+  e->snap = NULL; /* (the branch's state: flushed as at any exit) */
+  memcpy(e->counts, sn->s.counts, sizeof e->counts);
+  memcpy(e->regs, sn->s.regs, sn->s.nregs * sizeof *e->regs);
+  e->nregs = sn->s.nregs;
+  memcpy(e->pdirty, sn->s.pdirty, e->npreds);
+  memcpy(e->pv, sn->pv, e->npreds * sizeof *e->pv);
+  flush(e, e->pc + e->snap_k);
+  LLVMBuildRet(e->b, cint(e->i32, e->snap_k));
+  e->snap = sn;
+  side_out(e, &cur);
+  if (pv) memcpy(e->pv, pv, e->npreds * sizeof *pv);
+  free(pv);
+  LLVMPositionBuilderAtEnd(e->b, go);
+}
+
+/* The state at a branch for path_bail (NULL: out of memory). */
+static em_snap *snap_take(em *e) {
+  em_snap *sn = malloc(sizeof *sn);
+  if (!sn) return NULL;
+  side_in(e, &sn->s);
+  sn->pv = malloc((e->npreds + 1) * sizeof *sn->pv);
+  if (!sn->s.regs || !sn->s.pdirty || !sn->pv) {
+    free(sn->s.regs);
+    free(sn->s.pdirty);
+    free(sn->pv);
+    free(sn);
+    return NULL;
+  }
+  memcpy(sn->pv, e->pv, e->npreds * sizeof *sn->pv);
+  return sn;
+}
+static void snap_free(em_snap *sn) {
+  if (!sn) return;
+  free(sn->s.regs);
+  free(sn->s.pdirty);
+  free(sn->pv);
+  free(sn);
+}
 
 
 /* An f32 result as the handlers store it: NaN → the canonical 0x7fffffff, zero-extended; with .ftz (ftz) a
@@ -505,28 +570,35 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
 
 /* A forward branch the region holds at k (select.c wv_jit_branch), as the interpreter runs it: the lanes that do
  * not take it run their path, then those that do theirs, and all meet at the join (k's return: the join's index
- * in the region). Both paths run whole, each instruction for its path's lanes (none: nothing changes; the paths
- * touch no memory but .shared loads and stores the entry checked, and no lane another's register). What the
- * interpreter would have counted differently goes to the group loop (jit_hook.h): a path no lane takes ran no
- * instructions, a path some lanes take ran its instructions for those only, and where both have lanes the group
- * split and met again. Where the group already waits at the join for lanes elsewhere (x->jit_stop), or a lane
- * that takes a path would fail a load there that the entry tested only for the host's bytes (wv_em_path_bad),
- * the interpreter runs the branch. */
+ * in the region). Both paths run whole, each instruction for its path's lanes (none: nothing changes; no lane
+ * reads another's register). What the interpreter would have counted differently goes to the group loop
+ * (jit_hook.h), once both paths ran: a path no lane takes ran no instructions, a path some lanes take ran its
+ * instructions for those only, and where both have lanes the group split and met again. Where the group already
+ * waits at the join for lanes elsewhere (x->jit_stop), or a lane that takes a path would fail a load there that
+ * the entry tested only for the host's bytes (wv_em_path_bad), the interpreter runs the branch; an access that
+ * checks itself on a path (select.c on_path 2: before any store of the paths) returns to the branch where it
+ * would fail (path_bail). */
 static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
   wv_jbranch br;
   int bad = !wv_jit_branch(e->f, e->pc, e->pc + k, NULL, &br); /* (select.c makes none of these) */
   /* each path's instructions in order, their kinds (NONE: its bra), and the registers it writes */
   uint32_t pcs[2][WV_JIT_BRANCH_MAX], npc[2] = {0, 0}, writes[2][WV_JIT_BRANCH_MAX], nw[2] = {0, 0};
   wv_jop ops[2][WV_JIT_BRANCH_MAX];
+  int self = 0, stored = 0; /* an access that checks itself on a path; a store seen, in the order they run */
   for (int i = 0; i < 2 && !bad; i++)
     for (int r = 0; r < 2; r++)
       for (uint32_t pc = br.lo[i][r]; pc < br.hi[i][r]; pc++) {
         wv_jop *o = &ops[i][npc[i]];
+        const wv_insn *pin = &e->f->code[pc];
         pcs[i][npc[i]++] = pc;
-        if (!wv_jit_select(&e->f->code[pc], o)) { o->kind = WV_JK_NONE; continue; }
-        if (wv_jop_dreg(o) && e->f->code[pc].d[0] != WV_NOSLOT) writes[i][nw[i]++] = e->f->code[pc].d[0];
-        /* (nor paths with an access that checks itself: it could stop there) */
-        bad |= (o->kind == WV_JK_LD || o->kind == WV_JK_ST) && !e->early[pc - e->pc];
+        if (!wv_jit_select(pin, o)) { o->kind = WV_JK_NONE; continue; }
+        if (wv_jop_dreg(o) && pin->d[0] != WV_NOSLOT) writes[i][nw[i]++] = pin->d[0];
+        if (o->kind != WV_JK_LD && o->kind != WV_JK_ST) continue;
+        if (!e->early[pc - e->pc]) { /* (select.c's rules again: the bail-out to the branch depends on them) */
+          bad |= stored || pin->guard >= 0 || o->vec > 1 || (pin->space != WV_SPACE_GLOBAL && pin->space != WV_SPACE_SHARED);
+          self = 1;
+        }
+        stored |= o->kind == WV_JK_ST;
       }
   if (bad) {
     wv_em_bail_if(e, LLVMConstInt(e->i1, 1, 0), k);
@@ -554,9 +626,11 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
                                       LLVMBuildSelect(e->b, none[1], cint(e->i32, br.n[1]), zero, ""), "");
   LLVMValueRef tless = LLVMBuildAdd(e->b, LLVMBuildMul(e->b, pop[1], cint(e->i64, br.n[0]), ""),
                                     LLVMBuildMul(e->b, pop[0], cint(e->i64, br.n[1]), ""), ""); /* (a split's) */
-  wv_em_add_field(e, offsetof(wv_exec, jit_skipped), e->i32, skipped);
-  wv_em_add_field(e, offsetof(wv_exec, jit_split), e->i32, LLVMBuildZExt(e->b, split, e->i32, ""));
-  wv_em_add_field(e, offsetof(wv_exec, jit_tless), e->i64, LLVMBuildSelect(e->b, split, tless, cint(e->i64, 0), ""));
+  if (self && !(e->snap = snap_take(e))) { /* (out of memory: the interpreter runs the branch) */
+    wv_em_bail(e, LLVMConstInt(e->i1, 1, 0), k);
+    return k + 1;
+  }
+  e->snap_k = k;
   e->bpc = e->pc + k;
   for (int i = 0; i < 2; i++) {
     e->other = writes[1 - i];
@@ -567,6 +641,16 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
   }
   e->pmask = e->mask;
   e->nother = 0;
+  snap_free(e->snap);
+  e->snap = NULL;
+  /* what the interpreter counts differently, once both paths ran (a path's access that fails runs the branch again) */
+  wv_em_add_field(e, offsetof(wv_exec, jit_skipped), e->i32, skipped);
+  wv_em_add_field(e, offsetof(wv_exec, jit_split), e->i32, LLVMBuildZExt(e->b, split, e->i32, ""));
+  wv_em_add_field(e, offsetof(wv_exec, jit_tless), e->i64, LLVMBuildSelect(e->b, split, tless, cint(e->i64, 0), ""));
+  for (int c = 0; c < NCOUNTERS; c++) {
+    if (e->pcount[c]) wv_em_add_field(e, wv_em_counters[c], e->i64, e->pcount[c]);
+    e->pcount[c] = NULL;
+  }
   return br.join - e->pc;
 }
 

@@ -307,6 +307,8 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef a, LLVMValu
     LLVMValueRef good = LLVMBuildOr(e->b, LLVMBuildAnd(e->b, in_win, aligned, ""), LLVMBuildNot(e->b, mv, ""), "");
     hit = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, good, e->i32, ""), cint(e->i32, 0xffffffffu), "");
     hit = LLVMBuildAnd(e->b, hit, usable, "");
+    if (e->pmask != e->mask) /* on a path no lane takes: nothing to check (path_bail does not bail out there) */
+      hit = LLVMBuildOr(e->b, hit, LLVMBuildICmp(e->b, LLVMIntEQ, e->pmask, cint(e->i32, 0), ""), "");
     bhit = LLVMGetInsertBlock(e->b);
     bcall = LLVMAppendBasicBlockInContext(e->c, e->fn, "check");
     bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "checked");
@@ -442,6 +444,11 @@ LLVMValueRef wv_em_path_bad(em *e, const uint32_t *pcs, uint32_t n, LLVMValueRef
  * them, where it was chosen at each), for the region's lanes (whose addresses the entry checked), each kept in
  * hoist[k] for the instruction to take its lanes of (wv_em_mem), counted there. In a loop's body, at each turn's
  * start. */
+/* Whether a selected instruction is a store or atomic that may write shared memory (a global or local one cannot). */
+static int shared_store(const wv_insn *in, const wv_jop *o) {
+  return (o->kind == WV_JK_ST || o->kind == WV_JK_ATOM) && in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_LOCAL;
+}
+
 void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist) {
   uint8_t *ok = calloc(len + 1, 1); /* per instruction: 1 may be made at the entry, 2 made there already */
   wv_jop *ops = malloc((len + 1) * sizeof *ops);
@@ -450,13 +457,19 @@ void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *h
     free(ops);
     return;
   }
-  for (uint32_t k = 0; k < len; k++) {
+  int stop = 0;
+  for (uint32_t k = 0; k < len && !stop; k++) {
     wv_jop *o = &ops[k];
     int sel = wv_jit_select(&code[k], o);
-    if (sel && (o->kind == WV_JK_ST || o->kind == WV_JK_ATOM) && code[k].space != WV_SPACE_GLOBAL &&
-        code[k].space != WV_SPACE_LOCAL)
-      break; /* (nothing after it) */
+    if (sel && shared_store(&code[k], o)) break; /* (nothing after it) */
     ok[k] = sel && e->early[k] && o->kind == WV_JK_LD && o->vec <= 1;
+    /* a branch the region holds runs its fall-through path first, which may come after the other in the code
+     * (nvcc's if/else with both sides through a bra): a store on either path stops it all at the branch */
+    if (code[k].ctl == WV_CTL_BRA && code[k].guard >= 0)
+      for (uint32_t i = k + 1; i < len && e->pc + i < code[k].rpc && !stop; i++) {
+        wv_jop oi;
+        stop = wv_jit_select(&code[i], &oi) && shared_store(&code[i], &oi);
+      }
   }
   LLVMValueRef mv = wv_em_lanes(e, e->mask);
   for (uint32_t k = 0; k < len; k++) {
@@ -544,9 +557,10 @@ static LLVMValueRef half_rows(em *e, LLVMValueRef a, LLVMValueRef m32, LLVMValue
 /* The access counted in the memory counter of its space, as the interpreter counts it. */
 static void count_access(em *e, const wv_insn *in, int st) {
   int co = counter(in->space, st);
-  if (co >= 0 && e->pmask != e->mask) /* on a branch's path: counted where a lane takes it */
-    wv_em_add_field(e, wv_em_counters[co], e->i64, LLVMBuildZExt(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->pmask, cint(e->i32, 0), ""), e->i64, ""));
-  else if (co >= 0)
+  if (co >= 0 && e->pmask != e->mask) { /* on a branch's path: counted where a lane takes it (emit_branch adds it) */
+    LLVMValueRef one = LLVMBuildZExt(e->b, LLVMBuildICmp(e->b, LLVMIntNE, e->pmask, cint(e->i32, 0), ""), e->i64, "");
+    e->pcount[co] = e->pcount[co] ? LLVMBuildAdd(e->b, e->pcount[co], one, "") : one;
+  } else if (co >= 0)
     e->counts[co]++;
 }
 

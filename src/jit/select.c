@@ -4,7 +4,8 @@
  * and the JIT compiles only those whose meaning it reproduces bit for bit, asking the same lookup functions the
  * decoder asks. Anything else — another rounding mode, .ftz/.sat, .approx, carries, vectors, a space it
  * does not check — ends a region and runs in the interpreter. A region is a run of these inside a basic block,
- * and goes on through a forward branch whose paths hold only arithmetic and meet again (wv_jit_branch).
+ * and goes on through a forward branch whose paths hold only arithmetic and one-element accesses and meet again
+ * (wv_jit_branch).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -253,17 +254,19 @@ int wv_jit_shared_inline(const wv_insn *in) {
          in->imm < (1 << 30);
 }
 
-/* Whether instruction pc may stand on a branch's path in a region starting at start (wv_jit_branch): arithmetic,
- * or a .shared load or store of one element checked at the entry (no guard, its address register written by no
- * instruction before it in the region). */
+/* Whether instruction pc may stand on a branch's path in a region starting at start (wv_jit_branch): 0 no; 1
+ * arithmetic, or a .shared load or store of one element checked at the entry (no guard, its address register
+ * written by no instruction before it in the region); 2 a .global or .shared load or store of one element, no
+ * guard, that checks itself there (wv_jit_branch: before any store of the paths). */
 static int on_path(const wv_func *f, uint32_t start, uint32_t pc, const uint8_t *wreg) {
   const wv_insn *in = &f->code[pc];
   wv_jop o;
   if (!wv_jit_select(in, &o) || o.kind == WV_JK_ATOM || o.kind == WV_JK_SHFL || o.vec > 1) return 0;
   if (o.kind != WV_JK_LD && o.kind != WV_JK_ST) return 1;
-  if (in->guard >= 0 || !wv_jit_shared_inline(in)) return 0;
+  if (in->guard >= 0 || (in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_SHARED)) return 0;
+  if (!wv_jit_shared_inline(in)) return 2;
   for (uint32_t i = start; wreg && i < pc && in->a != WV_NOSLOT; i++)
-    if (wreg[i] && wv_jit_writes(&f->code[i], in->a)) return 0;
+    if (wreg[i] && wv_jit_writes(&f->code[i], in->a)) return 2;
   return 1;
 }
 
@@ -302,10 +305,19 @@ int wv_jit_branch(const wv_func *f, uint32_t start, uint32_t pc, const uint8_t *
       !path(f, start, wreg, in->target, j, b->lo[1], b->hi[1], &b->n[1]))
     return 0;
   uint8_t seen[WV_JIT_BRANCH_MAX] = {0}; /* the paths are the instructions between, each once */
+  int stored = 0; /* in the order they run (the fall-through path first): an access that checks itself comes before
+                   * any store, so that where its check fails nothing has changed and the branch can run again in
+                   * the interpreter (emit.c emit_branch) */
   for (int p = 0; p < 2; p++)
     for (int r = 0; r < 2; r++)
-      for (uint32_t i = b->lo[p][r]; i < b->hi[p][r]; i++)
+      for (uint32_t i = b->lo[p][r]; i < b->hi[p][r]; i++) {
         if (seen[i - pc - 1]++) return 0;
+        const wv_insn *ii = &f->code[i];
+        if (ii->ctl == WV_CTL_BRA) continue;
+        if (stored && on_path(f, start, i, wreg) == 2) return 0;
+        wv_jop o;
+        stored |= wv_jit_select(ii, &o) && o.kind == WV_JK_ST;
+      }
   return b->n[0] + b->n[1] == j - pc - 1;
 }
 

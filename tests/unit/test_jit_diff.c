@@ -354,9 +354,16 @@ static void test_random_straight_line(void **state) {
 #endif
   const char *ns = getenv("WV_JIT_DIFF_SEEDS"); /* (fewer: CMakeLists.txt's run for another CPU) */
   if (ns && atoi(ns) > 0) seeds = (uint32_t)atoi(ns);
-  for (uint32_t seed = 1; seed <= seeds; seed++) {
+  const char *only = getenv("WV_JIT_DIFF_PTX"); /* (SEED:FILE: that seed's inputs with FILE's kernel, to reduce one) */
+  for (uint32_t seed = only ? (uint32_t)atoi(only) : 1; seed <= (only ? (uint32_t)atoi(only) : seeds); seed++) {
     gen g = {.s = seed * 2654435761u, .p = ptx, .end = ptx + sizeof ptx};
     kernel_text(&g, 40 + (int)pick(&g, 60));
+    if (only && strchr(only, ':')) {
+      FILE *f = fopen(strchr(only, ':') + 1, "r");
+      size_t n = f ? fread(ptx, 1, sizeof ptx - 1, f) : 0;
+      ptx[n] = 0;
+      if (f) fclose(f);
+    }
     for (int i = 0; i < NIN * THREADS; i++) in[i] = input_word(&g);
     for (int i = 0; i < 64; i++) scr_a[i] = scr_b[i] = rnd(&g);
     uint32_t block = seed % 3 ? THREADS : 80; /* 80: a partial warp */
@@ -385,16 +392,18 @@ static void test_random_straight_line(void **state) {
   }
 }
 
-/* What one engine made of a launch: status, message and invalid reads. */
+/* What one engine made of a launch: status, message, invalid reads, and the counters --stats prints. */
 typedef struct outcome {
   wv_status st;
   char msg[512];
   uint64_t inval;
+  uint64_t counts[15];
 } outcome;
 
 /* Kernel k of ptx launched on one block of `block` threads under each engine (0: interp, 1: jit): its parameters
  * nbuf buffers (engine e's in bufs[e], copied in, and back out where the launch succeeds), then u32 where given
- * (a .u32); r[e]: what each made of it. Returns whether they agree: status, message, invalid reads and buffers. */
+ * (a .u32); r[e]: what each made of it. Returns whether they agree: status, message, invalid reads, counters and
+ * buffers. */
 static int both_engines(const char *ptx, uint32_t block, size_t nbuf, wvt_buf bufs[2][3], const uint32_t *u32,
                         outcome r[2]) {
   for (int e = 0; e < 2; e++) {
@@ -419,9 +428,18 @@ static int both_engines(const char *ptx, uint32_t block, size_t nbuf, wvt_buf bu
     wv_stats s;
     wv_get_stats(vm, &s);
     r[e].inval = s.invalid_reads;
+    const uint64_t counts[] = {s.warp_instructions, s.thread_instructions, s.divergent_branches, s.reconvergences,
+                               s.barriers, s.collectives, s.global_loads, s.global_stores, s.shared_loads,
+                               s.shared_stores, s.local_loads, s.local_stores, s.atomics, s.async_copies, s.ctas};
+    memcpy(r[e].counts, counts, sizeof counts);
     wv_destroy(vm);
   }
   int same = r[0].st == r[1].st && !strcmp(r[0].msg, r[1].msg) && r[0].inval == r[1].inval;
+  for (int i = 0; i < 15; i++)
+    if (r[0].counts[i] != r[1].counts[i]) {
+      fprintf(stderr, "counter %d: interp %llu, jit %llu\n", i, (unsigned long long)r[0].counts[i], (unsigned long long)r[1].counts[i]);
+      same = 0;
+    }
   for (size_t b = 0; b < nbuf; b++) same &= !memcmp(bufs[0][b].host, bufs[1][b].host, bufs[0][b].bytes);
   return same;
 }
@@ -568,6 +586,56 @@ static void test_shared_on_path(void **state) {
   }
 }
 
+/* Global and .shared accesses on a branch's path whose addresses the path computes (select.c on_path 2): each
+ * checks itself there, for the lanes that take the path, and where it would fail the region returns to the branch
+ * with the state it had there (emit.c path_bail), so the interpreter runs the branch and reports what it finds.
+ * Lanes at or above the threshold in[0] read sm[0] (0: counted before the next fails), then in[tid + in[1] / 4],
+ * and store to sm[tid]: in the first kernel on the
+ * path that falls through; in the second (an if/else) on the path taken, after the lanes below the threshold have
+ * added 100 on the other (the fall-through runs first): a region that kept that on its way back would add it twice.
+ * A path no lane takes checks nothing (its lanes' addresses are any). Each engine's status, message, invalid reads
+ * and output. */
+static void test_global_on_path(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  static const char fmt[] = WVT_HDR
+      ".visible .entry k(.param .u64 pin, .param .u64 pout)\n{\n"
+      ".shared .align 4 .b8 sm[128];\n.reg .b32 %%r<10>; .reg .b64 %%rd<4>; .reg .pred %%p<2>;\n"
+      "ld.param.u64 %%rd0, [pin];\nld.param.u64 %%rd1, [pout];\nld.global.u32 %%r0, [%%rd0];\nld.global.u32 %%r9, [%%rd0+4];\n"
+      "mov.u32 %%r5, %%tid.x;\nmul.lo.u32 %%r3, %%r5, 3;\nmov.u32 %%r2, sm;\nsetp.%s.u32 %%p1, %%r5, %%r0;\n@%%p1 bra %s;\n%s"
+      "ld.shared.u32 %%r8, [%%r2];\nadd.u32 %%r3, %%r3, %%r8;\nshl.b32 %%r1, %%r5, 2;\nadd.u32 %%r1, %%r1, %%r9;\ncvt.u64.u32 %%rd2, %%r1;\nadd.s64 %%rd2, %%rd0, %%rd2;\n"
+      "ld.global.u32 %%r4, [%%rd2];\nadd.u32 %%r3, %%r3, %%r4;\nmov.u32 %%r6, sm;\nshl.b32 %%r7, %%r5, 2;\n"
+      "add.u32 %%r6, %%r6, %%r7;\nst.shared.u32 [%%r6], %%r3;\n"
+      "J:\nmul.wide.u32 %%rd3, %%r5, 4;\nadd.s64 %%rd3, %%rd1, %%rd3;\nst.global.u32 [%%rd3], %%r3;\nret;\n}\n";
+  char ptx[2][2048];
+  snprintf(ptx[0], sizeof ptx[0], fmt, "lt", "J", "");
+  snprintf(ptx[1], sizeof ptx[1], fmt, "ge", "E", "add.u32 %r3, %r3, 100;\nbra.uni J;\nE:\n");
+  /* the threshold and the path's byte offset: inside; half the warp inside; half the warp past the end; no lane
+   * on the path (far outside); one lane far outside; misaligned; before the allocation */
+  static const int32_t c[][2] = {{0, 8}, {16, 128}, {16, 160}, {32, 1 << 20}, {31, 1 << 20}, {0, 2}, {0, -4}};
+  for (int kernel = 0; kernel < 2; kernel++)
+    for (size_t i = 0; i < sizeof c / sizeof *c; i++) {
+      uint32_t in[2][64], out[2][32] = {{0}};
+      for (int j = 0; j < 64; j++) in[0][j] = in[1][j] = 1000u + (uint32_t)j;
+      in[0][0] = in[1][0] = (uint32_t)c[i][0];
+      in[0][1] = in[1][1] = (uint32_t)c[i][1];
+      wvt_buf bufs[2][3] = {{{in[0], sizeof in[0]}, {out[0], sizeof out[0]}}, {{in[1], sizeof in[1]}, {out[1], sizeof out[1]}}};
+      outcome r[2];
+      if (!both_engines(ptx[kernel], 32, 2, bufs, NULL, r))
+        fail_msg("kernel %d, case %zu: interp %s \"%s\" (%llu invalid reads, lane 0 %u), jit %s \"%s\" (%llu, lane 0 %u)",
+                 kernel, i, wv_status_name(r[0].st), r[0].msg, (unsigned long long)r[0].inval, out[0][0],
+                 wv_status_name(r[1].st), r[1].msg, (unsigned long long)r[1].inval, out[1][0]);
+      if (i <= 1 || i == 3) { /* (inside, or no lane on the path) */
+        assert_int_equal(r[0].st, WV_OK);
+        assert_int_equal(r[0].inval, 0);
+        assert_int_equal(out[0][20], 60 + (i == 3 ? 100u * (uint32_t)kernel : 1000u + 20 + (uint32_t)c[i][1] / 4));
+      } else {
+        assert_true(r[0].st != WV_OK || r[0].inval > 0);
+      }
+      if (i == 2) assert_int_equal(out[0][0], 100u * (uint32_t)kernel); /* (past the end: the launch goes on) */
+    }
+}
+
 /* A site's window is the allocation it found last only while nothing was freed: a warp reads a row of an
  * allocation device malloc made (lane 0's, every lane's address from it), frees it, and reads the same row again
  * at the same instruction. The second read must go as the interpreter's does (no allocation there now), not
@@ -690,6 +758,7 @@ int main(void) {
       cmocka_unit_test(test_global_window),
       cmocka_unit_test(test_freed_window),
       cmocka_unit_test(test_shared_on_path),
+      cmocka_unit_test(test_global_on_path),
       cmocka_unit_test(test_param_bounds),
       cmocka_unit_test(test_f32_chains),
       cmocka_unit_test(test_barrier_order),
