@@ -568,6 +568,72 @@ static void emit_pred(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m3
 
 static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
 
+/* A path with accesses that check themselves runs only where a lane takes it (its checks and gathers cost even
+ * with no lane; a boundary test's path is often taken by no lane of most warps): skip_open branches around it, and
+ * skip_close merges the state the two ways leave in phis. So that every value the merge needs is made before the
+ * branch, skip_open first loads what the path writes and every predicate, and makes each register's 64-bit value;
+ * registers the path only reads are loaded in it and forgotten after it (clean, they are loaded again). */
+typedef struct path_skip {
+  LLVMBasicBlockRef from, join;
+  rval *regs;
+  uint32_t nregs;
+  LLVMValueRef *pv, pcount[NCOUNTERS];
+} path_skip;
+static void skip_open(em *e, path_skip *k, const uint32_t *writes, uint32_t nw, LLVMValueRef none) {
+  for (uint32_t j = 0; j < nw; j++) wv_em_reg(e, writes[j]);
+  for (uint32_t p = 0; p < e->npreds; p++) pred(e, p);
+  for (uint32_t r = 0; r < e->nregs; r++) wv_em_reg(e, e->regs[r].slot);
+  k->nregs = e->nregs;
+  k->regs = malloc((e->nregs + 1) * sizeof *k->regs);
+  k->pv = malloc((e->npreds + 1) * sizeof *k->pv);
+  if (k->regs) memcpy(k->regs, e->regs, e->nregs * sizeof *k->regs);
+  if (k->pv) memcpy(k->pv, e->pv, e->npreds * sizeof *k->pv);
+  memcpy(k->pcount, e->pcount, sizeof k->pcount);
+  k->from = LLVMGetInsertBlock(e->b);
+  k->join = NULL;
+  if (!k->regs || !k->pv) return; /* (out of memory: the path runs whatever its lanes, as before) */
+  LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(e->c, e->fn, "path");
+  k->join = LLVMAppendBasicBlockInContext(e->c, e->fn, "path_end");
+  LLVMBuildCondBr(e->b, none, k->join, run);
+  LLVMPositionBuilderAtEnd(e->b, run);
+}
+static void skip_close(em *e, path_skip *k) {
+  if (k->join) {
+    int *chg = calloc(k->nregs + 1, sizeof *chg);
+    for (uint32_t r = 0; r < k->nregs; r++) {
+      const rval *a = &k->regs[r], *b = &e->regs[r];
+      if (chg) chg[r] = a->v != b->v || a->v32 != b->v32 || a->vf != b->vf || a->ext != b->ext || a->dirty != b->dirty;
+      if (!chg || chg[r]) wv_em_reg(e, b->slot); /* (its value at the path's end, made there) */
+    }
+    LLVMBasicBlockRef end = LLVMGetInsertBlock(e->b);
+    LLVMBuildBr(e->b, k->join);
+    LLVMPositionBuilderAtEnd(e->b, k->join);
+    LLVMBasicBlockRef from[2] = {k->from, end};
+    for (uint32_t r = 0; r < k->nregs; r++) {
+      if (chg && !chg[r]) continue;
+      LLVMValueRef phi = LLVMBuildPhi(e->b, e->v64, "");
+      LLVMAddIncoming(phi, (LLVMValueRef[]){k->regs[r].v, e->regs[r].v}, from, 2);
+      e->regs[r] = (rval){.slot = e->regs[r].slot, .v = phi, .dirty = k->regs[r].dirty | e->regs[r].dirty};
+    }
+    free(chg);
+    e->nregs = k->nregs; /* (what the path loaded only to read) */
+    for (uint32_t p = 0; p < e->npreds; p++) {
+      if (e->pv[p] == k->pv[p]) continue;
+      LLVMValueRef phi = LLVMBuildPhi(e->b, e->i32, "");
+      LLVMAddIncoming(phi, (LLVMValueRef[]){k->pv[p], e->pv[p]}, from, 2);
+      e->pv[p] = phi;
+    }
+    for (int c = 0; c < NCOUNTERS; c++) {
+      if (e->pcount[c] == k->pcount[c]) continue;
+      LLVMValueRef phi = LLVMBuildPhi(e->b, e->i64, "");
+      LLVMAddIncoming(phi, (LLVMValueRef[]){k->pcount[c] ? k->pcount[c] : cint(e->i64, 0), e->pcount[c]}, from, 2);
+      e->pcount[c] = phi;
+    }
+  }
+  free(k->regs);
+  free(k->pv);
+}
+
 /* A forward branch the region holds at k (select.c wv_jit_branch), as the interpreter runs it: the lanes that do
  * not take it run their path, then those that do theirs, and all meet at the join (k's return: the join's index
  * in the region). Both paths run whole, each instruction for its path's lanes (none: nothing changes; no lane
@@ -584,7 +650,7 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
   /* each path's instructions in order, their kinds (NONE: its bra), and the registers it writes */
   uint32_t pcs[2][WV_JIT_BRANCH_MAX], npc[2] = {0, 0}, writes[2][WV_JIT_BRANCH_MAX], nw[2] = {0, 0};
   wv_jop ops[2][WV_JIT_BRANCH_MAX];
-  int self = 0, stored = 0; /* an access that checks itself on a path; a store seen, in the order they run */
+  int self = 0, stored = 0, pself[2] = {0, 0}; /* an access that checks itself (on path i); a store seen, in run order */
   for (int i = 0; i < 2 && !bad; i++)
     for (int r = 0; r < 2; r++)
       for (uint32_t pc = br.lo[i][r]; pc < br.hi[i][r]; pc++) {
@@ -596,7 +662,7 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
         if (o->kind != WV_JK_LD && o->kind != WV_JK_ST) continue;
         if (!e->early[pc - e->pc]) { /* (select.c's rules again: the bail-out to the branch depends on them) */
           bad |= stored || pin->guard >= 0 || o->vec > 1 || (pin->space != WV_SPACE_GLOBAL && pin->space != WV_SPACE_SHARED);
-          self = 1;
+          self = pself[i] = 1;
         }
         stored |= o->kind == WV_JK_ST;
       }
@@ -636,8 +702,11 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
     e->other = writes[1 - i];
     e->nother = nw[1 - i];
     e->pmask = lanes[i];
+    path_skip skip = {0};
+    if (pself[i]) skip_open(e, &skip, writes[i], nw[i], none[i]);
     for (uint32_t j = 0; j < npc[i]; j++)
       if (ops[i][j].kind != WV_JK_NONE) emit_insn(e, &e->f->code[pcs[i][j]], &ops[i][j], pcs[i][j] - e->pc); /* (else its bra) */
+    if (pself[i]) skip_close(e, &skip);
   }
   e->pmask = e->mask;
   e->nother = 0;
