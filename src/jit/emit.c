@@ -243,13 +243,14 @@ void wv_em_bail_if(em *e, LLVMValueRef cond, uint32_t k) {
   LLVMPositionBuilderAtEnd(e->b, go);
 }
 
-/* The emitter's state at a side exit (bail_cold, emit_back), which the code after it does not see: the counts and
- * what is changed (a side exit's flush clears them) and the registers' values (made there, they are not
- * the way on's). */
+/* The emitter's state at a side exit (bail_cold, emit_back, path_bail), which the code after it does not see: the
+ * counts and what is changed (a side exit's flush clears them), the registers' and predicates' values (made
+ * there, they are not the way on's). */
 typedef struct side {
   uint32_t counts[NCOUNTERS];
   rval *regs;
   uint8_t *pdirty;
+  LLVMValueRef *pv;
   uint32_t nregs;
 } side;
 static void side_in(em *e, side *s) {
@@ -257,16 +258,28 @@ static void side_in(em *e, side *s) {
   s->nregs = e->nregs;
   s->regs = malloc((e->nregs + 1) * sizeof *s->regs);
   s->pdirty = malloc(e->npreds + 1);
+  s->pv = malloc((e->npreds + 1) * sizeof *s->pv);
   if (s->regs) memcpy(s->regs, e->regs, e->nregs * sizeof *s->regs);
   if (s->pdirty) memcpy(s->pdirty, e->pdirty, e->npreds);
+  if (s->pv) memcpy(s->pv, e->pv, e->npreds * sizeof *s->pv);
 }
-static void side_out(em *e, side *s) {
+static int side_whole(const side *s) { return s->regs && s->pdirty && s->pv; } /* (else out of memory) */
+static void side_free(side *s) {
+  free(s->regs);
+  free(s->pdirty);
+  free(s->pv);
+}
+/* The emitter's state becomes s's again (s kept). */
+static void side_load(em *e, const side *s) {
   memcpy(e->counts, s->counts, sizeof s->counts);
   if (s->regs) memcpy(e->regs, s->regs, s->nregs * sizeof *s->regs), e->nregs = s->nregs;
   else for (uint32_t i = 0; i < e->nregs; i++) e->regs[i].dirty = 1; /* (out of memory: store again) */
+  if (s->pv) memcpy(e->pv, s->pv, e->npreds * sizeof *s->pv);
   for (uint32_t i = 0; i < e->npreds; i++) e->pdirty[i] = s->pdirty ? s->pdirty[i] : (e->pv[i] != NULL);
-  free(s->regs);
-  free(s->pdirty);
+}
+static void side_out(em *e, side *s) {
+  side_load(e, s);
+  side_free(s);
 }
 
 /* The same where the bail-out is rare and the way on hot (a loop's turns): what changed is stored only on the way
@@ -286,63 +299,40 @@ static void bail_cold(em *e, LLVMValueRef cond, uint32_t k) {
 }
 void wv_em_bail(em *e, LLVMValueRef cond, uint32_t k) { (e->loop && !e->snap ? bail_cold : wv_em_bail_if)(e, cond, k); }
 
-/* The emitter's state at a branch whose paths hold accesses that check themselves (emit_branch). */
-typedef struct em_snap {
-  side s;
-  LLVMValueRef *pv;
-} em_snap;
-
-/* On such a path: if (cond), for a lane that takes it, return the branch's index with the state as it was at the
- * branch (what changed before it stored, what the paths changed not; select.c let no access that checks itself
- * follow a store of the paths, so nothing in memory has changed either), and the interpreter runs the branch and
- * its paths (and reports the fault there). Where no lane takes the path it does nothing, so nothing fails. */
+/* On a path of a branch whose paths hold accesses that check themselves (emit_branch; e->snap: the state at the
+ * branch): if (cond), return the branch's index with the state as it was at the branch (what changed before it
+ * stored, what the paths changed not; select.c let no access that checks itself follow a store of the paths, so
+ * nothing in memory has changed either), and the interpreter runs the branch and its paths (and reports the fault
+ * there). Such a path runs only where a lane takes it (skip_open). */
 static void path_bail(em *e, LLVMValueRef cond) {
-  em_snap *sn = e->snap;
-  cond = LLVMBuildAnd(e->b, cond, LLVMBuildICmp(e->b, LLVMIntNE, e->pmask, cint(e->i32, 0), ""), "");
+  side *sn = e->snap, cur;
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(e->c, e->fn, "path_bail");
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->c, e->fn, "go");
   LLVMBuildCondBr(e->b, cond, out, go);
   LLVMPositionBuilderAtEnd(e->b, out);
-  side cur;
   side_in(e, &cur);
-  LLVMValueRef *pv = malloc((e->npreds + 1) * sizeof *pv);
-  if (pv) memcpy(pv, e->pv, e->npreds * sizeof *pv);
   e->snap = NULL; /* (the branch's state: flushed as at any exit) */
-  memcpy(e->counts, sn->s.counts, sizeof e->counts);
-  memcpy(e->regs, sn->s.regs, sn->s.nregs * sizeof *e->regs);
-  e->nregs = sn->s.nregs;
-  memcpy(e->pdirty, sn->s.pdirty, e->npreds);
-  memcpy(e->pv, sn->pv, e->npreds * sizeof *e->pv);
+  side_load(e, sn);
   flush(e, e->pc + e->snap_k);
   LLVMBuildRet(e->b, cint(e->i32, e->snap_k));
   e->snap = sn;
   side_out(e, &cur);
-  if (pv) memcpy(e->pv, pv, e->npreds * sizeof *pv);
-  free(pv);
   LLVMPositionBuilderAtEnd(e->b, go);
 }
 
 /* The state at a branch for path_bail (NULL: out of memory). */
-static em_snap *snap_take(em *e) {
-  em_snap *sn = malloc(sizeof *sn);
+static side *snap_take(em *e) {
+  side *sn = malloc(sizeof *sn);
   if (!sn) return NULL;
-  side_in(e, &sn->s);
-  sn->pv = malloc((e->npreds + 1) * sizeof *sn->pv);
-  if (!sn->s.regs || !sn->s.pdirty || !sn->pv) {
-    free(sn->s.regs);
-    free(sn->s.pdirty);
-    free(sn->pv);
-    free(sn);
-    return NULL;
-  }
-  memcpy(sn->pv, e->pv, e->npreds * sizeof *sn->pv);
-  return sn;
+  side_in(e, sn);
+  if (side_whole(sn)) return sn;
+  side_free(sn);
+  free(sn);
+  return NULL;
 }
-static void snap_free(em_snap *sn) {
+static void snap_free(side *sn) {
   if (!sn) return;
-  free(sn->s.regs);
-  free(sn->s.pdirty);
-  free(sn->pv);
+  side_free(sn);
   free(sn);
 }
 
@@ -575,52 +565,48 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
  * registers the path only reads are loaded in it and forgotten after it (clean, they are loaded again). */
 typedef struct path_skip {
   LLVMBasicBlockRef from, join;
-  rval *regs;
-  uint32_t nregs;
-  LLVMValueRef *pv, pcount[NCOUNTERS];
+  side s; /* (its registers' and predicates' values before the path) */
+  LLVMValueRef pcount[NCOUNTERS];
 } path_skip;
 static void skip_open(em *e, path_skip *k, const uint32_t *writes, uint32_t nw, LLVMValueRef none) {
   for (uint32_t j = 0; j < nw; j++) wv_em_reg(e, writes[j]);
   for (uint32_t p = 0; p < e->npreds; p++) pred(e, p);
   for (uint32_t r = 0; r < e->nregs; r++) wv_em_reg(e, e->regs[r].slot);
-  k->nregs = e->nregs;
-  k->regs = malloc((e->nregs + 1) * sizeof *k->regs);
-  k->pv = malloc((e->npreds + 1) * sizeof *k->pv);
-  if (k->regs) memcpy(k->regs, e->regs, e->nregs * sizeof *k->regs);
-  if (k->pv) memcpy(k->pv, e->pv, e->npreds * sizeof *k->pv);
+  side_in(e, &k->s);
   memcpy(k->pcount, e->pcount, sizeof k->pcount);
   k->from = LLVMGetInsertBlock(e->b);
   k->join = NULL;
-  if (!k->regs || !k->pv) return; /* (out of memory: the path runs whatever its lanes, as before) */
+  if (!side_whole(&k->s)) return; /* (out of memory: the path runs whatever its lanes; path_bail takes it back then) */
   LLVMBasicBlockRef run = LLVMAppendBasicBlockInContext(e->c, e->fn, "path");
   k->join = LLVMAppendBasicBlockInContext(e->c, e->fn, "path_end");
   LLVMBuildCondBr(e->b, none, k->join, run);
   LLVMPositionBuilderAtEnd(e->b, run);
 }
 static void skip_close(em *e, path_skip *k) {
+  const side *b = &k->s;
   if (k->join) {
-    int *chg = calloc(k->nregs + 1, sizeof *chg);
-    for (uint32_t r = 0; r < k->nregs; r++) {
-      const rval *a = &k->regs[r], *b = &e->regs[r];
-      if (chg) chg[r] = a->v != b->v || a->v32 != b->v32 || a->vf != b->vf || a->ext != b->ext || a->dirty != b->dirty;
-      if (!chg || chg[r]) wv_em_reg(e, b->slot); /* (its value at the path's end, made there) */
+    int *chg = calloc(b->nregs + 1, sizeof *chg);
+    for (uint32_t r = 0; r < b->nregs; r++) {
+      const rval *x = &b->regs[r], *y = &e->regs[r];
+      if (chg) chg[r] = x->v != y->v || x->v32 != y->v32 || x->vf != y->vf || x->ext != y->ext || x->dirty != y->dirty;
+      if (!chg || chg[r]) wv_em_reg(e, y->slot); /* (its value at the path's end, made there) */
     }
     LLVMBasicBlockRef end = LLVMGetInsertBlock(e->b);
     LLVMBuildBr(e->b, k->join);
     LLVMPositionBuilderAtEnd(e->b, k->join);
     LLVMBasicBlockRef from[2] = {k->from, end};
-    for (uint32_t r = 0; r < k->nregs; r++) {
+    for (uint32_t r = 0; r < b->nregs; r++) {
       if (chg && !chg[r]) continue;
       LLVMValueRef phi = LLVMBuildPhi(e->b, e->v64, "");
-      LLVMAddIncoming(phi, (LLVMValueRef[]){k->regs[r].v, e->regs[r].v}, from, 2);
-      e->regs[r] = (rval){.slot = e->regs[r].slot, .v = phi, .dirty = k->regs[r].dirty | e->regs[r].dirty};
+      LLVMAddIncoming(phi, (LLVMValueRef[]){b->regs[r].v, e->regs[r].v}, from, 2);
+      e->regs[r] = (rval){.slot = e->regs[r].slot, .v = phi, .dirty = b->regs[r].dirty | e->regs[r].dirty};
     }
     free(chg);
-    e->nregs = k->nregs; /* (what the path loaded only to read) */
+    e->nregs = b->nregs; /* (what the path loaded only to read) */
     for (uint32_t p = 0; p < e->npreds; p++) {
-      if (e->pv[p] == k->pv[p]) continue;
+      if (e->pv[p] == b->pv[p]) continue;
       LLVMValueRef phi = LLVMBuildPhi(e->b, e->i32, "");
-      LLVMAddIncoming(phi, (LLVMValueRef[]){k->pv[p], e->pv[p]}, from, 2);
+      LLVMAddIncoming(phi, (LLVMValueRef[]){b->pv[p], e->pv[p]}, from, 2);
       e->pv[p] = phi;
     }
     for (int c = 0; c < NCOUNTERS; c++) {
@@ -630,8 +616,7 @@ static void skip_close(em *e, path_skip *k) {
       e->pcount[c] = phi;
     }
   }
-  free(k->regs);
-  free(k->pv);
+  side_free(&k->s);
 }
 
 /* A forward branch the region holds at k (select.c wv_jit_branch), as the interpreter runs it: the lanes that do
@@ -660,8 +645,8 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
         if (!wv_jit_select(pin, o)) { o->kind = WV_JK_NONE; continue; }
         if (wv_jop_dreg(o) && pin->d[0] != WV_NOSLOT) writes[i][nw[i]++] = pin->d[0];
         if (o->kind != WV_JK_LD && o->kind != WV_JK_ST) continue;
-        if (!e->early[pc - e->pc]) { /* (select.c's rules again: the bail-out to the branch depends on them) */
-          bad |= stored || pin->guard >= 0 || o->vec > 1 || (pin->space != WV_SPACE_GLOBAL && pin->space != WV_SPACE_SHARED);
+        if (!e->early[pc - e->pc]) { /* (select.c's rules, asked again: the bail-out to the branch depends on them) */
+          bad |= stored || !wv_jit_path_access(pin, o);
           self = pself[i] = 1;
         }
         stored |= o->kind == WV_JK_ST;

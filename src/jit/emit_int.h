@@ -57,7 +57,7 @@ typedef struct em {
   uint32_t bpc;         /* on a path: the branch's pc */
   const uint32_t *other; /* on a path: the registers the other path writes (nother) */
   uint32_t nother;
-  struct em_snap *snap; /* on a path with accesses that check themselves: the state at its branch (emit.c path_bail) */
+  struct side *snap;    /* on a path with accesses that check themselves: the state at its branch (emit.c path_bail) */
   uint32_t snap_k;      /* ... and the branch's index in the region */
   LLVMValueRef pcount[NCOUNTERS]; /* on a path: its accesses' counts so far, added once both paths ran (i64, NULL: 0) */
   int kmask;            /* wv_jit_emit_region's: wv_em_lanes makes a bitcast */

@@ -307,8 +307,6 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef a, LLVMValu
     LLVMValueRef good = LLVMBuildOr(e->b, LLVMBuildAnd(e->b, in_win, aligned, ""), LLVMBuildNot(e->b, mv, ""), "");
     hit = LLVMBuildICmp(e->b, LLVMIntEQ, LLVMBuildBitCast(e->b, good, e->i32, ""), cint(e->i32, 0xffffffffu), "");
     hit = LLVMBuildAnd(e->b, hit, usable, "");
-    if (e->pmask != e->mask) /* on a path no lane takes: nothing to check (path_bail does not bail out there) */
-      hit = LLVMBuildOr(e->b, hit, LLVMBuildICmp(e->b, LLVMIntEQ, e->pmask, cint(e->i32, 0), ""), "");
     bhit = LLVMGetInsertBlock(e->b);
     bcall = LLVMAppendBasicBlockInContext(e->c, e->fn, "check");
     bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "checked");
@@ -436,6 +434,11 @@ LLVMValueRef wv_em_path_bad(em *e, const uint32_t *pcs, uint32_t n, LLVMValueRef
   return bad;
 }
 
+/* Whether a selected instruction is a store or atomic that may write shared memory (a global or local one cannot). */
+static int shared_store(const wv_insn *in, const wv_jop *o) {
+  return (o->kind == WV_JK_ST || o->kind == WV_JK_ATOM) && in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_LOCAL;
+}
+
 /* The region's loads that may be made at its entry: loads of one element checked there (no guard, the address
  * register an input of the region) after no store or atomic the region makes that may write shared memory (a
  * global or local one cannot), made after the entry's check: what such a load reads at its place is what it reads
@@ -444,11 +447,6 @@ LLVMValueRef wv_em_path_bad(em *e, const uint32_t *pcs, uint32_t n, LLVMValueRef
  * them, where it was chosen at each), for the region's lanes (whose addresses the entry checked), each kept in
  * hoist[k] for the instruction to take its lanes of (wv_em_mem), counted there. In a loop's body, at each turn's
  * start. */
-/* Whether a selected instruction is a store or atomic that may write shared memory (a global or local one cannot). */
-static int shared_store(const wv_insn *in, const wv_jop *o) {
-  return (o->kind == WV_JK_ST || o->kind == WV_JK_ATOM) && in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_LOCAL;
-}
-
 void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist) {
   uint8_t *ok = calloc(len + 1, 1); /* per instruction: 1 may be made at the entry, 2 made there already */
   wv_jop *ops = malloc((len + 1) * sizeof *ops);

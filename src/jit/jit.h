@@ -94,10 +94,14 @@ int wv_jit_static(const wv_insn *code, uint32_t k, uint32_t slot, const uint64_t
 int wv_jit_shfl_ok(const wv_insn *code, uint32_t k, const uint64_t *consts, uint32_t nconsts, uint32_t *b, uint32_t *c);
 /* A .shared access whose check is inline (emit_mem.c set_bad): 32-bit addresses, an offset within 2^30 of 0. */
 int wv_jit_shared_inline(const wv_insn *in);
+/* Whether a selected load or store (o: wv_jit_select's) may stand on a branch's path that a region holds: one
+ * element, no guard, .global or .shared (checked at the entry where it can be, else by itself there). */
+int wv_jit_path_access(const wv_insn *in, const wv_jop *o);
 /* A forward branch a region holds (jit_hook.h): `@p bra T` at pc, whose two paths — the lanes that do not take it
  * from pc + 1, those that do from T, each perhaps through one unconditional forward `bra` — hold only
- * instructions that compile and touch no other lane and no memory but .shared loads and stores checked at the
- * region's entry (emit_mem.c wv_em_checked_early), and meet at its reconvergence point `join`; the paths
+ * instructions that compile and touch no other lane and no memory but loads and stores of wv_jit_path_access
+ * (checked at the region's entry, emit_mem.c wv_em_checked_early, or by themselves before any store of the
+ * paths), and meet at its reconvergence point `join`; the paths
  * together are the instructions between. Path p (0: not taken, 1: taken) is the ranges [lo[p][i], hi[p][i]) in
  * order, n[p] instructions with its `bra`. */
 typedef struct wv_jbranch {

@@ -254,6 +254,12 @@ int wv_jit_shared_inline(const wv_insn *in) {
          in->imm < (1 << 30);
 }
 
+/* (jit.h) */
+int wv_jit_path_access(const wv_insn *in, const wv_jop *o) {
+  return (o->kind == WV_JK_LD || o->kind == WV_JK_ST) && o->vec <= 1 && in->guard < 0 &&
+         (in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_SHARED);
+}
+
 /* Whether instruction pc may stand on a branch's path in a region starting at start (wv_jit_branch): 0 no; 1
  * arithmetic, or a .shared load or store of one element checked at the entry (no guard, its address register
  * written by no instruction before it in the region); 2 a .global or .shared load or store of one element, no
@@ -263,7 +269,7 @@ static int on_path(const wv_func *f, uint32_t start, uint32_t pc, const uint8_t 
   wv_jop o;
   if (!wv_jit_select(in, &o) || o.kind == WV_JK_ATOM || o.kind == WV_JK_SHFL || o.vec > 1) return 0;
   if (o.kind != WV_JK_LD && o.kind != WV_JK_ST) return 1;
-  if (in->guard >= 0 || (in->space != WV_SPACE_GLOBAL && in->space != WV_SPACE_SHARED)) return 0;
+  if (!wv_jit_path_access(in, &o)) return 0;
   if (!wv_jit_shared_inline(in)) return 2;
   for (uint32_t i = start; wreg && i < pc && in->a != WV_NOSLOT; i++)
     if (wreg[i] && wv_jit_writes(&f->code[i], in->a)) return 2;
