@@ -336,6 +336,17 @@ static void run_engine(const char *engine, const char *ptx, const uint32_t *in, 
   wv_destroy(vm);
 }
 
+/* The counters --stats shows, as the interpreter counts them (instructions, branches, barriers, memory), which the
+ * JIT must reproduce. */
+#define NCOUNTS 17
+static void counts_of(const wv_stats *s, uint64_t c[NCOUNTS]) {
+  const uint64_t v[NCOUNTS] = {s->warp_instructions, s->thread_instructions, s->divergent_branches, s->reconvergences,
+                               s->forced_yields, s->barriers, s->collectives, s->collective_undefined, s->global_loads,
+                               s->global_stores, s->shared_loads, s->shared_stores, s->local_loads, s->local_stores,
+                               s->atomics, s->async_copies, s->ctas};
+  memcpy(c, v, sizeof v);
+}
+
 static void test_random_straight_line(void **state) {
   (void)state;
   if (!wv_has_jit()) {
@@ -370,14 +381,10 @@ static void test_random_straight_line(void **state) {
     wv_stats sa, sb;
     run_engine("interp", ptx, in, out_a, scr_a, block, &sa);
     run_engine("jit", ptx, in, out_b, scr_b, block, &sb);
-    /* the counters --stats shows, as the interpreter counts them (instructions, branches, memory) */
-    const uint64_t ca[] = {sa.warp_instructions, sa.thread_instructions, sa.divergent_branches, sa.reconvergences,
-                           sa.forced_yields, sa.collectives, sa.collective_undefined, sa.global_loads, sa.global_stores,
-                           sa.shared_loads, sa.shared_stores, sa.atomics};
-    const uint64_t cb[] = {sb.warp_instructions, sb.thread_instructions, sb.divergent_branches, sb.reconvergences,
-                           sb.forced_yields, sb.collectives, sb.collective_undefined, sb.global_loads, sb.global_stores,
-                           sb.shared_loads, sb.shared_stores, sb.atomics};
-    for (size_t i = 0; i < sizeof ca / sizeof *ca; i++)
+    uint64_t ca[NCOUNTS], cb[NCOUNTS];
+    counts_of(&sa, ca);
+    counts_of(&sb, cb);
+    for (size_t i = 0; i < NCOUNTS; i++)
       if (ca[i] != cb[i]) fail_msg("seed %u: counter %zu: interp %llu jit %llu\n%s", seed, i, (unsigned long long)ca[i],
                                    (unsigned long long)cb[i], ptx);
     if (memcmp(out_a, out_b, sizeof out_a) || memcmp(scr_a, scr_b, sizeof scr_a)) {
@@ -397,7 +404,7 @@ typedef struct outcome {
   wv_status st;
   char msg[512];
   uint64_t inval;
-  uint64_t counts[15];
+  uint64_t counts[NCOUNTS];
 } outcome;
 
 /* Kernel k of ptx launched on one block of `block` threads under each engine (0: interp, 1: jit): its parameters
@@ -428,14 +435,11 @@ static int both_engines(const char *ptx, uint32_t block, size_t nbuf, wvt_buf bu
     wv_stats s;
     wv_get_stats(vm, &s);
     r[e].inval = s.invalid_reads;
-    const uint64_t counts[] = {s.warp_instructions, s.thread_instructions, s.divergent_branches, s.reconvergences,
-                               s.barriers, s.collectives, s.global_loads, s.global_stores, s.shared_loads,
-                               s.shared_stores, s.local_loads, s.local_stores, s.atomics, s.async_copies, s.ctas};
-    memcpy(r[e].counts, counts, sizeof counts);
+    counts_of(&s, r[e].counts);
     wv_destroy(vm);
   }
   int same = r[0].st == r[1].st && !strcmp(r[0].msg, r[1].msg) && r[0].inval == r[1].inval;
-  for (int i = 0; i < 15; i++)
+  for (int i = 0; i < NCOUNTS; i++)
     if (r[0].counts[i] != r[1].counts[i]) {
       fprintf(stderr, "counter %d: interp %llu, jit %llu\n", i, (unsigned long long)r[0].counts[i], (unsigned long long)r[1].counts[i]);
       same = 0;
