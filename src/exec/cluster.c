@@ -95,12 +95,18 @@ void wv_cluster_specials(const wv_cta *cta, const uint32_t grid[3], int explicit
   v[WV_SP_CLUSTER_NCTARANK - WV_SP_CLUSTER_CTAID_X] = cl->n;
   v[WV_SP_IS_EXPLICIT_CLUSTER - WV_SP_CLUSTER_CTAID_X] = explicit_cluster != 0;
   /* (each row holds one value in all lanes, zero at first: a row that has it already is left; a warp that held
-   * another CTA of the launch rewrites only its rows that change, %clusterid where the cluster is one CTA) */
-  for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+   * another CTA of the launch rewrites only its rows that change, %clusterid where the cluster is one CTA. The
+   * CTA's warps hold the same rows, all written for the CTA they held before or all zero: warp 0's tell which) */
+  uint32_t diff = 0;
+  const uint64_t *sp0 = cta->nwarps ? cta->warps[0].specials : NULL;
+  for (uint32_t k = 0; sp0 && k < sizeof v / sizeof *v; k++)
+    if (sp0[(WV_SP_CLUSTER_CTAID_X + k) * WV_WARP] != v[k]) diff |= 1u << k;
+  for (uint32_t wi = 0; diff && wi < cta->nwarps; wi++) {
     uint64_t *sp = cta->warps[wi].specials;
-    for (uint32_t k = 0; k < sizeof v / sizeof *v; k++)
-      if (sp[(WV_SP_CLUSTER_CTAID_X + k) * WV_WARP] != v[k])
-        for (int l = 0; l < WV_WARP; l++) sp[(WV_SP_CLUSTER_CTAID_X + k) * WV_WARP + l] = v[k];
+    for (uint32_t d = diff; d; d &= d - 1) {
+      uint32_t k = (uint32_t)__builtin_ctz(d);
+      for (int l = 0; l < WV_WARP; l++) sp[(WV_SP_CLUSTER_CTAID_X + k) * WV_WARP + l] = v[k];
+    }
   }
 }
 

@@ -138,6 +138,7 @@ typedef struct wv_cta {
   uint8_t *shared;
   uint32_t shared_size;
   wv_ctabar bars[WV_MAX_BARRIERS + 1]; /* the named barriers and the cluster barrier */
+  uint32_t bars_waiting;    /* bit id: barrier id has threads arrived (bars[id].arrived != 0) */
   uint32_t async_pending;   /* cp.async operations issued and not yet delivered */
   uint32_t async_batched;   /* ... of them in its warps' batches (async.c wv_abatch), which aidx does not count */
   struct wv_aidx *aidx;     /* the shared bytes undelivered copies will write (async.c), NULL before a cp.async */

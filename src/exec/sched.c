@@ -189,8 +189,7 @@ static void threads_exit(sched *s, wv_warp *w, wv_group *g, uint32_t m) {
   s->x.cta->live_threads -= (uint32_t)__builtin_popcount(m);
   if (!g->mask) group_drop(s, g);
   check_cbars(s, w);
-  for (uint32_t id = 0; id < WV_MAX_BARRIERS; id++)
-    if (s->x.cta->bars[id].arrived) check_ctabar(s, s->x.cta, id);
+  for (uint32_t ids = s->x.cta->bars_waiting; ids; ids &= ids - 1) check_ctabar(s, s->x.cta, (uint32_t)__builtin_ctz(ids));
   wv_cluster_bar_check(s, s->x.cta->cl); /* the cluster barrier waits for live threads only */
 }
 
@@ -252,30 +251,35 @@ static void release_ctabar(sched *s, wv_cta *cta, uint32_t id) {
   wv_ctabar *b = &cta->bars[id];
   wv_ctabar done = *b;
   memset(b, 0, sizeof *b);
+  cta->bars_waiting &= ~(1u << id);
   s->barriers++;
   wv_mm_commit_cta(&s->x); /* a CTA barrier orders the block's memory accesses */
-  for (uint32_t wi = 0; wi < cta->nwarps; wi++) {
+  int slow = done.red_any || s->prof;
+  for (uint32_t wi = 0, nw = cta->nwarps; wi < nw; wi++) {
     wv_warp *w = &cta->warps[wi];
-    for (uint32_t i = 0; i < w->ngroups; i++) {
+    uint32_t ng = w->ngroups;
+    for (uint32_t i = 0; i < ng; i++) {
       wv_group *g = &w->groups[i];
-      if (!g->mask || g->state != WV_G_BAR || g->bar_id != id) continue;
-      const wv_insn *in = done.red_any ? &g->frame->fn->code[g->pc] : NULL;
-      if (in && in->mode == WV_BAR_RED) { /* bar.red: every waiting thread gets the result */
-        uint64_t v = in->boolop == WV_BOOL_AND ? (done.red_and ? 1 : 0)
-                     : in->boolop == WV_BOOL_OR  ? (done.red_or ? 1 : 0) : done.red_popc;
-        if (in->boolop == WV_BOOL_NONE) {
-          uint64_t *D = g->frame->regs + (size_t)WV_SLOT_INDEX(in->d[0]) * WV_WARP;
-          WV_FOR_LANES(g->mask, l, { D[l] = v; });
-        } else {
-          uint32_t *P = &g->frame->preds[in->d[0]];
-          *P = v ? (*P | g->mask) : (*P & ~g->mask);
+      if (g->state != WV_G_BAR || g->bar_id != id || !g->mask) continue;
+      if (slow) {
+        const wv_insn *in = done.red_any ? &g->frame->fn->code[g->pc] : NULL;
+        if (in && in->mode == WV_BAR_RED) { /* bar.red: every waiting thread gets the result */
+          uint64_t v = in->boolop == WV_BOOL_AND ? (done.red_and ? 1 : 0)
+                       : in->boolop == WV_BOOL_OR  ? (done.red_or ? 1 : 0) : done.red_popc;
+          if (in->boolop == WV_BOOL_NONE) {
+            uint64_t *D = g->frame->regs + (size_t)WV_SLOT_INDEX(in->d[0]) * WV_WARP;
+            WV_FOR_LANES(g->mask, l, { D[l] = v; });
+          } else {
+            uint32_t *P = &g->frame->preds[in->d[0]];
+            *P = v ? (*P | g->mask) : (*P & ~g->mask);
+          }
         }
+        if (s->prof) wv_prof_bar(s->prof, g->frame->fn, g->pc, w->id, cta_clock(s), 1);
       }
-      if (s->prof) wv_prof_bar(s->prof, g->frame->fn, g->pc, w->id, cta_clock(s), 1);
       g->state = WV_G_RUN;
       g->pc++;
     }
-    if (w->ngroups > 1) warp_merge(s, w);
+    if (ng > 1) warp_merge(s, w);
   }
 }
 
@@ -618,13 +622,14 @@ static int polling(sched *s, wv_warp *w, wv_group *g, const wv_insn *in) {
 
 /* bar.sync, bar.red or bar.arrive of CTA barrier in->a by lanes m, all of group g: their arrival, and whether
  * they wait (R_BLOCKED; the last to arrive releases them all, check_ctabar). */
-static int bar_arrive(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_t m) {
+static inline __attribute__((always_inline)) int bar_arrive(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_t m) {
   wv_exec *x = &s->x;
   uint32_t id = read_u32(s, in->a, m) & 15u;
   uint32_t cnt = in->b != WV_NOSLOT ? read_u32(s, in->b, m) : 0;
   wv_ctabar *b = &x->cta->bars[id];
   if (cnt) b->expected = cnt;
   b->arrived += (uint32_t)__builtin_popcount(m);
+  x->cta->bars_waiting |= 1u << id;
   if (in->mode == WV_BAR_RED) {
     uint32_t p = x->preds[in->c];
     if (in->neg_c) p = ~p;
@@ -1024,11 +1029,9 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
   wv_async_warp_reset(w);
   uint64_t *sp = w->specials;
   uint32_t bx = x->block[0], by = x->block[1];
-  for (int l = 0; l < WV_WARP; l++) {
-    sp[WV_SP_CTAID_X * 32 + l] = cta->ctaid[0];
-    sp[WV_SP_CTAID_Y * 32 + l] = cta->ctaid[1];
-    sp[WV_SP_CTAID_Z * 32 + l] = cta->ctaid[2];
-  }
+  for (int k = 0; k < 3; k++) /* (a row holds one value in all lanes, zero at first: one that has it already is left) */
+    if (sp[(WV_SP_CTAID_X + k) * 32] != cta->ctaid[k])
+      for (int l = 0; l < WV_WARP; l++) sp[(WV_SP_CTAID_X + k) * 32 + l] = cta->ctaid[k];
   for (int l = 0; !reused && l < WV_WARP; l++) { /* the rest, the same for every CTA of the launch */
     uint32_t t = first + (uint32_t)l;
     sp[WV_SP_TID_X * 32 + l] = t % bx;
@@ -1264,6 +1267,7 @@ int wv_cta_start(sched *s, wv_cta *cta, uint64_t ci, int reused) {
   cta->async_pending = cta->async_batched = 0;
   cta->clk_bias = cta->clk_out = 0;
   memset(cta->bars, 0, sizeof cta->bars);
+  cta->bars_waiting = 0;
   cta->stuck = 0;
   if (s->L->csize <= 1) { /* a cluster of one; a cluster launch's runner formed the clusters (launch.c) */
     static const uint32_t one[3] = {1, 1, 1};
