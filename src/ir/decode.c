@@ -339,6 +339,8 @@ static int daddr(wv_dec *d, const ptx_operand *o, wv_insn *in) {
     if (g->space == WV_SPACE_SHARED) {
       if (in->space != WV_SPACE_GENERIC && in->space != WV_SPACE_SHARED && in->space != WV_SPACE_CLUSTER) return wv_derr(d, o->loc, "'%s' is a .shared variable", o->name);
       if (in->space == WV_SPACE_GENERIC) in->imm += (int64_t)WV_SHARED_WINDOW;
+      /* (a .shared address is 32 bits: so is its base, none or the kernel's offset; the JIT's inline check asks) */
+      if (in->space == WV_SPACE_SHARED) in->addrf |= WV_AF_ADDR32;
       if (g->slot != WV_NOSLOT) { in->a = g->slot; return 0; } /* [var+off]: the running kernel's offset */
     }
     in->imm += (int64_t)g->addr;
