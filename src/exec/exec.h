@@ -171,8 +171,8 @@ struct wv_vm;
 /* A global allocation that compiled code found through wv_warp_region_at (jit_rt.c), kept per access site
  * (its pc % WV_GWINS): device addresses [lo, end) are at host address + delta while the heap has freed nothing
  * since (frees == *wv_exec.heap_frees). lo == end: none. Two sites a multiple of WV_GWINS apart share one, and
- * each then finds the other's allocation in it where they access two (srad's coefficient kernel, at 16: a call of
- * the check every other warp); 64 keeps the sites of a kernel's regions apart. */
+ * where they access two allocations each finds the other's there (srad's coefficient kernel at 16: a call of the
+ * check every other warp); at 64 only sites 64 instructions apart do. */
 typedef struct wv_gwin {
   uint64_t lo, end, delta, frees;
 } wv_gwin;

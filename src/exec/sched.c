@@ -254,28 +254,25 @@ static void release_ctabar(sched *s, wv_cta *cta, uint32_t id) {
   cta->bars_waiting &= ~(1u << id);
   s->barriers++;
   wv_mm_commit_cta(&s->x); /* a CTA barrier orders the block's memory accesses */
-  int slow = done.red_any || s->prof;
   for (uint32_t wi = 0, nw = cta->nwarps; wi < nw; wi++) {
     wv_warp *w = &cta->warps[wi];
     uint32_t ng = w->ngroups;
     for (uint32_t i = 0; i < ng; i++) {
       wv_group *g = &w->groups[i];
       if (g->state != WV_G_BAR || g->bar_id != id || !g->mask) continue;
-      if (slow) {
-        const wv_insn *in = done.red_any ? &g->frame->fn->code[g->pc] : NULL;
-        if (in && in->mode == WV_BAR_RED) { /* bar.red: every waiting thread gets the result */
-          uint64_t v = in->boolop == WV_BOOL_AND ? (done.red_and ? 1 : 0)
-                       : in->boolop == WV_BOOL_OR  ? (done.red_or ? 1 : 0) : done.red_popc;
-          if (in->boolop == WV_BOOL_NONE) {
-            uint64_t *D = g->frame->regs + (size_t)WV_SLOT_INDEX(in->d[0]) * WV_WARP;
-            WV_FOR_LANES(g->mask, l, { D[l] = v; });
-          } else {
-            uint32_t *P = &g->frame->preds[in->d[0]];
-            *P = v ? (*P | g->mask) : (*P & ~g->mask);
-          }
+      const wv_insn *in = done.red_any ? &g->frame->fn->code[g->pc] : NULL;
+      if (in && in->mode == WV_BAR_RED) { /* bar.red: every waiting thread gets the result */
+        uint64_t v = in->boolop == WV_BOOL_AND ? (done.red_and ? 1 : 0)
+                     : in->boolop == WV_BOOL_OR  ? (done.red_or ? 1 : 0) : done.red_popc;
+        if (in->boolop == WV_BOOL_NONE) {
+          uint64_t *D = g->frame->regs + (size_t)WV_SLOT_INDEX(in->d[0]) * WV_WARP;
+          WV_FOR_LANES(g->mask, l, { D[l] = v; });
+        } else {
+          uint32_t *P = &g->frame->preds[in->d[0]];
+          *P = v ? (*P | g->mask) : (*P & ~g->mask);
         }
-        if (s->prof) wv_prof_bar(s->prof, g->frame->fn, g->pc, w->id, cta_clock(s), 1);
       }
+      if (s->prof) wv_prof_bar(s->prof, g->frame->fn, g->pc, w->id, cta_clock(s), 1);
       g->state = WV_G_RUN;
       g->pc++;
     }

@@ -320,20 +320,19 @@ static void path_bail(em *e, LLVMValueRef cond) {
   LLVMPositionBuilderAtEnd(e->b, go);
 }
 
+static void snap_free(side *sn) {
+  if (!sn) return;
+  side_free(sn);
+  free(sn);
+}
 /* The state at a branch for path_bail (NULL: out of memory). */
 static side *snap_take(em *e) {
   side *sn = malloc(sizeof *sn);
   if (!sn) return NULL;
   side_in(e, sn);
   if (side_whole(sn)) return sn;
-  side_free(sn);
-  free(sn);
+  snap_free(sn);
   return NULL;
-}
-static void snap_free(side *sn) {
-  if (!sn) return;
-  side_free(sn);
-  free(sn);
 }
 
 
