@@ -410,6 +410,18 @@ static LLVMValueRef emit_fun(em *e, const wv_insn *in, const wv_jop *o) {
   return LLVMBuildSelect(e->b, isnan64(e, a), LLVMBuildOr(e->b, a, splat(e, e->i64, 0x0008000000000000ull), ""), r, "");
 }
 
+/* rcp.rn and sqrt.rn of .f32 (no .ftz) and .f64 as fpmath.h's host paths make them: the host's correctly rounded
+ * 1 / a and sqrt(a) (-0 for -0), an f32 NaN canonical; an f64 NaN a's, quieted, and the default NaN for the
+ * square root of a negative number (wv_fp__arith_f64). */
+static LLVMValueRef emit_frs(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef *raw) {
+  int f32 = o->flt == 32;
+  LLVMTypeRef ft = vec(f32 ? e->f32 : e->f64);
+  LLVMValueRef s = f32 ? NULL : wv_em_reg(e, in->a), a = f32 ? f32_in(e, in->a, 0, 0) : as_f64(e, s), r;
+  if (o->op == WV_OP_SQRT) r = wv_em_intrinsic(e, "llvm.sqrt", &ft, 1, &a, 1);
+  else r = LLVMBuildFDiv(e->b, LLVMConstBitCast(f32 ? splat(e, e->i32, 0x3f800000u) : splat(e, e->i64, 0x3ff0000000000000ull), ft), a, "");
+  return f32 ? from_f32z(e, r, 0, NULL, raw) : from_f64(e, r, &s, 1);
+}
+
 /* ---- instructions ---- */
 static LLVMValueRef ibin(em *e, const wv_insn *in, const wv_jop *o) {
   unsigned w = o->bits;
@@ -789,6 +801,7 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
     break;
   }
   case WV_JK_FUN: r = emit_fun(e, in, o); break;
+  case WV_JK_FRS: r = emit_frs(e, in, o, &raw); break;
   case WV_JK_PACK: { /* h_pack: each source's low bits in their place */
     const uint32_t src[4] = {in->a, in->b, in->c, in->e};
     for (unsigned i = 0; i < o->vec; i++) {
@@ -838,7 +851,7 @@ static uint8_t out_ext(const wv_jop *o) {
   case WV_JK_CVTI: return o->flt <= 32 ? (o->neg ? 2 : 1) : 0;
   case WV_JK_I2F: return o->flt == 32 ? 1 : 0;
   case WV_JK_FBIN: case WV_JK_FFMA: case WV_JK_SHFL: return 1;
-  case WV_JK_FUN: return o->flt == 32 ? 1 : 0;
+  case WV_JK_FUN: case WV_JK_FRS: return o->flt == 32 ? 1 : 0;
   case WV_JK_PACK: return o->bits * o->vec <= 32 ? 1 : 0;
   case WV_JK_UNPACK: return o->bits <= 32 ? 1 : 0;
   case WV_JK_BITS: return o->op != WV_OP_BREV || o->bits == 32 ? 1 : 0;

@@ -40,6 +40,7 @@ typedef enum wv_jk {
   WV_JK_DBIN,    /* add sub mul div .rn .f64 (a NaN result: fpmath.h's payload rule) */
   WV_JK_DFMA,    /* fma.rn.f64 (mad.rn), with contract.c's negations (jop.neg as FFMA) */
   WV_JK_FUN,     /* neg abs of .f32 (without .ftz) or .f64 (jop.flt: 32, 64) */
+  WV_JK_FRS,     /* rcp sqrt .rn of .f32 without .ftz or .f64 (jop.op; jop.flt: 32, 64) */
   WV_JK_CVTA,
   WV_JK_LD,      /* ld/st of one element (bits, sgn) or a vector of vec (2, 4) of them: d[0 .. vec - 1] */
   WV_JK_ST,

@@ -124,6 +124,12 @@ static int select_float(const wv_insn *in, wv_jop *o) {
         }
     }
     k.ftz = 0;
+    for (int r = 0; r < 2; r++) /* rcp.rn and sqrt.rn, IEEE-rounded (h_float.c; .ftz has fpmath.c's tiny rule) */
+      if (in->fn == wv_h_float(r ? WV_OP_SQRT : WV_OP_RCP, t, &k)) {
+        set(o, WV_JK_FRS, r ? WV_OP_SQRT : WV_OP_RCP, WV_T_NONE);
+        o->flt = d ? 64 : 32;
+        return 1;
+      }
     k.mode = WV_FM_NEGP;
     if (in->fn == wv_h_float(WV_OP_FMA, t, &k)) {
       if ((in->rnd != WV_RND_NONE && in->rnd != WV_RND_RN) || (d && in->ftz) || in->sat || (in->mode & ~(WV_FM_NEGP | WV_FM_NEGC)))

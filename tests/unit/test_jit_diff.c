@@ -125,11 +125,14 @@ static void insn_k(gen *g, uint32_t k) {
     else if (pick(g, 2)) emit(g, "%s%s.f32 %%f%u, %%f%u, %s;\n", G, FB[pick(g, 12)], d, a, EDGE[pick(g, 8)]);
     else emit(g, "%sfma.rn.ftz.f32 %%f%u, %%f%u, %s, %s;\n", G, d, a, EDGE[pick(g, 8)], pick(g, 2) ? "0f00000000" : EDGE[pick(g, 8)]);
     break;
-  case 17: { /* f64 arithmetic (NaN payloads: the first NaN operand's), f32 division, neg/abs of both */
+  case 17: { /* f64 arithmetic (NaN payloads: the first NaN operand's), f32 division, neg/abs of both, rcp and sqrt */
     static const char *const DB[] = {"add.f64", "sub.rn.f64", "mul.f64", "div.rn.f64", "add.rz.f64", "div.rn.f32"};
-    unsigned k = pick(g, 8);
+    static const char *const RS[] = {"rcp.rn", "sqrt.rn", "rcp.rn.ftz", "sqrt.rn.ftz", "rcp.rz", "sqrt.rm"};
+    unsigned k = pick(g, 10);
     if (k < 5) emit(g, "%s%s %%fd%u, %%fd%u, %%fd%u;\n", G, DB[k], d % 4, a % 4, b % 4);
     else if (k == 5) emit(g, "%s%s %%f%u, %%f%u, %%f%u;\n", G, DB[k], d, a, b);
+    else if (k == 8) emit(g, "%s%s.f32 %%f%u, %%f%u;\n", G, RS[pick(g, 6)], d, a);
+    else if (k == 9) emit(g, "%s%s.f64 %%fd%u, %%fd%u;\n", G, RS[(unsigned[]){0, 1, 4, 5}[pick(g, 4)]], d % 4, a % 4);
     else emit(g, "%s%s.%s %%%s%u, %%%s%u;\n", G, pick(g, 2) ? "neg" : "abs", k == 6 ? "f64" : pick(g, 4) ? "f32" : "ftz.f32",
               k == 6 ? "fd" : "f", k == 6 ? d % 4 : d, k == 6 ? "fd" : "f", k == 6 ? a % 4 : a);
     break;
