@@ -82,7 +82,7 @@ wv_handler wv_h_cluster(int which) { return which == 2 ? h_setmaxnreg : which ? 
 
 /* ---------------- the cluster's special registers ---------------- */
 
-void wv_cluster_specials(const wv_cta *cta, const uint32_t grid[3], int explicit_cluster) {
+void wv_cluster_specials(const wv_cta *cta, const uint32_t grid[3], int explicit_cluster, uint64_t read) {
   const wv_cluster *cl = cta->cl;
   uint32_t v[WV_SP_IS_EXPLICIT_CLUSTER - WV_SP_CLUSTER_CTAID_X + 1];
   for (int k = 0; k < 3; k++) {
@@ -96,11 +96,12 @@ void wv_cluster_specials(const wv_cta *cta, const uint32_t grid[3], int explicit
   v[WV_SP_IS_EXPLICIT_CLUSTER - WV_SP_CLUSTER_CTAID_X] = explicit_cluster != 0;
   /* (each row holds one value in all lanes, zero at first: a row that has it already is left; a warp that held
    * another CTA of the launch rewrites only its rows that change, %clusterid where the cluster is one CTA. The
-   * CTA's warps hold the same rows, all written for the CTA they held before or all zero: warp 0's tell which) */
+   * CTA's warps hold the same rows, all written for the CTA they held before or all zero: warp 0's tell which;
+   * rows no instruction of the module reads (read, wv_irmod.sp_read) are not written) */
   uint32_t diff = 0;
   const uint64_t *sp0 = cta->nwarps ? cta->warps[0].specials : NULL;
   for (uint32_t k = 0; sp0 && k < sizeof v / sizeof *v; k++)
-    if (sp0[(WV_SP_CLUSTER_CTAID_X + k) * WV_WARP] != v[k]) diff |= 1u << k;
+    if (((read >> (WV_SP_CLUSTER_CTAID_X + k)) & 1) && sp0[(WV_SP_CLUSTER_CTAID_X + k) * WV_WARP] != v[k]) diff |= 1u << k;
   for (uint32_t wi = 0; diff && wi < cta->nwarps; wi++) {
     uint64_t *sp = cta->warps[wi].specials;
     for (uint32_t d = diff; d; d &= d - 1) {

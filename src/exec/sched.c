@@ -1026,8 +1026,9 @@ static int warp_init(sched *s, wv_cta *cta, wv_warp *w, uint32_t wi, const wv_fu
   wv_async_warp_reset(w);
   uint64_t *sp = w->specials;
   uint32_t bx = x->block[0], by = x->block[1];
-  for (int k = 0; k < 3; k++) /* (a row holds one value in all lanes, zero at first: one that has it already is left) */
-    if (sp[(WV_SP_CTAID_X + k) * 32] != cta->ctaid[k])
+  for (int k = 0; k < 3; k++) /* (a row holds one value in all lanes, zero at first: one that has it already is left;
+                                 * one no instruction reads is not written) */
+    if (((s->mod->sp_read >> (WV_SP_CTAID_X + k)) & 1) && sp[(WV_SP_CTAID_X + k) * 32] != cta->ctaid[k])
       for (int l = 0; l < WV_WARP; l++) sp[(WV_SP_CTAID_X + k) * 32 + l] = cta->ctaid[k];
   for (int l = 0; !reused && l < WV_WARP; l++) { /* the rest, the same for every CTA of the launch */
     uint32_t t = first + (uint32_t)l;
@@ -1276,7 +1277,7 @@ int wv_cta_start(sched *s, wv_cta *cta, uint64_t ci, int reused) {
   if (s->prof) wv_prof_cta(s->prof, ci, 1);
   for (uint32_t wi = 0; wi < cta->nwarps; wi++)
     if (warp_init(s, cta, &cta->warps[wi], wi, s->L->kfn, reused)) return -1;
-  wv_cluster_specials(cta, s->x.grid, s->L->explicit_cluster);
+  wv_cluster_specials(cta, s->x.grid, s->L->explicit_cluster, s->mod->sp_read);
   return 0;
 }
 

@@ -89,7 +89,7 @@ int wv_cluster_run(sched *s, wv_cta *ctas, uint32_t n);
 /* The linear index of the CTA that runs seq-th when clusters of shape dim run one after another, rank order. */
 uint64_t wv_cluster_seq_ci(const uint32_t grid[3], const uint32_t dim[3], uint64_t seq);
 /* The cluster's special registers (%cluster_ctaid, %clusterid, ...) of every warp of cta, computed once for them. */
-void wv_cluster_specials(const wv_cta *cta, const uint32_t grid[3], int explicit_cluster);
+void wv_cluster_specials(const wv_cta *cta, const uint32_t grid[3], int explicit_cluster, uint64_t read);
 /* barrier.cluster.arrive/wait by lanes m of g: 0 when g goes on (pc advanced), 1 when it waits. */
 int wv_cluster_bar(sched *s, wv_warp *w, struct wv_group *g, const wv_insn *in, uint32_t m);
 /* Complete the cluster barrier's phase if every live thread of the cluster has arrived. */

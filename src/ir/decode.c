@@ -253,7 +253,10 @@ uint32_t wv_dsrc(wv_dec *d, const ptx_operand *o, wv_type t) {
   case PTX_OPND_SYM: {
     wv_sreg sr;
     if (!wv_dsreg(o->name, &sr)) {
-      if (sr.kind == WV_SREG_SLOT) return WV_SLOT(WV_SLOT_SPECIAL, sr.v);
+      if (sr.kind == WV_SREG_SLOT) {
+        d->mod->sp_read |= 1ull << sr.v;
+        return WV_SLOT(WV_SLOT_SPECIAL, sr.v);
+      }
       if (sr.kind == WV_SREG_CONST) return wv_dconst(d, sr.v);
       wv_derr(d, o->loc, "special register '%s' can only be read with mov", o->name);
       return WV_NOSLOT;

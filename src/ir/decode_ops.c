@@ -398,6 +398,7 @@ static int dec_mov(wv_dec *d, const ptx_insn *pi, wv_insn *in, wv_mods *m) {
     if (src->kind == PTX_OPND_INT) { in->a = WV_NOSLOT; in->imm = src->ival != 0; }
     else if (src->kind == PTX_OPND_REG && !strcmp(src->name, "%is_explicit_cluster")) { /* a warp special (cluster.c) */
       in->a = WV_SLOT(WV_SLOT_SPECIAL, WV_SP_IS_EXPLICIT_CLUSTER);
+      d->mod->sp_read |= 1ull << WV_SP_IS_EXPLICIT_CLUSTER;
       in->fn = wv_h_mov(WV_MOV_PRED_FROM_REG, t);
       return 0;
     }

@@ -281,6 +281,7 @@ typedef struct wv_irmod {
   uint32_t nvars;
   uint32_t nreloc;         /* .shared variables whose offset differs between kernels: warp specials
                               WV_SP_COUNT.. hold the running kernel's offsets (wv_func.shared_reloc) */
+  uint64_t sp_read;        /* bit k: some instruction reads warp special k (< WV_SP_COUNT; the decoder's slots) */
   uint32_t *taken;         /* the functions whose address the module takes (wv_func.addr_taken), in index order */
   uint32_t ntaken;
   char target[16];
