@@ -960,9 +960,9 @@ static void emit_back(em *e, const wv_insn *in, LLVMBasicBlockRef top, uint32_t 
 
 /* (emit.h) */
 LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char *name, const wv_func *f, uint32_t pc,
-                                uint32_t len, const uint64_t *live, uint32_t words, int kmask) {
+                                uint32_t len, const uint64_t *live, uint32_t words, int target) {
   em e = {.c = c, .mod = mod, .pc = pc, .live = live, .words = words, .consts = f->consts, .nconsts = f->nconsts,
-         .kmask = kmask};
+         .kmask = (target & WV_EMIT_KMASK) != 0, .scatter = (target & WV_EMIT_SCATTER) != 0};
   e.i1 = LLVMInt1TypeInContext(c);
   e.i8 = LLVMInt8TypeInContext(c);
   e.i16 = LLVMInt16TypeInContext(c);

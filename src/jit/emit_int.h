@@ -60,7 +60,8 @@ typedef struct em {
   struct side *snap;    /* on a path with accesses that check themselves: the state at its branch (emit.c path_bail) */
   uint32_t snap_k;      /* ... and the branch's index in the region */
   LLVMValueRef pcount[NCOUNTERS]; /* on a path: its accesses' counts so far, added once both paths ran (i64, NULL: 0) */
-  int kmask;            /* wv_jit_emit_region's: wv_em_lanes makes a bitcast */
+  int kmask;            /* wv_jit_emit_region's WV_EMIT_KMASK: wv_em_lanes makes a bitcast */
+  int scatter;          /* ... WV_EMIT_SCATTER: llvm.masked.scatter (emit_mem.c scatter) */
 } em;
 
 

@@ -319,10 +319,17 @@ typedef struct part {
   uint32_t words;
   const uint8_t *owner;
   uint8_t id;
-  int kmask; /* (emit.h) */
+  int target; /* (emit.h WV_EMIT_*) */
   LLVMMemoryBufferRef obj; /* the result, NULL: err says why */
   char err[320];
 } part;
+
+/* What emit.c may use of the target (WV_EMIT_*): AVX-512BW's masks; its scatter but on AMD's cores (LLVM's
+ * znver names; LLVM 15 calls a Zen 4 znver3 and gives it AVX-512 by its features). */
+static int emit_target(const wv_jit *j) {
+  int kmask = strstr(j->features, "+avx512bw") != NULL;
+  return (kmask ? WV_EMIT_KMASK : 0) | (kmask && strncmp(j->cpu, "znver", 5) ? WV_EMIT_SCATTER : 0);
+}
 
 static void *compile_part(void *arg) {
   part *p = arg;
@@ -338,7 +345,7 @@ static void *compile_part(void *arg) {
   for (uint32_t pc = 0; pc < f->ncode && !oom; pc++) {
     if (!p->len[pc] || p->owner[pc] != p->id) continue;
     sym_name(name, sizeof name, p->key, pc);
-    oom = !wv_jit_emit_region(c, mod, name, f, pc, p->len[pc], p->live, p->words, p->kmask);
+    oom = !wv_jit_emit_region(c, mod, name, f, pc, p->len[pc], p->live, p->words, p->target);
   }
   char *msg = NULL;
   p->obj = NULL;
@@ -442,7 +449,7 @@ static int compile_objects(wv_jit *j, const wv_func *f, const uint16_t *len, con
   }
   for (unsigned i = 0; i < n; i++)
     p[i] = (part){.tm = j->tm[i], .triple = j->triple, .f = f, .len = len, .live = live, .key = key, .words = words,
-                  .owner = owner, .id = (uint8_t)i, .kmask = strstr(j->features, "+avx512bw") != NULL};
+                  .owner = owner, .id = (uint8_t)i, .target = emit_target(j)};
   for (unsigned i = 1; i < n; i++) started[i] = !pthread_create(&th[i], NULL, compile_part, &p[i]);
   for (unsigned i = 0; i < n; i++) /* (this thread: part 0, and any no thread could be started for) */
     if (!started[i]) compile_part(&p[i]);

@@ -1,7 +1,8 @@
 /*
  * jit_rt.c — what compiled regions call: exec's warp-wide memory check (h_mem.c wv_warp_region_at), so the
  * compiled fast path and the interpreter's are one mechanism; on any doubt the region stops and the
- * interpreter runs the instruction; and the lane-by-lane scatter of targets without a scatter instruction.
+ * interpreter runs the instruction; and the lane-by-lane scatter of targets without a scatter instruction worth
+ * using (emit.h WV_EMIT_SCATTER).
  */
 #include <string.h>
 
@@ -26,8 +27,18 @@ int wv_jit_mem(wv_exec *x, int space, uint64_t lo, uint64_t hi, uint64_t bits, u
 }
 
 void wv_jit_scatter(void *const *ptrs, const void *vals, uint32_t mask, uint32_t bytes) {
-  for (; mask; mask &= mask - 1) {
-    uint32_t l = (uint32_t)__builtin_ctz(mask);
-    memcpy(ptrs[l], (const char *)vals + (size_t)l * bytes, bytes);
+  /* (a loop per element size: memcpy of a constant size is one store, of a variable one a call) */
+#define SCATTER(n)                                                                                                     \
+  for (; mask; mask &= mask - 1) {                                                                                     \
+    uint32_t l = (uint32_t)__builtin_ctz(mask);                                                                        \
+    memcpy(ptrs[l], (const char *)vals + (size_t)l * (n), (n));                                                        \
   }
+  switch (bytes) {
+  case 1: SCATTER(1) break;
+  case 2: SCATTER(2) break;
+  case 4: SCATTER(4) break;
+  case 8: SCATTER(8) break;
+  default: SCATTER(bytes)
+  }
+#undef SCATTER
 }
