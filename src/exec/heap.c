@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <sys/mman.h>
 #include <string.h>
+#include <unistd.h>
 
 static uint64_t round_up(uint64_t v, uint64_t a) { return (v + a - 1) & ~(a - 1); } /* a: a power of two */
 
@@ -81,23 +82,19 @@ void *wv_zalloc_aligned(size_t n, size_t align) {
 #define HUGE_MIN (8u << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
 static uint8_t *host_zalloc(uint64_t size) {
-  if (size >= HUGE_MIN) {
-    size_t n = ((size_t)size + 4095) & ~(size_t)4095, span = n + HUGE_PAGE; /* (pages of 4 KiB: x86-64, arm64's default) */
-    uint8_t *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    if (p == MAP_FAILED) return NULL;
-    size_t head = (size_t)(-(uintptr_t)p & (HUGE_PAGE - 1));
-    if (head) munmap(p, head);
-    if (span - head - n) munmap(p + head + n, span - head - n);
+  if (size < HOST_MAPPED) return wv_zalloc_aligned((size_t)size, WV_GPU_ALLOC_GRAIN);
+  size_t extra = size >= HUGE_MIN ? HUGE_PAGE : 0; /* (room to move the start to a 2 MiB boundary) */
+  size_t n = (size_t)round_up(size, (uint64_t)sysconf(_SC_PAGESIZE)), span = n + extra;
+  uint8_t *p = mmap(NULL, span, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (p == MAP_FAILED) return NULL;
+  if (!extra) return p;
+  size_t head = (size_t)(-(uintptr_t)p & (HUGE_PAGE - 1));
+  if (head) munmap(p, head);
+  if (span - head - n) munmap(p + head + n, span - head - n);
 #ifdef MADV_HUGEPAGE
-    madvise(p + head, n, MADV_HUGEPAGE); /* (advice only: where it fails, the block is the same, in small pages) */
+  madvise(p + head, n, MADV_HUGEPAGE); /* (advice only: where it fails, the block is the same, in small pages) */
 #endif
-    return p + head;
-  }
-  if (size >= HOST_MAPPED) {
-    void *p = mmap(NULL, (size_t)size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-    return p == MAP_FAILED ? NULL : p;
-  }
-  return wv_zalloc_aligned((size_t)size, WV_GPU_ALLOC_GRAIN);
+  return p + head;
 }
 static void host_free(uint8_t *p, uint64_t size) {
   if (p && size >= HOST_MAPPED) munmap(p, (size_t)size);
