@@ -958,6 +958,95 @@ static void emit_back(em *e, const wv_insn *in, LLVMBasicBlockRef top, uint32_t 
   LLVMPositionBuilderAtEnd(e->b, out);
 }
 
+/* ---- prefetching ---- */
+#define PF_MAX 8 /* accesses prefetched ahead of one, at most */
+
+/* Whether instruction kind o is integer arithmetic on registers that prefetch_ahead may make early (no effect
+ * but its destination d[0], from a, b and c). */
+static int pf_arith(const wv_jop *o) {
+  switch (o->kind) {
+  case WV_JK_IBIN: case WV_JK_IUN: case WV_JK_MADLO: case WV_JK_MULWIDE: case WV_JK_MADWIDE: case WV_JK_MOV:
+  case WV_JK_CVTI: case WV_JK_CVTA:
+    return 1;
+  default:
+    return 0;
+  }
+}
+
+static int pf_has(const uint32_t *set, uint32_t n, uint32_t s) {
+  for (uint32_t i = 0; i < n; i++)
+    if (set[i] == s) return 1;
+  return 0;
+}
+
+/* Before the access at k, the first that may be global of a straight run (no branch from k to `end`): prefetches
+ * for the later ones of the run whose addresses are known there (made by integer arithmetic from registers as they
+ * are at k, the loads' values not), so that their cache misses overlap this one's (transpose's four rows of a
+ * warp, each a miss, were taken one after another: the code between two is longer than the core's window). The
+ * arithmetic is made again here, on the emitter's state of k, which is then as it was (LLVM merges the two). */
+static void prefetch_ahead(em *e, uint32_t k, uint32_t end) {
+  uint32_t unknown[EM_SLOTS * 64], nun = 0, want[EM_SLOTS * 64], nwant = 0, acc[PF_MAX], nacc = 0;
+  uint32_t seen[PF_MAX + 1] = {e->code[k].a}, nseen = 1; /* accesses of the run through a register not written since */
+  int64_t seen_at[PF_MAX + 1] = {e->code[k].imm};
+  if (end - k > 64) end = k + 64;
+  uint8_t need[64] = {0};
+  for (uint32_t j = k + 1; j < end && nacc < PF_MAX; j++) { /* the accesses whose addresses are known at k */
+    const wv_insn *in = &e->code[j];
+    wv_jop o;
+    if (!wv_jit_select(in, &o)) break;
+    uint32_t d[4], nd = wv_jop_dregs(in, &o, d);
+    if (wv_em_prefetchable(in, &o) && !e->hoist[j] && in->a != WV_NOSLOT && !pf_has(unknown, nun, in->a)) {
+      int near = 0; /* (one through the same register within a line of it: its lines are fetched already) */
+      for (uint32_t i = 0; i < nseen; i++) near |= seen[i] == in->a && seen_at[i] - in->imm < 64 && in->imm - seen_at[i] < 64;
+      if (!near) acc[nacc++] = j, seen[nseen] = in->a, seen_at[nseen++] = in->imm;
+    }
+    for (uint32_t i = 0; i < nd; i++) /* (a register written: what was seen through it is another address now) */
+      for (uint32_t u = 0; u < nseen; u++)
+        if (seen[u] == d[i]) seen[u] = WV_NOSLOT;
+    const uint32_t src[3] = {in->a, in->b, in->c};
+    int known = pf_arith(&o) && in->guard < 0;
+    for (int i = 0; i < 3 && known; i++) known = src[i] == WV_NOSLOT || !pf_has(unknown, nun, src[i]);
+    for (uint32_t i = 0; i < nd; i++)
+      if (d[i] != WV_NOSLOT && !known && !pf_has(unknown, nun, d[i]) && nun < sizeof unknown / sizeof *unknown) unknown[nun++] = d[i];
+      else if (d[i] != WV_NOSLOT && known && pf_has(unknown, nun, d[i])) /* (known again) */
+        for (uint32_t u = 0; u < nun; u++)
+          if (unknown[u] == d[i]) unknown[u] = unknown[--nun];
+  }
+  if (!nacc) return;
+  /* the arithmetic the accesses' addresses come from, walking back */
+  for (uint32_t j = acc[nacc - 1] + 1, n = nacc; j-- > k + 1;) {
+    const wv_insn *in = &e->code[j];
+    wv_jop o;
+    wv_jit_select(in, &o);
+    if (n && acc[n - 1] == j) {
+      need[j - k] = 2;
+      n--;
+      if (in->a != WV_NOSLOT && !pf_has(want, nwant, in->a)) want[nwant++] = in->a;
+      continue;
+    }
+    if (!pf_arith(&o) || in->guard >= 0 || in->d[0] == WV_NOSLOT || !pf_has(want, nwant, in->d[0])) continue;
+    need[j - k] = 1;
+    for (uint32_t u = 0; u < nwant; u++)
+      if (want[u] == in->d[0]) want[u] = want[--nwant];
+    const uint32_t src[3] = {in->a, in->b, in->c};
+    for (int i = 0; i < 3; i++)
+      if (src[i] != WV_NOSLOT && !pf_has(want, nwant, src[i]) && nwant < sizeof want / sizeof *want) want[nwant++] = src[i];
+  }
+  side s;
+  side_in(e, &s);
+  if (!side_whole(&s)) {
+    side_free(&s);
+    return;
+  }
+  for (uint32_t j = k + 1; j <= acc[nacc - 1]; j++) {
+    wv_jop o;
+    if (!need[j - k] || !wv_jit_select(&e->code[j], &o)) continue;
+    if (need[j - k] == 2) wv_em_prefetch(e, &e->code[j], &o, k);
+    else emit_insn(e, &e->code[j], &o, j);
+  }
+  side_out(e, &s);
+}
+
 /* (emit.h) */
 LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char *name, const wv_func *f, uint32_t pc,
                                 uint32_t len, const uint64_t *live, uint32_t words, int target) {
@@ -1035,13 +1124,21 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   if (hoist) wv_em_hoist_loads(&e, &f->code[pc], len, hoist);
   e.hoist = hoist;
   e.pmask = e.mask;
+  int fetched = 0; /* prefetch_ahead made the prefetches of the straight run since the last branch */
   for (uint32_t k = 0; k < len;) {
     wv_jop o;
     if (f->code[pc + k].ctl == WV_CTL_BRA) { /* (select.c: a branch it holds) */
       k = emit_branch(&e, &f->code[pc + k], k);
+      fetched = 0;
       continue;
     }
     if (!wv_jit_select(&f->code[pc + k], &o)) break; /* (regions hold only these) */
+    if (!fetched && hoist && !hoist[k] && wv_em_prefetchable(&f->code[pc + k], &o)) {
+      uint32_t end = k + 1;
+      while (end < len && f->code[pc + end].ctl != WV_CTL_BRA) end++;
+      prefetch_ahead(&e, k, end);
+      fetched = 1;
+    }
     emit_insn(&e, &f->code[pc + k], &o, k);
     k++;
   }

@@ -125,6 +125,12 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
 LLVMValueRef wv_em_path_bad(em *e, const uint32_t *pcs, uint32_t n, LLVMValueRef lanes);
 void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist);
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k);
+/* Whether an access is one wv_em_prefetch can prefetch: a load or store that may be global (64-bit addresses). */
+int wv_em_prefetchable(const wv_insn *in, const wv_jop *o);
+/* Prefetches (for writing, a store's) the lines access `in` would touch, from its registers as they are, where the
+ * allocation access k of the region found last holds them. */
+void wv_em_prefetch(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
+
 
 #endif
 #endif

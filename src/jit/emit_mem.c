@@ -2,7 +2,8 @@
  * emit_mem.c — a region's memory accesses (emit_int.h): each ld/st/atom checked warp-wide before any effect, as
  * exec's fast path checks it (jit_rt.c wv_jit_mem, or the .shared test inline), the unguarded .shared ones at
  * the region's entry at once (wv_em_checked_early); then made a half-warp at a time: a row as one masked vector
- * access, one element for all as one load, else a gather or scatter; shared-memory counters as h_atom's loop.
+ * access, one element for all as one load, else a gather or scatter; shared-memory counters as h_atom's loop;
+ * prefetches of later global accesses (wv_em_prefetch).
  */
 #ifdef WV_HAVE_LLVM
 #include <stdlib.h>
@@ -584,6 +585,31 @@ static void checked_access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueR
   }
   access(e, o, mv, 1, &ptrs, &off, rbase, stride, rhost, sv, v);
   for (unsigned i = 0; !st && i < (o->vec > 1 ? o->vec : 1u); i++) val[i] = v[0][i];
+}
+
+/* (emit_int.h) */
+int wv_em_prefetchable(const wv_insn *in, const wv_jop *o) {
+  return (o->kind == WV_JK_LD || o->kind == WV_JK_ST) && (in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_GENERIC) &&
+         !(in->addrf & WV_AF_WRAP32);
+}
+
+/* (emit_int.h) Each half-warp's first lane's row of 16 elements: its lines from that lane's host address where the
+ * window of the site of access k (mem_check) holds the lane's address and nothing was freed since; else the exec
+ * state's first line, which is the host's own. A prefetch has no effect a program sees and takes no fault. */
+void wv_em_prefetch(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
+  unsigned span = HALF * wv_em_bytes(o);
+  LLVMValueRef base, a = lane_addrs(e, in, &base), w0, lim, delta, usable = window(e, e->pc + k, 1, &w0, &lim, &delta);
+  LLVMValueRef rw = cint(e->i32, o->kind == WV_JK_ST), keep = cint(e->i32, 3), data = cint(e->i32, 1);
+  for (unsigned h = 0; h < 2; h++) {
+    LLVMValueRef a0 = LLVMBuildExtractElement(e->b, a, cint(e->i32, h * HALF), "");
+    LLVMValueRef ok = LLVMBuildAnd(e->b, usable, LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, a0, w0, ""), lim, ""), "");
+    LLVMValueRef p = LLVMBuildSelect(e->b, ok, LLVMBuildIntToPtr(e->b, LLVMBuildAdd(e->b, delta, a0, ""), e->ptr, ""), e->x, "");
+    for (unsigned off = 0; off < span + 64; off += 64) { /* (the row's last byte: its line where the row is not aligned) */
+      LLVMValueRef at = cint(e->i64, off < span ? off : span - 1);
+      wv_em_intrinsic(e, "llvm.prefetch", &e->ptr, 1, (LLVMValueRef[]){LLVMBuildGEP2(e->b, e->i8, p, &at, 1, ""), rw, keep, data}, 4);
+      if (off >= span) break;
+    }
+  }
 }
 
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
