@@ -168,7 +168,7 @@ typedef struct wv_fault {
 
 struct wv_vm;
 
-/* A global allocation that compiled code found through wv_warp_region_at (jit_rt.c), kept per access site
+/* A global allocation (or a module's bank of constants) that compiled code found through wv_warp_region_at (jit_rt.c), kept per access site
  * (its pc % WV_GWINS): device addresses [lo, end) are at host address + delta while the heap has freed nothing
  * since (frees == *wv_exec.heap_frees). lo == end: none. Two sites a multiple of WV_GWINS apart share one, and
  * where they access two allocations each finds the other's there (srad's coefficient kernel at 16: a call of the

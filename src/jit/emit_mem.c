@@ -301,7 +301,8 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef a, LLVMValu
                       uint32_t site, LLVMValueRef *ok, LLVMValueRef *hb, LLVMValueRef *stride) {
   LLVMValueRef hit = NULL, gdelta = NULL;
   LLVMBasicBlockRef bhit = NULL, bcall = NULL, bj = NULL;
-  if ((in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_GENERIC) && !(in->addrf & WV_AF_WRAP32)) {
+  if ((in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_GENERIC || in->space == WV_SPACE_CONST) &&
+      !(in->addrf & WV_AF_WRAP32)) {
     LLVMValueRef w0, lim, usable = window(e, site, bytes, &w0, &lim, &gdelta);
     /* each active lane's element in the window, aligned to bytes */
     LLVMValueRef in_win = LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, a, broadcast(e, w0), ""), broadcast(e, lim), "");

@@ -17,7 +17,10 @@ int wv_jit_mem(wv_exec *x, int space, uint64_t lo, uint64_t hi, uint64_t bits, u
   if (!wv_warp_region_at(x, space, lo, hi, bits, bytes, store, &r)) return 0;
   out[0] = (uint64_t)(uintptr_t)r.host - r.abase;
   out[1] = r.stride;
-  if (r.sp == WV_SPACE_GLOBAL && (space == WV_SPACE_GLOBAL || space == WV_SPACE_GENERIC)) {
+  if ((r.sp == WV_SPACE_GLOBAL && (space == WV_SPACE_GLOBAL || space == WV_SPACE_GENERIC)) ||
+      (r.sp == WV_SPACE_CONST && space == WV_SPACE_CONST && !x->mm)) {
+    /* (a bank of constants is an allocation of the heap too; under the weak model no window at all, as a global
+     * site that shares one, WV_GWINS apart, would take it) */
     const wv_alloc *a = wv_heap_containing(&x->vm->heap, lo); /* (the one wv_heap_lookup found) */
     if (a && a->host)
       x->gwin[site % WV_GWINS] = (wv_gwin){.lo = a->base, .end = a->base + a->size,

@@ -536,6 +536,45 @@ static void test_global_window(void **state) {
   }
 }
 
+/* The same for a module's bank of constants (ld.const through a register: the bank is an allocation of the heap, so
+ * the site keeps it as its window too, jit_rt.c): each turn reads cs[t + offs[turn] / 4] of a 256-byte .const
+ * array, the first turns inside, then beyond either end, misaligned, or far away; each engine's status, message,
+ * invalid reads and output. */
+static void test_const_window(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  char ptx[4096];
+  int at = snprintf(ptx, sizeof ptx, "%s.const .align 4 .u32 cs[64] = {", WVT_HDR);
+  for (int j = 0; j < 64; j++) at += snprintf(ptx + at, sizeof ptx - (size_t)at, "%s%d", j ? ", " : "", 5000 + 3 * j);
+  snprintf(ptx + at, sizeof ptx - (size_t)at, "%s",
+           "};\n.visible .entry k(.param .u64 poffs, .param .u64 pout, .param .u32 n)\n{\n"
+           ".reg .b32 %r<8>; .reg .b64 %rd<8>; .reg .pred %p<2>;\n"
+           "ld.param.u64 %rd1, [poffs];\nld.param.u64 %rd2, [pout];\nld.param.u32 %r7, [n];\n"
+           "mov.u32 %r1, %tid.x;\nshl.b32 %r1, %r1, 2;\ncvt.u64.u32 %rd3, %r1;\nmov.u64 %rd0, cs;\nadd.s64 %rd3, %rd0, %rd3;\n"
+           "mov.u32 %r2, 0;\nmov.u32 %r3, 0;\n"
+           "L:\nmul.wide.u32 %rd4, %r2, 8;\nadd.s64 %rd4, %rd1, %rd4;\nld.global.u64 %rd5, [%rd4];\n"
+           "add.s64 %rd6, %rd3, %rd5;\nld.const.u32 %r4, [%rd6];\nadd.u32 %r3, %r3, %r4;\n"
+           "add.u32 %r2, %r2, 1;\nsetp.lt.u32 %p1, %r2, %r7;\n@%p1 bra L;\n"
+           "cvt.u64.u32 %rd7, %r1;\nadd.s64 %rd7, %rd2, %rd7;\nst.global.u32 [%rd7], %r3;\nret;\n}\n");
+  static const int64_t last[] = {0, 128, 132, 2, -4, 1 << 20, 4096, -128, 126};
+  for (size_t i = 0; i < sizeof last / sizeof *last; i++) {
+    uint32_t out[2][32] = {{0}}, n = 8;
+    int64_t offs[2][8] = {{0, 0, 0, 0, 0, 0, 0, last[i]}, {0, 0, 0, 0, 0, 0, 0, last[i]}};
+    wvt_buf bufs[2][3];
+    for (int e = 0; e < 2; e++) bufs[e][0] = (wvt_buf){offs[e], sizeof offs[e]}, bufs[e][1] = (wvt_buf){out[e], sizeof out[e]};
+    outcome r[2];
+    if (!both_engines(ptx, 32, 2, bufs, &n, r))
+      fail_msg("offset %lld: interp %s \"%s\" (%llu invalid reads), jit %s \"%s\" (%llu)", (long long)last[i],
+               wv_status_name(r[0].st), r[0].msg, (unsigned long long)r[0].inval, wv_status_name(r[1].st), r[1].msg,
+               (unsigned long long)r[1].inval);
+    if (i <= 1) { /* (inside: the compiled test passed every turn; lane 1 read cs[1] seven times, then cs[33]) */
+      assert_int_equal(r[0].st, WV_OK);
+      assert_int_equal(out[0][1], 7u * 5003u + (i ? 5099u : 5003u));
+    }
+    if (i == 3) assert_int_not_equal(r[0].st, WV_OK); /* (misaligned) */
+  }
+}
+
 /* ld.param at a fixed offset (emit_mem.c: one load for the warp from the parameter buffer, widened as its type
  * says): a .u32 parameter's bytes read as TYPE at +OFF, the last ones past the buffer's 12 bytes (a fault); each
  * engine's status, message and output. */
@@ -764,6 +803,7 @@ int main(void) {
       cmocka_unit_test(test_shared_bounds_at_entry),
       cmocka_unit_test(test_global_window),
       cmocka_unit_test(test_freed_window),
+      cmocka_unit_test(test_const_window),
       cmocka_unit_test(test_shared_on_path),
       cmocka_unit_test(test_global_on_path),
       cmocka_unit_test(test_param_bounds),
