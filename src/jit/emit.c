@@ -283,8 +283,12 @@ static void side_out(em *e, side *s) {
 }
 
 /* The same where the bail-out is rare and the way on hot (a loop's turns): what changed is stored only on the way
- * out, and stays changed on the way on. Only in a loop's body: each such way out repeats the stores, and many of
- * them in a long region made LLVM take ten times as long (tiles_partition of the corpus: 1.3 -> 13 s). */
+ * out, and stays changed on the way on. Only in a loop's body or a region with at most COLD_CHECKS accesses that
+ * check themselves: each such way out repeats the stores, and many of them in a long region made LLVM take ten
+ * times as long (tiles_partition of the corpus: 1.3 -> 13 s). Elsewhere the stores before each check were most of
+ * a region's stores (transpose's second region: a 64-bit address and a value, 512 bytes, before each of its four
+ * global stores, where the region stores nothing at its end), and they filled the core's store queue. */
+#define COLD_CHECKS 8
 static void bail_cold(em *e, LLVMValueRef cond, uint32_t k) {
   LLVMBasicBlockRef out = LLVMAppendBasicBlockInContext(e->c, e->fn, "bail");
   LLVMBasicBlockRef go = LLVMAppendBasicBlockInContext(e->c, e->fn, "go");
@@ -297,7 +301,7 @@ static void bail_cold(em *e, LLVMValueRef cond, uint32_t k) {
   side_out(e, &s);
   LLVMPositionBuilderAtEnd(e->b, go);
 }
-void wv_em_bail(em *e, LLVMValueRef cond, uint32_t k) { (e->loop && !e->snap ? bail_cold : wv_em_bail_if)(e, cond, k); }
+void wv_em_bail(em *e, LLVMValueRef cond, uint32_t k) { (e->cold && !e->snap ? bail_cold : wv_em_bail_if)(e, cond, k); }
 
 /* On a path of a branch whose paths hold accesses that check themselves (emit_branch; e->snap: the state at the
  * branch): if (cond), return the branch's index with the state as it was at the branch (what changed before it
@@ -1114,7 +1118,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   LLVMValueRef *phi = loops ? malloc((EM_SLOTS * (size_t)len + 1) * sizeof *phi) : NULL;
   uint8_t *pext = loops ? malloc(EM_SLOTS * (size_t)len + 1) : NULL;
   uint32_t ncarry = phi && pext ? carry_in(&e, f, pc, len, top, phi, pext) : 0;
-  e.loop = loops;
+  e.cold = loops;
   if (LLVMGetInsertBlock(e.b) != top) { /* (no loop, or out of memory there) */
     LLVMBuildBr(e.b, top);
     LLVMPositionBuilderAtEnd(e.b, top);
@@ -1123,6 +1127,15 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   LLVMValueRef *hoist = calloc(len + 1, sizeof *hoist);
   if (hoist) wv_em_hoist_loads(&e, &f->code[pc], len, hoist);
   e.hoist = hoist;
+  if (!e.cold) { /* (few accesses that check themselves: each bail-out's stores of its own are few) */
+    uint32_t checks = 0;
+    for (uint32_t k = 0; k < len; k++) {
+      wv_jop o;
+      checks += wv_jit_select(&f->code[pc + k], &o) && (o.kind == WV_JK_LD || o.kind == WV_JK_ST || o.kind == WV_JK_ATOM) &&
+                !early[k] && !(hoist && hoist[k]);
+    }
+    e.cold = checks <= COLD_CHECKS;
+  }
   e.pmask = e.mask;
   int fetched = 0; /* prefetch_ahead made the prefetches of the straight run since the last branch */
   for (uint32_t k = 0; k < len;) {

@@ -52,7 +52,7 @@ typedef struct em {
   const wv_insn *code;  /* the region's instructions */
   const wv_func *f;
   int guarded;          /* the instruction being emitted has a guard, or is on one path of a branch (pmask) */
-  int loop;             /* the region is a loop's body: a branch's bail-out stores on its way out only (bail_cold) */
+  int cold;             /* a loop's body, or few checks: a bail-out stores on its way out only (emit.c bail_cold) */
   LLVMValueRef pmask;   /* the lanes on the path being emitted: mask but on a branch's path */
   uint32_t bpc;         /* on a path: the branch's pc */
   const uint32_t *other; /* on a path: the registers the other path writes (nother) */
