@@ -175,6 +175,7 @@ struct wv_vm;
  * check every other warp); at 64 only sites 64 instructions apart do. */
 typedef struct wv_gwin {
   uint64_t lo, end, delta, frees;
+  uint64_t last; /* lane 0's address at the site's last compiled run, where it prefetches (emit_mem.c wv_em_prefetch_next) */
 } wv_gwin;
 #define WV_GWINS 64
 

@@ -1149,6 +1149,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
     if (!fetched && hoist && !hoist[k] && wv_em_prefetchable(&f->code[pc + k], &o)) {
       uint32_t end = k + 1;
       while (end < len && f->code[pc + end].ctl != WV_CTL_BRA) end++;
+      wv_em_prefetch_next(&e, &f->code[pc + k], &o, k);
       prefetch_ahead(&e, k, end);
       fetched = 1;
     }

@@ -130,6 +130,9 @@ int wv_em_prefetchable(const wv_insn *in, const wv_jop *o);
 /* Prefetches (for writing, a store's) the lines access `in` would touch, from its registers as they are, where the
  * allocation access k of the region found last holds them. */
 void wv_em_prefetch(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
+/* Prefetches the lines access k would touch in its next run, guessed from how far its address moved since the last
+ * (a stride: the next warp's rows, the next CTA's tile). */
+void wv_em_prefetch_next(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
 
 
 #endif

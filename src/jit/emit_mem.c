@@ -594,23 +594,41 @@ int wv_em_prefetchable(const wv_insn *in, const wv_jop *o) {
          !(in->addrf & WV_AF_WRAP32);
 }
 
-/* (emit_int.h) Each half-warp's first lane's row of 16 elements: its lines from that lane's host address where the
- * window of the site of access k (mem_check) holds the lane's address and nothing was freed since; else the exec
- * state's first line, which is the host's own. A prefetch has no effect a program sees and takes no fault. */
-void wv_em_prefetch(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
-  unsigned span = HALF * wv_em_bytes(o);
-  LLVMValueRef base, a = lane_addrs(e, in, &base), w0, lim, delta, usable = window(e, e->pc + k, 1, &w0, &lim, &delta);
-  LLVMValueRef rw = cint(e->i32, o->kind == WV_JK_ST), keep = cint(e->i32, 3), data = cint(e->i32, 1);
-  for (unsigned h = 0; h < 2; h++) {
-    LLVMValueRef a0 = LLVMBuildExtractElement(e->b, a, cint(e->i32, h * HALF), "");
-    LLVMValueRef ok = LLVMBuildAnd(e->b, usable, LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, a0, w0, ""), lim, ""), "");
-    LLVMValueRef p = LLVMBuildSelect(e->b, ok, LLVMBuildIntToPtr(e->b, LLVMBuildAdd(e->b, delta, a0, ""), e->ptr, ""), e->x, "");
-    for (unsigned off = 0; off < span + 64; off += 64) { /* (the row's last byte: its line where the row is not aligned) */
-      LLVMValueRef at = cint(e->i64, off < span ? off : span - 1);
-      wv_em_intrinsic(e, "llvm.prefetch", &e->ptr, 1, (LLVMValueRef[]){LLVMBuildGEP2(e->b, e->i8, p, &at, 1, ""), rw, keep, data}, 4);
-      if (off >= span) break;
-    }
+/* A prefetch of the lines of span bytes from guest address `at`, where the window (w0, lim, delta, usable: window())
+ * holds `at`; else of the exec state's first line, which is the host's own. A prefetch has no effect a program
+ * sees and takes no fault. */
+static void prefetch_span(em *e, LLVMValueRef at, LLVMValueRef w0, LLVMValueRef lim, LLVMValueRef delta, LLVMValueRef usable,
+                          unsigned span, int st) {
+  LLVMValueRef rw = cint(e->i32, (uint64_t)st), keep = cint(e->i32, 3), data = cint(e->i32, 1);
+  LLVMValueRef ok = LLVMBuildAnd(e->b, usable, LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, at, w0, ""), lim, ""), "");
+  LLVMValueRef p = LLVMBuildSelect(e->b, ok, LLVMBuildIntToPtr(e->b, LLVMBuildAdd(e->b, delta, at, ""), e->ptr, ""), e->x, "");
+  for (unsigned off = 0; off < span + 64; off += 64) { /* (the span's last byte: its line where it is not aligned) */
+    LLVMValueRef o = cint(e->i64, off < span ? off : span - 1);
+    wv_em_intrinsic(e, "llvm.prefetch", &e->ptr, 1, (LLVMValueRef[]){LLVMBuildGEP2(e->b, e->i8, p, &o, 1, ""), rw, keep, data}, 4);
+    if (off >= span) break;
   }
+}
+
+/* (emit_int.h) Each half-warp's first lane's row of 16 elements, from the window of the site of access k. */
+void wv_em_prefetch(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
+  LLVMValueRef base, a = lane_addrs(e, in, &base), w0, lim, delta, usable = window(e, e->pc + k, 1, &w0, &lim, &delta);
+  for (unsigned h = 0; h < 2; h++)
+    prefetch_span(e, LLVMBuildExtractElement(e->b, a, cint(e->i32, h * HALF), ""), w0, lim, delta, usable,
+                  HALF * wv_em_bytes(o), o->kind == WV_JK_ST);
+}
+
+/* (emit_int.h) The site keeps lane 0's address (wv_gwin.last); each half-warp's row at the distance from the last
+ * one to this one further on. */
+void wv_em_prefetch_next(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
+  LLVMValueRef base, a = lane_addrs(e, in, &base), w0, lim, delta, usable = window(e, e->pc + k, 1, &w0, &lim, &delta);
+  LLVMValueRef i4 = cint(e->i64, offsetof(wv_gwin, last) / sizeof(uint64_t));
+  LLVMValueRef lastp = LLVMBuildGEP2(e->b, e->i64, field(e, offsetof(wv_exec, gwin) + (e->pc + k) % WV_GWINS * sizeof(wv_gwin)), &i4, 1, "");
+  LLVMValueRef a0 = LLVMBuildExtractElement(e->b, a, cint(e->i32, 0), "");
+  LLVMValueRef stride = LLVMBuildSub(e->b, a0, LLVMBuildLoad2(e->b, e->i64, lastp, ""), "");
+  LLVMBuildStore(e->b, a0, lastp);
+  for (unsigned h = 0; h < 2; h++)
+    prefetch_span(e, LLVMBuildAdd(e->b, LLVMBuildExtractElement(e->b, a, cint(e->i32, h * HALF), ""), stride, ""), w0, lim,
+                  delta, usable, HALF * wv_em_bytes(o), o->kind == WV_JK_ST);
 }
 
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
