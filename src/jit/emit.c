@@ -1045,7 +1045,7 @@ static void prefetch_ahead(em *e, uint32_t k, uint32_t end) {
   for (uint32_t j = k + 1; j <= acc[nacc - 1]; j++) {
     wv_jop o;
     if (!need[j - k] || !wv_jit_select(&e->code[j], &o)) continue;
-    if (need[j - k] == 2) wv_em_prefetch(e, &e->code[j], &o, k);
+    if (need[j - k] == 2) wv_em_prefetch(e, &e->code[j], &o, j, 1);
     else emit_insn(e, &e->code[j], &o, j);
   }
   side_out(e, &s);
@@ -1149,7 +1149,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
     if (!fetched && hoist && !hoist[k] && wv_em_prefetchable(&f->code[pc + k], &o)) {
       uint32_t end = k + 1;
       while (end < len && f->code[pc + end].ctl != WV_CTL_BRA) end++;
-      wv_em_prefetch_next(&e, &f->code[pc + k], &o, k);
+      wv_em_prefetch(&e, &f->code[pc + k], &o, k, 0);
       prefetch_ahead(&e, k, end);
       fetched = 1;
     }

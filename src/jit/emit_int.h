@@ -127,12 +127,10 @@ void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *h
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k);
 /* Whether an access is one wv_em_prefetch can prefetch: a load or store that may be global (64-bit addresses). */
 int wv_em_prefetchable(const wv_insn *in, const wv_jop *o);
-/* Prefetches (for writing, a store's) the lines access `in` would touch, from its registers as they are, where the
- * allocation access k of the region found last holds them. */
-void wv_em_prefetch(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
-/* Prefetches the lines access k would touch in its next run, guessed from how far its address moved since the last
- * (a stride: the next warp's rows, the next CTA's tile). */
-void wv_em_prefetch_next(em *e, const wv_insn *in, const wv_jop *o, uint32_t k);
+/* Prefetches (for writing, a store's) the lines access k of the region (`in`) would touch in its next run, guessed
+ * from how far its address moved since the last (a stride: the next warp's rows, the next CTA's tile), and where
+ * `now` those it touches in this run, from its registers as they are. */
+void wv_em_prefetch(em *e, const wv_insn *in, const wv_jop *o, uint32_t k, int now);
 
 
 #endif

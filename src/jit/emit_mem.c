@@ -609,26 +609,22 @@ static void prefetch_span(em *e, LLVMValueRef at, LLVMValueRef w0, LLVMValueRef 
   }
 }
 
-/* (emit_int.h) Each half-warp's first lane's row of 16 elements, from the window of the site of access k. */
-void wv_em_prefetch(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
-  LLVMValueRef base, a = lane_addrs(e, in, &base), w0, lim, delta, usable = window(e, e->pc + k, 1, &w0, &lim, &delta);
-  for (unsigned h = 0; h < 2; h++)
-    prefetch_span(e, LLVMBuildExtractElement(e->b, a, cint(e->i32, h * HALF), ""), w0, lim, delta, usable,
-                  HALF * wv_em_bytes(o), o->kind == WV_JK_ST);
-}
-
-/* (emit_int.h) The site keeps lane 0's address (wv_gwin.last); each half-warp's row at the distance from the last
- * one to this one further on. */
-void wv_em_prefetch_next(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
-  LLVMValueRef base, a = lane_addrs(e, in, &base), w0, lim, delta, usable = window(e, e->pc + k, 1, &w0, &lim, &delta);
+/* (emit_int.h) From the window of the access's own site; it keeps lane 0's address (wv_gwin.last). */
+void wv_em_prefetch(em *e, const wv_insn *in, const wv_jop *o, uint32_t k, int now) {
+  uint32_t site = e->pc + k;
+  unsigned span = HALF * wv_em_bytes(o);
+  int st = o->kind == WV_JK_ST;
+  LLVMValueRef base, a = lane_addrs(e, in, &base), w0, lim, delta, usable = window(e, site, 1, &w0, &lim, &delta);
   LLVMValueRef i4 = cint(e->i64, offsetof(wv_gwin, last) / sizeof(uint64_t));
-  LLVMValueRef lastp = LLVMBuildGEP2(e->b, e->i64, field(e, offsetof(wv_exec, gwin) + (e->pc + k) % WV_GWINS * sizeof(wv_gwin)), &i4, 1, "");
+  LLVMValueRef lastp = LLVMBuildGEP2(e->b, e->i64, field(e, offsetof(wv_exec, gwin) + site % WV_GWINS * sizeof(wv_gwin)), &i4, 1, "");
   LLVMValueRef a0 = LLVMBuildExtractElement(e->b, a, cint(e->i32, 0), "");
   LLVMValueRef stride = LLVMBuildSub(e->b, a0, LLVMBuildLoad2(e->b, e->i64, lastp, ""), "");
   LLVMBuildStore(e->b, a0, lastp);
-  for (unsigned h = 0; h < 2; h++)
-    prefetch_span(e, LLVMBuildAdd(e->b, LLVMBuildExtractElement(e->b, a, cint(e->i32, h * HALF), ""), stride, ""), w0, lim,
-                  delta, usable, HALF * wv_em_bytes(o), o->kind == WV_JK_ST);
+  for (unsigned h = 0; h < 2; h++) {
+    LLVMValueRef ah = LLVMBuildExtractElement(e->b, a, cint(e->i32, h * HALF), "");
+    if (now) prefetch_span(e, ah, w0, lim, delta, usable, span, st);
+    prefetch_span(e, LLVMBuildAdd(e->b, ah, stride, ""), w0, lim, delta, usable, span, st);
+  }
 }
 
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
