@@ -657,7 +657,8 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
         wv_jop *o = &ops[i][npc[i]];
         const wv_insn *pin = &e->f->code[pc];
         pcs[i][npc[i]++] = pc;
-        if (!wv_jit_select(pin, o)) { o->kind = WV_JK_NONE; continue; }
+        *o = e->ops[pc - e->pc];
+        if (o->kind == WV_JK_NONE) continue;
         if (wv_jop_dreg(o) && pin->d[0] != WV_NOSLOT) writes[i][nw[i]++] = pin->d[0];
         if (o->kind != WV_JK_LD && o->kind != WV_JK_ST) continue;
         if (!e->early[pc - e->pc]) { /* (select.c's rules, asked again: the bail-out to the branch depends on them) */
@@ -875,8 +876,8 @@ static uint32_t carry_in(em *e, const wv_func *f, uint32_t pc, uint32_t len, LLV
   memset(pext, 0xff, EM_SLOTS * (size_t)len + 1); /* (0xff: not written yet) */
   for (uint32_t k = 0; k < len; k++) {
     const wv_insn *in = &f->code[pc + k];
-    wv_jop o;
-    if (!wv_jit_select(in, &o)) continue; /* (a branch the region holds) */
+    const wv_jop o = e->ops[k];
+    if (o.kind == WV_JK_NONE) continue; /* (a branch the region holds) */
     unsigned nv = o.vec > 1 ? o.vec : 1; /* (a vector ld/st: d[0 .. vec - 1]) */
     const uint32_t s[EM_SLOTS] = {in->a, in->b, in->c, in->e, in->d[0], nv > 1 ? in->d[1] : WV_NOSLOT,
                                   nv > 2 ? in->d[2] : WV_NOSLOT, nv > 3 ? in->d[3] : WV_NOSLOT};
@@ -977,10 +978,22 @@ static int pf_arith(const wv_jop *o) {
   }
 }
 
+/* Sets of register slots (at most cap; order not kept): whether s is in one, s added (where absent and there is
+ * room), s taken out (where present). */
 static int pf_has(const uint32_t *set, uint32_t n, uint32_t s) {
   for (uint32_t i = 0; i < n; i++)
     if (set[i] == s) return 1;
   return 0;
+}
+static void pf_add(uint32_t *set, uint32_t *n, uint32_t cap, uint32_t s) {
+  if (s != WV_NOSLOT && *n < cap && !pf_has(set, *n, s)) set[(*n)++] = s;
+}
+static void pf_drop(uint32_t *set, uint32_t *n, uint32_t s) {
+  for (uint32_t i = 0; i < *n; i++)
+    if (set[i] == s) {
+      set[i] = set[--*n];
+      return;
+    }
 }
 
 /* Before the access at k, the first that may be global of a straight run (no branch from k to `end`): prefetches
@@ -996,8 +1009,8 @@ static void prefetch_ahead(em *e, uint32_t k, uint32_t end) {
   uint8_t need[64] = {0};
   for (uint32_t j = k + 1; j < end && nacc < PF_MAX; j++) { /* the accesses whose addresses are known at k */
     const wv_insn *in = &e->code[j];
-    wv_jop o;
-    if (!wv_jit_select(in, &o)) break;
+    const wv_jop o = e->ops[j];
+    if (o.kind == WV_JK_NONE) break;
     uint32_t d[4], nd = wv_jop_dregs(in, &o, d);
     if (wv_em_prefetchable(in, &o) && !e->hoist[j] && in->a != WV_NOSLOT && !pf_has(unknown, nun, in->a)) {
       int near = 0; /* (one through the same register within a line of it: its lines are fetched already) */
@@ -1011,30 +1024,25 @@ static void prefetch_ahead(em *e, uint32_t k, uint32_t end) {
     int known = pf_arith(&o) && in->guard < 0;
     for (int i = 0; i < 3 && known; i++) known = src[i] == WV_NOSLOT || !pf_has(unknown, nun, src[i]);
     for (uint32_t i = 0; i < nd; i++)
-      if (d[i] != WV_NOSLOT && !known && !pf_has(unknown, nun, d[i]) && nun < sizeof unknown / sizeof *unknown) unknown[nun++] = d[i];
-      else if (d[i] != WV_NOSLOT && known && pf_has(unknown, nun, d[i])) /* (known again) */
-        for (uint32_t u = 0; u < nun; u++)
-          if (unknown[u] == d[i]) unknown[u] = unknown[--nun];
+      if (known) pf_drop(unknown, &nun, d[i]); /* (known again) */
+      else pf_add(unknown, &nun, sizeof unknown / sizeof *unknown, d[i]);
   }
   if (!nacc) return;
   /* the arithmetic the accesses' addresses come from, walking back */
   for (uint32_t j = acc[nacc - 1] + 1, n = nacc; j-- > k + 1;) {
     const wv_insn *in = &e->code[j];
-    wv_jop o;
-    wv_jit_select(in, &o);
+    const wv_jop o = e->ops[j];
     if (n && acc[n - 1] == j) {
       need[j - k] = 2;
       n--;
-      if (in->a != WV_NOSLOT && !pf_has(want, nwant, in->a)) want[nwant++] = in->a;
+      pf_add(want, &nwant, sizeof want / sizeof *want, in->a);
       continue;
     }
     if (!pf_arith(&o) || in->guard >= 0 || in->d[0] == WV_NOSLOT || !pf_has(want, nwant, in->d[0])) continue;
     need[j - k] = 1;
-    for (uint32_t u = 0; u < nwant; u++)
-      if (want[u] == in->d[0]) want[u] = want[--nwant];
+    pf_drop(want, &nwant, in->d[0]);
     const uint32_t src[3] = {in->a, in->b, in->c};
-    for (int i = 0; i < 3; i++)
-      if (src[i] != WV_NOSLOT && !pf_has(want, nwant, src[i]) && nwant < sizeof want / sizeof *want) want[nwant++] = src[i];
+    for (int i = 0; i < 3; i++) pf_add(want, &nwant, sizeof want / sizeof *want, src[i]);
   }
   side s;
   side_in(e, &s);
@@ -1043,10 +1051,10 @@ static void prefetch_ahead(em *e, uint32_t k, uint32_t end) {
     return;
   }
   for (uint32_t j = k + 1; j <= acc[nacc - 1]; j++) {
-    wv_jop o;
-    if (!need[j - k] || !wv_jit_select(&e->code[j], &o)) continue;
-    if (need[j - k] == 2) wv_em_prefetch(e, &e->code[j], &o, j, 1);
-    else emit_insn(e, &e->code[j], &o, j);
+    const wv_jop *o = &e->ops[j];
+    if (!need[j - k] || o->kind == WV_JK_NONE) continue;
+    if (need[j - k] == 2) wv_em_prefetch(e, &e->code[j], o, j, 1);
+    else emit_insn(e, &e->code[j], o, j);
   }
   side_out(e, &s);
 }
@@ -1073,13 +1081,18 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   e.capregs = EM_SLOTS * len + 4;
   e.regs = malloc(e.capregs * sizeof *e.regs);
   uint8_t *early = calloc(len, 1);
-  if (!e.pv || !e.pdirty || !e.regs || !early) {
+  wv_jop *ops = malloc(len * sizeof *ops);
+  if (!e.pv || !e.pdirty || !e.regs || !early || !ops) {
     free(e.pv);
     free(e.pdirty);
     free(e.regs);
     free(early);
+    free(ops);
     return NULL;
   }
+  for (uint32_t k = 0; k < len; k++)
+    if (!wv_jit_select(&f->code[pc + k], &ops[k])) ops[k].kind = WV_JK_NONE;
+  e.ops = ops;
   LLVMTypeRef params[] = {e.ptr, e.i32};
   e.fn = LLVMAddFunction(mod, name, LLVMFunctionType(e.i32, params, 2, 0));
   /* a frame aligned to 64 bytes: LLVM then gives a spilled 512-bit vector an aligned slot, where one at any 16 bytes
@@ -1130,30 +1143,29 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   if (!e.cold) { /* (few accesses that check themselves: each bail-out's stores of its own are few) */
     uint32_t checks = 0;
     for (uint32_t k = 0; k < len; k++) {
-      wv_jop o;
-      checks += wv_jit_select(&f->code[pc + k], &o) && (o.kind == WV_JK_LD || o.kind == WV_JK_ST || o.kind == WV_JK_ATOM) &&
-                !early[k] && !(hoist && hoist[k]);
+      uint8_t kd = e.ops[k].kind;
+      checks += (kd == WV_JK_LD || kd == WV_JK_ST || kd == WV_JK_ATOM) && !early[k] && !(hoist && hoist[k]);
     }
     e.cold = checks <= COLD_CHECKS;
   }
   e.pmask = e.mask;
   int fetched = 0; /* prefetch_ahead made the prefetches of the straight run since the last branch */
   for (uint32_t k = 0; k < len;) {
-    wv_jop o;
+    const wv_jop *o = &e.ops[k];
     if (f->code[pc + k].ctl == WV_CTL_BRA) { /* (select.c: a branch it holds) */
       k = emit_branch(&e, &f->code[pc + k], k);
       fetched = 0;
       continue;
     }
-    if (!wv_jit_select(&f->code[pc + k], &o)) break; /* (regions hold only these) */
-    if (!fetched && hoist && !hoist[k] && wv_em_prefetchable(&f->code[pc + k], &o)) {
+    if (o->kind == WV_JK_NONE) break; /* (regions hold only these) */
+    if (!fetched && hoist && !hoist[k] && wv_em_prefetchable(&f->code[pc + k], o)) {
       uint32_t end = k + 1;
       while (end < len && f->code[pc + end].ctl != WV_CTL_BRA) end++;
-      wv_em_prefetch(&e, &f->code[pc + k], &o, k, 0);
+      wv_em_prefetch(&e, &f->code[pc + k], o, k, 0);
       prefetch_ahead(&e, k, end);
       fetched = 1;
     }
-    emit_insn(&e, &f->code[pc + k], &o, k);
+    emit_insn(&e, &f->code[pc + k], o, k);
     k++;
   }
   if (loops) emit_back(&e, &f->code[pc + len], top, len, phi, pext, ncarry);
@@ -1164,6 +1176,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   LLVMDisposeBuilder(e.b);
   free(e.regs);
   free(early);
+  free(ops);
   free(hoist);
   free(e.pv);
   free(e.pdirty);

@@ -50,6 +50,7 @@ typedef struct em {
   const uint8_t *early; /* per instruction of the region: an access or shfl checked at the entry (1, 2: and at its branch; wv_em_checked_early) */
   LLVMValueRef *hoist;  /* per instruction of the region: its load's value, made at the entry (wv_em_hoist_loads), or NULL */
   const wv_insn *code;  /* the region's instructions */
+  const wv_jop *ops;    /* ... as wv_jit_select makes them (kind WV_JK_NONE: not selected, as a branch) */
   const wv_func *f;
   int guarded;          /* the instruction being emitted has a guard, or is on one path of a branch (pmask) */
   int cold;             /* a loop's body, or few checks: a bail-out stores on its way out only (emit.c bail_cold) */

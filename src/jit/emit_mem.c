@@ -271,6 +271,14 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
     for (unsigned i = 0; i < nv; i++) val[j][i] = pick(e, part[j][0][i], part[j][1][i], idx, WV_WARP);
 }
 
+/* Whether an access may go through its site's window (window()): one with 64-bit addresses that may be global
+ * (a generic one may be; const too, where with_const: a module's bank of constants is an allocation of the heap,
+ * as global memory is, which the loads of the bank but no prefetch go through). */
+static int windowed(const wv_insn *in, int with_const) {
+  return (in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_GENERIC || (with_const && in->space == WV_SPACE_CONST)) &&
+         !(in->addrf & WV_AF_WRAP32);
+}
+
 /* The window of a global access's site (wv_exec.gwin: the allocation exec's check found there last) for an access
  * of span bytes at address a: *lo its start, *lim where a - *lo <= *lim (unsigned) exactly when the span lies in it,
  * *delta its host offset. Returns whether it may be used: it holds span bytes, and nothing was freed since it was
@@ -301,8 +309,7 @@ static void mem_check(em *e, const wv_insn *in, int st, LLVMValueRef a, LLVMValu
                       uint32_t site, LLVMValueRef *ok, LLVMValueRef *hb, LLVMValueRef *stride) {
   LLVMValueRef hit = NULL, gdelta = NULL;
   LLVMBasicBlockRef bhit = NULL, bcall = NULL, bj = NULL;
-  if ((in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_GENERIC || in->space == WV_SPACE_CONST) &&
-      !(in->addrf & WV_AF_WRAP32)) {
+  if (windowed(in, 1)) {
     LLVMValueRef w0, lim, usable = window(e, site, bytes, &w0, &lim, &gdelta);
     /* each active lane's element in the window, aligned to bytes */
     LLVMValueRef in_win = LLVMBuildICmp(e->b, LLVMIntULE, LLVMBuildSub(e->b, a, broadcast(e, w0), ""), broadcast(e, lim), "");
@@ -395,7 +402,8 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     early[k] = 0;
     if (in->ctl == WV_CTL_BRA && in->guard >= 0 && !onpath[k] && wv_jit_branch(e->f, e->pc, e->pc + k, NULL, &br))
       for (uint32_t i = k + 1; i + e->pc < br.join && i < len; i++) onpath[i] = 1;
-    int sel = wv_jit_select(in, &o);
+    o = e->ops[k];
+    int sel = o.kind != WV_JK_NONE;
     written[k] = sel && wv_jop_dreg(&o);
     if (!sel || in->guard >= 0) continue;
     if (o.kind == WV_JK_SHFL) { /* a converged warp: the whole warp */
@@ -430,9 +438,9 @@ LLVMValueRef wv_em_path_bad(em *e, const uint32_t *pcs, uint32_t n, LLVMValueRef
   uint32_t nset = 0;
   LLVMValueRef bad = LLVMConstInt(e->i1, 0, 0), mv = wv_em_lanes(e, lanes);
   for (uint32_t j = 0; j < n && j < WV_JIT_BRANCH_MAX; j++) {
-    wv_jop o;
-    if (e->early[pcs[j] - e->pc] == 2 && wv_jit_select(&e->f->code[pcs[j]], &o))
-      set_add(set, &nset, &e->f->code[pcs[j]], wv_em_bytes(&o), 0, (int64_t)WV_SHARED_BASE);
+    const wv_jop *o = &e->ops[pcs[j] - e->pc];
+    if (e->early[pcs[j] - e->pc] == 2 && o->kind != WV_JK_NONE)
+      set_add(set, &nset, &e->f->code[pcs[j]], wv_em_bytes(o), 0, (int64_t)WV_SHARED_BASE);
   }
   for (uint32_t i = 0; i < nset; i++) bad = LLVMBuildOr(e->b, bad, set_bad(e, &set[i], mv), "");
   return bad;
@@ -453,25 +461,19 @@ static int shared_store(const wv_insn *in, const wv_jop *o) {
  * start. */
 void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist) {
   uint8_t *ok = calloc(len + 1, 1); /* per instruction: 1 may be made at the entry, 2 made there already */
-  wv_jop *ops = malloc((len + 1) * sizeof *ops);
-  if (!ok || !ops) { /* (out of memory: each load is made at its place) */
-    free(ok);
-    free(ops);
-    return;
-  }
+  const wv_jop *ops = e->ops;
+  if (!ok) return; /* (out of memory: each load is made at its place) */
   int stop = 0;
   for (uint32_t k = 0; k < len && !stop; k++) {
-    wv_jop *o = &ops[k];
-    int sel = wv_jit_select(&code[k], o);
+    const wv_jop *o = &ops[k];
+    int sel = o->kind != WV_JK_NONE;
     if (sel && shared_store(&code[k], o)) break; /* (nothing after it) */
     ok[k] = sel && e->early[k] && o->kind == WV_JK_LD && o->vec <= 1;
     /* a branch the region holds runs its fall-through path first, which may come after the other in the code
      * (nvcc's if/else with both sides through a bra): a store on either path stops it all at the branch */
     if (code[k].ctl == WV_CTL_BRA && code[k].guard >= 0)
-      for (uint32_t i = k + 1; i < len && e->pc + i < code[k].rpc && !stop; i++) {
-        wv_jop oi;
-        stop = wv_jit_select(&code[i], &oi) && shared_store(&code[i], &oi);
-      }
+      for (uint32_t i = k + 1; i < len && e->pc + i < code[k].rpc && !stop; i++)
+        stop = ops[i].kind != WV_JK_NONE && shared_store(&code[i], &ops[i]);
   }
   LLVMValueRef mv = wv_em_lanes(e, e->mask);
   for (uint32_t k = 0; k < len; k++) {
@@ -490,7 +492,6 @@ void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *h
     for (uint32_t j = 0; j < n; j++) hoist[ks[j]] = val[j][0];
   }
   free(ok);
-  free(ops);
 }
 
 /* atom.shared.add of 32-bit words at offsets off (from the CTA's shared bytes) as h_atom's lane loop: the active
@@ -590,8 +591,7 @@ static void checked_access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueR
 
 /* (emit_int.h) */
 int wv_em_prefetchable(const wv_insn *in, const wv_jop *o) {
-  return (o->kind == WV_JK_LD || o->kind == WV_JK_ST) && (in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_GENERIC) &&
-         !(in->addrf & WV_AF_WRAP32);
+  return (o->kind == WV_JK_LD || o->kind == WV_JK_ST) && windowed(in, 0);
 }
 
 /* A prefetch of the lines of span bytes from guest address `at`, where the window (w0, lim, delta, usable: window())
@@ -675,7 +675,7 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
     wv_em_bail(e, none, k);
     for (unsigned i = 0; st && i < nv; i++) sv[i] = wv_em_regn(e, in->d[i], o->bits);
     uint32_t site = e->pc + k;
-    if ((in->space == WV_SPACE_GLOBAL || in->space == WV_SPACE_GENERIC) && !(in->addrf & WV_AF_WRAP32) && nv == 1) {
+    if (windowed(in, 0) && nv == 1) {
       /* rows the window holds: a vector access a half; else checked_access, whose bail-outs store nothing (none's did) */
       LLVMValueRef p[2], row = half_rows(e, a, m32, mv, bytes, site, p), size = cint(e->i32, bytes), v = NULL;
       LLVMTypeRef rt = vec(ity(e, o->bits)), ht = LLVMVectorType(ity(e, o->bits), HALF), tv[] = {ht, e->ptr};
