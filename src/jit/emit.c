@@ -1012,7 +1012,7 @@ static void prefetch_ahead(em *e, uint32_t k, uint32_t end) {
     const wv_jop o = e->ops[j];
     if (o.kind == WV_JK_NONE) break;
     uint32_t d[4], nd = wv_jop_dregs(in, &o, d);
-    if (wv_em_prefetchable(in, &o) && !e->hoist[j] && in->a != WV_NOSLOT && !pf_has(unknown, nun, in->a)) {
+    if (wv_em_prefetchable(in, &o) && !wv_em_hoisted(e, j) && in->a != WV_NOSLOT && !pf_has(unknown, nun, in->a)) {
       int near = 0; /* (one through the same register within a line of it: its lines are fetched already) */
       for (uint32_t i = 0; i < nseen; i++) near |= seen[i] == in->a && seen_at[i] - in->imm < 64 && in->imm - seen_at[i] < 64;
       if (!near) acc[nacc++] = j, seen[nseen] = in->a, seen_at[nseen++] = in->imm;
@@ -1144,7 +1144,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
     uint32_t checks = 0;
     for (uint32_t k = 0; k < len; k++) {
       uint8_t kd = e.ops[k].kind;
-      checks += (kd == WV_JK_LD || kd == WV_JK_ST || kd == WV_JK_ATOM) && !early[k] && !(hoist && hoist[k]);
+      checks += (kd == WV_JK_LD || kd == WV_JK_ST || kd == WV_JK_ATOM) && !early[k] && !wv_em_hoisted(&e, k);
     }
     e.cold = checks <= COLD_CHECKS;
   }
@@ -1158,7 +1158,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
       continue;
     }
     if (o->kind == WV_JK_NONE) break; /* (regions hold only these) */
-    if (!fetched && hoist && !hoist[k] && wv_em_prefetchable(&f->code[pc + k], o)) {
+    if (!fetched && hoist && !wv_em_hoisted(&e, k) && wv_em_prefetchable(&f->code[pc + k], o)) {
       uint32_t end = k + 1;
       while (end < len && f->code[pc + end].ctl != WV_CTL_BRA) end++;
       wv_em_prefetch(&e, &f->code[pc + k], o, k, 0);
@@ -1177,6 +1177,7 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   free(e.regs);
   free(early);
   free(ops);
+  wv_em_hoist_free(&e);
   free(hoist);
   free(e.pv);
   free(e.pdirty);

@@ -48,7 +48,9 @@ typedef struct em {
   uint32_t nconsts;
   uint32_t words;
   const uint8_t *early; /* per instruction of the region: an access or shfl checked at the entry (1, 2: and at its branch; wv_em_checked_early) */
-  LLVMValueRef *hoist;  /* per instruction of the region: its load's value, made at the entry (wv_em_hoist_loads), or NULL */
+  LLVMValueRef *hoist;  /* per instruction of the region: its load's value, made at the entry or with others of its
+                         * group (wv_em_hoist_loads), or NULL */
+  struct wv_em_hoisted *hl; /* the groups of those loads (emit_mem.c) */
   const wv_insn *code;  /* the region's instructions */
   const wv_jop *ops;    /* ... as wv_jit_select makes them (kind WV_JK_NONE: not selected, as a branch) */
   const wv_func *f;
@@ -125,6 +127,11 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
 /* Whether a lane of `lanes` (i32) that takes the path pcs[0 .. n - 1] would fail a load there left to its branch (early 2). */
 LLVMValueRef wv_em_path_bad(em *e, const uint32_t *pcs, uint32_t n, LLVMValueRef lanes);
 void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist);
+/* Whether the region's instruction k is a load wv_em_hoist_loads makes (at the entry or with others of its group);
+ * those of a group made at k, made there (wv_em_mem); the groups freed. */
+int wv_em_hoisted(const em *e, uint32_t k);
+void wv_em_hoisted_at(em *e, uint32_t k);
+void wv_em_hoist_free(em *e);
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k);
 /* Whether an access is one wv_em_prefetch can prefetch: a load or store that may be global (64-bit addresses). */
 int wv_em_prefetchable(const wv_insn *in, const wv_jop *o);

@@ -165,9 +165,22 @@ static void scatter(em *e, LLVMValueRef v, LLVMValueRef p, LLVMValueRef mh, unsi
  * when base[l] is (same(): the row is tested first, and holds where no lane of the half is active). n accesses
  * through the one register at offsets off[j] (loads of one element each, or one access) take the same path, each
  * in it: a load's elements are val[j][i] (<32 x iN>). */
+typedef struct wv_em_plan { /* access()'s choice for each half, made once for loads made in parts (wv_em_hoist_loads) */
+  LLVMValueRef row[2], one[2], dlo[2], blo[2];
+} wv_em_plan;
+static void plan_half(em *e, LLVMValueRef bh, LLVMValueRef mh, LLVMValueRef steps, LLVMValueRef unit, int bc, LLVMValueRef *row,
+                      LLVMValueRef *one, LLVMValueRef *dlo, LLVMValueRef *blo) {
+  *row = same(e, LLVMBuildSub(e->b, bh, steps, ""), mh, dlo);
+  *one = bc ? same(e, bh, mh, blo) : NULL;
+  if (unit) {
+    *row = LLVMBuildAnd(e->b, *row, unit, "");
+    if (*one) *one = LLVMBuildAnd(e->b, *one, unit, "");
+  }
+}
+/* (pl: the choice made already, by plan() for the same base, lanes and kind of access; NULL: made here) */
 static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LLVMValueRef *ptrs, const uint64_t *off,
                    LLVMValueRef base, LLVMValueRef stride, LLVMValueRef host, const LLVMValueRef *sv,
-                   LLVMValueRef (*val)[4]) {
+                   LLVMValueRef (*val)[4], const wv_em_plan *pl) {
   int st = o->kind == WV_JK_ST, w32 = LLVMGetElementType(LLVMTypeOf(base)) == e->i32, g32 = LLVMGetElementType(LLVMTypeOf(ptrs[0])) == e->i32;
   unsigned size = o->bits / 8, nv = o->vec > 1 ? o->vec : 1, bytes = size * nv, nr = HALF * nv;
   LLVMTypeRef el = ity(e, o->bits), et = LLVMVectorType(el, HALF), rt = LLVMVectorType(el, nr), bt = w32 ? e->i32 : e->i64;
@@ -184,12 +197,9 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
     LLVMValueRef bh = lanes(e, base, h * HALF, HALF), mh = lanes(e, mv, h * HALF, HALF);
     LLVMValueRef svh[4] = {NULL}, dlo, blo;
     for (unsigned i = 0; st && i < nv; i++) svh[i] = lanes(e, sv[i], h * HALF, HALF);
-    LLVMValueRef row = same(e, LLVMBuildSub(e->b, bh, steps, ""), mh, &dlo);
-    LLVMValueRef one = bc ? same(e, bh, mh, &blo) : NULL;
-    if (unit) {
-      row = LLVMBuildAnd(e->b, row, unit, "");
-      if (one) one = LLVMBuildAnd(e->b, one, unit, "");
-    }
+    LLVMValueRef row, one;
+    if (pl) row = pl->row[h], one = pl->one[h], dlo = pl->dlo[h], blo = pl->blo[h];
+    else plan_half(e, bh, mh, steps, unit, bc, &row, &one, &dlo, &blo);
     /* (32 bits: base[l] is below 2^31, so base[l] - (l % 16) * bytes is exact as a signed number, negative where
      * the row starts below the half's first lane's place) */
     LLVMValueRef dfirst = w32 ? LLVMBuildSExt(e->b, dlo, e->i64, "") : dlo;
@@ -269,6 +279,17 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
   for (unsigned i = 0; i < WV_WARP; i++) idx[i] = i;
   for (unsigned j = 0; !st && j < n; j++)
     for (unsigned i = 0; i < nv; i++) val[j][i] = pick(e, part[j][0][i], part[j][1][i], idx, WV_WARP);
+}
+
+/* access()'s choice for loads of kind o through base (<32 x i32>, .shared) for lanes mv. */
+static void plan(em *e, const wv_jop *o, LLVMValueRef mv, LLVMValueRef base, wv_em_plan *pl) {
+  unsigned bytes = o->bits / 8;
+  LLVMValueRef step[HALF];
+  for (unsigned l = 0; l < HALF; l++) step[l] = cint(e->i32, (uint64_t)l * bytes);
+  LLVMValueRef steps = LLVMConstVector(step, HALF);
+  for (unsigned h = 0; h < 2; h++)
+    plan_half(e, lanes(e, base, h * HALF, HALF), lanes(e, mv, h * HALF, HALF), steps, NULL, 1, &pl->row[h], &pl->one[h],
+              &pl->dlo[h], &pl->blo[h]);
 }
 
 /* Whether an access may go through its site's window (window()): one with 64-bit addresses that may be global
@@ -455,20 +476,72 @@ static int shared_store(const wv_insn *in, const wv_jop *o) {
  * register an input of the region) after no store or atomic the region makes that may write shared memory (a
  * global or local one cannot), made after the entry's check: what such a load reads at its place is what it reads
  * at the entry, as one warp runs a region by itself and no cp.async lands during one. Those through one register,
- * of one size, are made together (access: each half-warp's row, one element or gather is chosen once for all of
- * them, where it was chosen at each), for the region's lanes (whose addresses the entry checked), each kept in
- * hoist[k] for the instruction to take its lanes of (wv_em_mem), counted there. In a loop's body, at each turn's
- * start. */
+ * of one size, are one group (access: each half-warp's row, one element or gather is chosen once for all of
+ * them, at the entry, where it was chosen at each), for the region's lanes (whose addresses the entry checked),
+ * each kept in hoist[k] for the instruction to take its lanes of (wv_em_mem), counted there. They are made in
+ * chunks of EM_CHUNK or more at the first of them where no branch comes before the last, else all at the entry: made at
+ * the entry, matmul's 32 tile loads kept 64 vectors, which LLVM spilled and loaded again (a store each, which the
+ * core makes one a cycle). In a loop's body, at each turn's start. */
+#define EM_CHUNK 4 /* loads a chunk holds, at least (but a group of fewer): at most 2 * EM_CHUNK - 1 */
+typedef struct wv_em_chunk {
+  uint32_t n, ks[2 * EM_CHUNK - 1];
+  const wv_em_plan *pl;
+} wv_em_chunk;
+struct wv_em_hoisted {
+  wv_em_plan plans[EM_GROUP];  /* per group (a region's loads, at most EM_GROUP groups of them: more at their place) */
+  wv_em_chunk *chunks;
+  uint32_t nplans, nchunks;
+  uint32_t *chunk_at;          /* per instruction: 1 + the chunk made at it, 0: none */
+  uint8_t *member;             /* per instruction: a load of a group (wv_em_hoisted) */
+};
+
+/* (emit_int.h) */
+int wv_em_hoisted(const em *e, uint32_t k) { return e->hl && e->hl->member[k]; }
+
+void wv_em_hoist_free(em *e) {
+  if (!e->hl) return;
+  free(e->hl->chunks);
+  free(e->hl->chunk_at);
+  free(e->hl->member);
+  free(e->hl);
+  e->hl = NULL;
+}
+
+/* The loads of chunk c: their values to e->hoist. */
+static void make_chunk(em *e, const wv_em_chunk *c) {
+  const wv_insn *code = e->code;
+  LLVMValueRef base, ptrs[2 * EM_CHUNK - 1], val[2 * EM_CHUNK - 1][4];
+  uint64_t off[2 * EM_CHUNK - 1];
+  for (uint32_t j = 0; j < c->n; j++) {
+    off[j] = (uint64_t)code[c->ks[j]].imm;
+    ptrs[j] = narrow(e, lane_addrs(e, &code[c->ks[j]], &base), 32); /* (wv_jit_shared_inline: 32-bit addresses) */
+  }
+  access(e, &e->ops[c->ks[0]], wv_em_lanes(e, e->mask), c->n, ptrs, off, narrow(e, base, 32), NULL, e->shared, NULL, val, c->pl);
+  for (uint32_t j = 0; j < c->n; j++) e->hoist[c->ks[j]] = val[j][0];
+}
+
 void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist) {
-  uint8_t *ok = calloc(len + 1, 1); /* per instruction: 1 may be made at the entry, 2 made there already */
+  uint8_t *ok = calloc(len + 1, 1); /* per instruction: 1 may be made at the entry, 2 in a group already */
+  struct wv_em_hoisted *hl = calloc(1, sizeof *hl);
   const wv_jop *ops = e->ops;
-  if (!ok) return; /* (out of memory: each load is made at its place) */
+  if (hl) hl->chunk_at = calloc(len + 1, sizeof *hl->chunk_at), hl->member = calloc(len + 1, 1),
+          hl->chunks = malloc((len / 2 + 1) * sizeof *hl->chunks);
+  if (!ok || !hl || !hl->chunk_at || !hl->member || !hl->chunks) { /* (out of memory: each load is made at its place) */
+    free(ok);
+    e->hl = hl;
+    wv_em_hoist_free(e);
+    return;
+  }
+  e->hl = hl;
+  e->hoist = hoist;
   int stop = 0;
+  uint32_t straight = len; /* the first branch of the region */
   for (uint32_t k = 0; k < len && !stop; k++) {
     const wv_jop *o = &ops[k];
     int sel = o->kind != WV_JK_NONE;
     if (sel && shared_store(&code[k], o)) break; /* (nothing after it) */
     ok[k] = sel && e->early[k] && o->kind == WV_JK_LD && o->vec <= 1;
+    if (code[k].ctl == WV_CTL_BRA && straight == len) straight = k;
     /* a branch the region holds runs its fall-through path first, which may come after the other in the code
      * (nvcc's if/else with both sides through a bra): a store on either path stops it all at the branch */
     if (code[k].ctl == WV_CTL_BRA && code[k].guard >= 0)
@@ -476,22 +549,32 @@ void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *h
         stop = ops[i].kind != WV_JK_NONE && shared_store(&code[i], &ops[i]);
   }
   LLVMValueRef mv = wv_em_lanes(e, e->mask);
-  for (uint32_t k = 0; k < len; k++) {
+  for (uint32_t k = 0; k < len && hl->nplans < EM_GROUP; k++) {
     if (ok[k] != 1) continue;
     uint32_t ks[EM_GROUP], n = 0;
     for (uint32_t i = k; i < len && n < EM_GROUP; i++)
       if (ok[i] == 1 && code[i].a == code[k].a && ops[i].bits == ops[k].bits) ks[n++] = i, ok[i] = 2;
     if (n < 2) continue; /* (one load alone: made at its place, where its value is not kept across the region) */
-    LLVMValueRef base, ptrs[EM_GROUP], val[EM_GROUP][4];
-    uint64_t off[EM_GROUP];
-    for (uint32_t j = 0; j < n; j++) {
-      off[j] = (uint64_t)code[ks[j]].imm;
-      ptrs[j] = narrow(e, lane_addrs(e, &code[ks[j]], &base), 32); /* (wv_jit_shared_inline: 32-bit addresses) */
+    wv_em_plan *pl = &hl->plans[hl->nplans++];
+    LLVMValueRef base;
+    lane_addrs(e, &code[k], &base); /* (the register's value: each chunk's loads use it again) */
+    plan(e, &ops[k], mv, narrow(e, base, 32), pl);
+    uint32_t nc = n / EM_CHUNK ? n / EM_CHUNK : 1; /* (n / nc loads each, the first n % nc one more) */
+    for (uint32_t i = 0, j = 0; i < nc; i++) {
+      wv_em_chunk *c = &hl->chunks[hl->nchunks++];
+      c->pl = pl;
+      c->n = n / nc + (i < n % nc);
+      for (uint32_t q = 0; q < c->n; q++, j++) c->ks[q] = ks[j], hl->member[ks[j]] = 1;
+      if (c->ks[c->n - 1] < straight) hl->chunk_at[c->ks[0]] = hl->nchunks; /* made at its first load */
+      else make_chunk(e, c);
     }
-    access(e, &ops[k], mv, n, ptrs, off, narrow(e, base, 32), NULL, e->shared, NULL, val);
-    for (uint32_t j = 0; j < n; j++) hoist[ks[j]] = val[j][0];
   }
   free(ok);
+}
+
+/* (emit_int.h) */
+void wv_em_hoisted_at(em *e, uint32_t k) {
+  if (e->hl && e->hl->chunk_at[k]) make_chunk(e, &e->hl->chunks[e->hl->chunk_at[k] - 1]), e->hl->chunk_at[k] = 0;
 }
 
 /* atom.shared.add of 32-bit words at offsets off (from the CTA's shared bytes) as h_atom's lane loop: the active
@@ -585,7 +668,7 @@ static void checked_access(em *e, const wv_insn *in, const wv_jop *o, LLVMValueR
     rbase = a;
     rhost = LLVMBuildGEP2(e->b, e->i8, rhost, (LLVMValueRef[]){cint(e->i64, (uint64_t)-in->imm)}, 1, "");
   }
-  access(e, o, mv, 1, &ptrs, &off, rbase, stride, rhost, sv, v);
+  access(e, o, mv, 1, &ptrs, &off, rbase, stride, rhost, sv, v, NULL);
   for (unsigned i = 0; !st && i < (o->vec > 1 ? o->vec : 1u); i++) val[i] = v[0][i];
 }
 
@@ -629,7 +712,9 @@ void wv_em_prefetch(em *e, const wv_insn *in, const wv_jop *o, uint32_t k, int n
 
 void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVMValueRef mv, uint32_t k) {
   int st = o->kind == WV_JK_ST, atom = o->kind == WV_JK_ATOM;
-  if (e->hoist && e->hoist[k]) { /* loaded at the entry (wv_em_hoist_loads; checked there: no bail-out here) */
+  wv_em_hoisted_at(e, k);
+  if (e->hoist && e->hoist[k]) { /* loaded at the entry or a load of its group before (wv_em_hoist_loads; checked at
+                                  * the entry: no bail-out here) */
     count_access(e, in, st);
     wv_em_setreg(e, in->d[0], mv, widen(e, e->hoist[k], o->bits, o->sgn));
     return;
@@ -669,7 +754,7 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
     uint64_t off = (uint64_t)in->imm;
     LLVMValueRef v[1][4];
     /* (off32: offsets below 2^31 from the CTA's shared bytes; access makes the pointers) */
-    access(e, o, mv, 1, &off32, &off, narrow(e, base, 32), NULL, e->shared, sv, v);
+    access(e, o, mv, 1, &off32, &off, narrow(e, base, 32), NULL, e->shared, sv, v, NULL);
     for (unsigned i = 0; !st && i < nv; i++) val[i] = v[0][i];
   } else {
     wv_em_bail(e, none, k);
