@@ -794,6 +794,63 @@ static void test_barrier_order(void **state) {
   assert_int_equal(out[0][8 + 7], 7 * out[0][7] + 7 + 1); /* (warp 7, last at the bar.red, goes on at once: it sees its own value) */
 }
 
+/* Shared loads through one register at eight offsets, two such groups with their loads interleaved (emit_mem.c
+ * wv_em_hoist_loads: each group made in chunks at its first load, its choice of row, one element or gather for each
+ * half-warp made once at the entry; where a branch of the region comes before a chunk's last load, that chunk is
+ * made at the entry), each value folded into an order-sensitive sum at once. The first register's lanes make a row
+ * (tid * 4), one element per half-warp ((tid / 16) * 64), a gather (tid * 12) or rows apart ((tid / 16) * 64 + tid
+ * * 4) as mode says; the second's a row that both halves read. On full and partial warps, two warps, with the
+ * branch (bit 16 of mode) and without: each engine's status, counters and output. */
+static void test_shared_load_chunks(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  char ptx[4096];
+  int n = snprintf(ptx, sizeof ptx, "%s",
+      WVT_HDR ".visible .entry k(.param .u64 pin, .param .u64 pout, .param .u32 mode)\n{\n"
+      ".shared .align 16 .b8 sm[2048];\n.reg .b32 %r<64>; .reg .b64 %rd<8>; .reg .pred %p<2>;\n"
+      "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [pout];\nld.param.u32 %r0, [mode];\n"
+      "mov.u32 %r1, %tid.x;\nmov.u32 %r2, sm;\nmul.wide.u32 %rd2, %r1, 32;\nadd.s64 %rd3, %rd0, %rd2;\n"
+      "shl.b32 %r3, %r1, 2;\nadd.u32 %r3, %r3, %r2;\n");
+  for (int j = 0; j < 8; j++) /* sm word tid + 64 j = in[8 tid + j] */
+    n += snprintf(ptx + n, sizeof ptx - (size_t)n, "ld.global.u32 %%r%d, [%%rd3+%d];\nst.shared.u32 [%%r3+%d], %%r%d;\n",
+                  40 + j, 4 * j, 256 * j, 40 + j);
+  n += snprintf(ptx + n, sizeof ptx - (size_t)n, "%s",
+      "and.b32 %r4, %r0, 255;\nshr.u32 %r5, %r0, 8;\nand.b32 %r5, %r5, 255;\nshr.u32 %r6, %r1, 4;\n"
+      "mul.lo.u32 %r7, %r1, %r4;\nmad.lo.u32 %r7, %r6, %r5, %r7;\nadd.u32 %r7, %r7, %r2;\n" /* first register */
+      "and.b32 %r8, %r1, 15;\nshl.b32 %r8, %r8, 2;\nadd.u32 %r8, %r8, %r2;\nadd.u32 %r8, %r8, 1024;\n" /* second */
+      "and.b32 %r9, %r0, 65536;\nsetp.ne.u32 %p1, %r9, 0;\nmov.u32 %r10, 1;\nmov.u32 %r11, 2;\n"
+      "bar.sync 0;\n");
+  for (int j = 0; j < 8; j++) {
+    if (j == 3) /* a branch the region holds, before the later chunks' last loads */
+      n += snprintf(ptx + n, sizeof ptx - (size_t)n, "@%%p1 bra J;\nadd.u32 %%r10, %%r10, 5;\nJ:\n");
+    n += snprintf(ptx + n, sizeof ptx - (size_t)n,
+                  "ld.shared.u32 %%r%d, [%%r7+%d];\nmad.lo.u32 %%r10, %%r10, 3, %%r%d;\n"
+                  "ld.shared.u32 %%r%d, [%%r8+%d];\nmad.lo.u32 %%r11, %%r11, 5, %%r%d;\n",
+                  20 + j, 4 * j, 20 + j, 30 + j, 64 * j, 30 + j);
+  }
+  n += snprintf(ptx + n, sizeof ptx - (size_t)n, "%s",
+      "mul.lo.u32 %r12, %r11, 7;\nxor.b32 %r12, %r12, %r10;\nmul.wide.u32 %rd4, %r1, 4;\nadd.s64 %rd5, %rd1, %rd4;\n"
+      "st.global.u32 [%rd5], %r12;\nret;\n}\n");
+  assert_true(n > 0 && (size_t)n < sizeof ptx);
+  static const uint32_t modes[] = {4, 64 << 8, 12, 4 | 64 << 8}, blocks[] = {32, 27, 64, 50};
+  for (int br = 0; br < 2; br++)
+    for (size_t m = 0; m < sizeof modes / sizeof *modes; m++)
+      for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++) {
+        static uint32_t in[2][512], out[2][64];
+        for (uint32_t i = 0; i < 512; i++) in[0][i] = in[1][i] = i * 2654435761u ^ (uint32_t)m;
+        memset(out, 0, sizeof out);
+        uint32_t mode = modes[m] | (uint32_t)br << 16;
+        wvt_buf bufs[2][3] = {{{in[0], sizeof in[0]}, {out[0], sizeof out[0]}}, {{in[1], sizeof in[1]}, {out[1], sizeof out[1]}}};
+        outcome r[2];
+        int same = both_engines(ptx, blocks[b], 2, bufs, &mode, r);
+        for (int i = 0; !same && i < 64; i++)
+          if (out[0][i] != out[1][i]) fail_msg("mode %#x block %u word %d: interp %u jit %u", mode, blocks[b], i, out[0][i], out[1][i]);
+        assert_true(same);
+        assert_int_equal(r[0].st, WV_OK);
+        assert_int_not_equal(out[0][0], 0);
+      }
+}
+
 int main(void) {
 #if defined(__x86_64__)
   if (getenv("WARPVM_JIT_CPU") && !__builtin_cpu_supports("avx2")) return 77; /* (the AVX2 run: this CPU has none) */
@@ -809,6 +866,7 @@ int main(void) {
       cmocka_unit_test(test_param_bounds),
       cmocka_unit_test(test_f32_chains),
       cmocka_unit_test(test_barrier_order),
+      cmocka_unit_test(test_shared_load_chunks),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
