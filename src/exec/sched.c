@@ -70,6 +70,10 @@ static wv_frame *frame_new(sched *s, const wv_func *fn) {
   wv_frame *f = s->free_frames[fi];
   if (f) {
     s->free_frames[fi] = f->next_free;
+    /* A frame another thread used keeps its registers (the program writes each before it reads it), but CC.CF
+     * starts at 0 as in a new frame: addc after an add.cc some lanes skip reads it, and which CTA's warp left a
+     * frame to which depends on the worker threads (engines.diff: the two engines' runs differed in one lane). */
+    if (fn->cc_reg) memset(f->regs + (size_t)(fn->cc_reg - 1) * WV_WARP, 0, WV_WARP * sizeof *f->regs);
   } else {
     size_t regs = (size_t)fn->nregs * WV_WARP * 8, preds = (size_t)(fn->npreds + 1) * 4;
     size_t params = (size_t)fn->param_size * WV_WARP;
@@ -929,10 +933,10 @@ static inline void count(sched *s, int64_t n, uint32_t mask) {
 }
 
 /* The most common turn of a barrier-phased kernel under the JIT: a converged warp outside any divergence runs
- * compiled regions, joined by branches all its lanes take the same way, up to a bar.sync (or bar.red) of all its
- * lanes, or the kernel's end. It takes the steps run_warp_from, group_loop and control() take (the same counts,
- * budget and state) without their other cases: from the first instruction it does not take on (with budget
- * left), the turn is theirs again. Returns what run_warp returns (-1: a fault, the warp stopped at it), or
+ * compiled regions, joined by branches all its lanes take the same way and by instructions no region holds (their
+ * handlers: a cp.async, a lone setp), up to a bar.sync (or bar.red) of all its lanes, or the kernel's end. It
+ * takes the steps run_warp_from, group_loop and control() take (the same counts, budget and state) without their
+ * other cases: from the first instruction it does not take on (with budget left), the turn is theirs again. Returns what run_warp returns (-1: a fault, the warp stopped at it), or
  * NOT_QUICK: the turn does not start with a region, nothing done. */
 #define NOT_QUICK (-2)
 static int quick_turn(sched *s, wv_warp *w) {
@@ -989,7 +993,20 @@ static int quick_turn(sched *s, wv_warp *w) {
       warp_compact(w);
       return turn_end(s, 1);
     }
-    if (in->ctl != WV_CTL_BRA || n + 1 >= budget) break;
+    if (n + 1 >= budget) break;
+    if (in->ctl == WV_CTL_NONE) { /* an instruction no region holds: its handler, as group_loop runs it */
+      n++;
+      uint32_t m = guarded(x, in, mask);
+      x->cur_pc = pc;
+      if (m && in->fn(x, in, m)) {
+        count(s, n, mask);
+        g->pc = pc;
+        return -1;
+      }
+      pc++;
+      continue;
+    }
+    if (in->ctl != WV_CTL_BRA) break;
     uint32_t m = guarded(x, in, mask); /* a branch the whole group takes or none of it does (group_loop) */
     if (m != mask && m) break;
     n++;

@@ -897,6 +897,7 @@ static int decode_func(wv_dec *d, const ptx_func *pf, wv_func *f) {
   if (!f->consts) return wv_derr(d, pf->loc, "out of memory");
   d->consts = NULL;
   if (f->nregs == 0) f->nregs = 1;
+  f->cc_reg = d->cc_slot == WV_NOSLOT ? 0 : WV_SLOT_INDEX(d->cc_slot) + 1;
   if (d->ncode && wv_contract(f, d->dus, d->du, !(d->vm && d->vm->cfg.no_contract)))
     return wv_derr(d, pf->loc, "out of memory");
   char cerr[512];

@@ -235,6 +235,7 @@ typedef struct wv_func {
   wv_insn *code;
   uint32_t ncode;
   uint32_t nregs;         /* register slots */
+  uint32_t cc_reg;        /* 1 + the register slot of CC.CF (add.cc, addc, ...: decode.c wv_dcc), 0: none */
   uint32_t npreds;        /* predicate registers */
   uint64_t *consts;       /* nconsts immediates (a launch repeats them for 32 lanes: wv_frame.consts) */
   uint32_t nconsts;
