@@ -936,8 +936,9 @@ static inline void count(sched *s, int64_t n, uint32_t mask) {
  * compiled regions, joined by branches all its lanes take the same way and by instructions no region holds (their
  * handlers: a cp.async, a lone setp), up to a bar.sync (or bar.red) of all its lanes, or the kernel's end. It
  * takes the steps run_warp_from, group_loop and control() take (the same counts, budget and state) without their
- * other cases: from the first instruction it does not take on (with budget left), the turn is theirs again. Returns what run_warp returns (-1: a fault, the warp stopped at it), or
- * NOT_QUICK: the turn does not start with a region, nothing done. */
+ * other cases: from the first instruction it does not take on (with budget left), the turn is theirs again.
+ * Returns what run_warp returns (-1: a fault, the warp stopped at it), or NOT_QUICK: the turn does not start with
+ * a region, nothing done. */
 #define NOT_QUICK (-2)
 static int quick_turn(sched *s, wv_warp *w) {
 #ifdef WV_TRACE

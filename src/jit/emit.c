@@ -1138,8 +1138,8 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   }
   wv_em_checked_early(&e, &f->code[pc], len, early);
   LLVMValueRef *hoist = calloc(len + 1, sizeof *hoist);
-  if (hoist) wv_em_hoist_loads(&e, &f->code[pc], len, hoist);
   e.hoist = hoist;
+  if (hoist) wv_em_hoist_loads(&e, &f->code[pc], len);
   if (!e.cold) { /* (few accesses that check themselves: each bail-out's stores of its own are few) */
     uint32_t checks = 0;
     for (uint32_t k = 0; k < len; k++) {

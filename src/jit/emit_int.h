@@ -126,7 +126,7 @@ void wv_em_bail(em *e, LLVMValueRef cond, uint32_t k);
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early);
 /* Whether a lane of `lanes` (i32) that takes the path pcs[0 .. n - 1] would fail a load there left to its branch (early 2). */
 LLVMValueRef wv_em_path_bad(em *e, const uint32_t *pcs, uint32_t n, LLVMValueRef lanes);
-void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist);
+void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len); /* (into e->hoist) */
 /* Whether the region's instruction k is a load wv_em_hoist_loads makes (at the entry or with others of its group);
  * those of a group made at k, made there (wv_em_mem); the groups freed. */
 int wv_em_hoisted(const em *e, uint32_t k);

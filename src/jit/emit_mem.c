@@ -153,6 +153,29 @@ static void scatter(em *e, LLVMValueRef v, LLVMValueRef p, LLVMValueRef mh, unsi
   call_rt(e, "wv_jit_scatter", LLVMVoidTypeInContext(e->c), pt, 4, (LLVMValueRef[]){pa, va, m, cint(e->i32, size)});
 }
 
+/* access()'s choice for each half-warp, made once for loads made in parts (wv_em_hoist_loads): whether its lanes'
+ * addresses are a row, or one element for all, and where that row or element starts. */
+typedef struct wv_em_plan {
+  LLVMValueRef row[2], one[2], dlo[2], blo[2];
+} wv_em_plan;
+/* <0, bytes, 2 * bytes, ...> of type t: lane l's place in a row of a half-warp's accesses of bytes each. */
+static LLVMValueRef row_steps(LLVMTypeRef t, unsigned bytes) {
+  LLVMValueRef step[HALF];
+  for (unsigned l = 0; l < HALF; l++) step[l] = cint(t, (uint64_t)l * bytes);
+  return LLVMConstVector(step, HALF);
+}
+/* The choice for a half-warp of base bh, lanes mh (access(): unit, where not NULL, that the stride is 0; bc, that a
+ * broadcast is a path). */
+static void plan_half(em *e, LLVMValueRef bh, LLVMValueRef mh, LLVMValueRef steps, LLVMValueRef unit, int bc, LLVMValueRef *row,
+                      LLVMValueRef *one, LLVMValueRef *dlo, LLVMValueRef *blo) {
+  *row = same(e, LLVMBuildSub(e->b, bh, steps, ""), mh, dlo);
+  *one = bc ? same(e, bh, mh, blo) : NULL;
+  if (unit) {
+    *row = LLVMBuildAnd(e->b, *row, unit, "");
+    if (*one) *one = LLVMBuildAnd(e->b, *one, unit, "");
+  }
+}
+
 /* The lanes' accesses at ptrs (for .shared, <32 x i32> offsets from host) of nv elements each (a vector ld/st:
  * element i at + i * size), a half-warp (16 lanes) at a time, lanes in order: where the half's active lanes'
  * accesses are consecutive (a row) one masked vector load or store of them all (a vector's elements interleaved);
@@ -165,18 +188,6 @@ static void scatter(em *e, LLVMValueRef v, LLVMValueRef p, LLVMValueRef mh, unsi
  * when base[l] is (same(): the row is tested first, and holds where no lane of the half is active). n accesses
  * through the one register at offsets off[j] (loads of one element each, or one access) take the same path, each
  * in it: a load's elements are val[j][i] (<32 x iN>). */
-typedef struct wv_em_plan { /* access()'s choice for each half, made once for loads made in parts (wv_em_hoist_loads) */
-  LLVMValueRef row[2], one[2], dlo[2], blo[2];
-} wv_em_plan;
-static void plan_half(em *e, LLVMValueRef bh, LLVMValueRef mh, LLVMValueRef steps, LLVMValueRef unit, int bc, LLVMValueRef *row,
-                      LLVMValueRef *one, LLVMValueRef *dlo, LLVMValueRef *blo) {
-  *row = same(e, LLVMBuildSub(e->b, bh, steps, ""), mh, dlo);
-  *one = bc ? same(e, bh, mh, blo) : NULL;
-  if (unit) {
-    *row = LLVMBuildAnd(e->b, *row, unit, "");
-    if (*one) *one = LLVMBuildAnd(e->b, *one, unit, "");
-  }
-}
 /* (pl: the choice made already, by plan() for the same base, lanes and kind of access; NULL: made here) */
 static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LLVMValueRef *ptrs, const uint64_t *off,
                    LLVMValueRef base, LLVMValueRef stride, LLVMValueRef host, const LLVMValueRef *sv,
@@ -185,9 +196,7 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
   unsigned size = o->bits / 8, nv = o->vec > 1 ? o->vec : 1, bytes = size * nv, nr = HALF * nv;
   LLVMTypeRef el = ity(e, o->bits), et = LLVMVectorType(el, HALF), rt = LLVMVectorType(el, nr), bt = w32 ? e->i32 : e->i64;
   LLVMTypeRef hvp = LLVMVectorType(e->ptr, HALF);
-  LLVMValueRef step[HALF];
-  for (unsigned l = 0; l < HALF; l++) step[l] = cint(bt, (uint64_t)l * bytes);
-  LLVMValueRef steps = LLVMConstVector(step, HALF), size32 = cint(e->i32, size);
+  LLVMValueRef steps = row_steps(bt, bytes), size32 = cint(e->i32, size);
   LLVMValueRef part[EM_GROUP][2][4]; /* per access, half and element */
   unsigned rep[4 * HALF], inter[4 * HALF]; /* a row's element j: lane j / nv's (its mask); element j % nv of it */
   for (unsigned j = 0; j < nr; j++) rep[j] = j / nv, inter[j] = (j % nv) * HALF + j / nv;
@@ -283,10 +292,7 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
 
 /* access()'s choice for loads of kind o through base (<32 x i32>, .shared) for lanes mv. */
 static void plan(em *e, const wv_jop *o, LLVMValueRef mv, LLVMValueRef base, wv_em_plan *pl) {
-  unsigned bytes = o->bits / 8;
-  LLVMValueRef step[HALF];
-  for (unsigned l = 0; l < HALF; l++) step[l] = cint(e->i32, (uint64_t)l * bytes);
-  LLVMValueRef steps = LLVMConstVector(step, HALF);
+  LLVMValueRef steps = row_steps(e->i32, o->bits / 8);
   for (unsigned h = 0; h < 2; h++)
     plan_half(e, lanes(e, base, h * HALF, HALF), lanes(e, mv, h * HALF, HALF), steps, NULL, 1, &pl->row[h], &pl->one[h],
               &pl->dlo[h], &pl->blo[h]);
@@ -488,7 +494,7 @@ typedef struct wv_em_chunk {
   const wv_em_plan *pl;
 } wv_em_chunk;
 struct wv_em_hoisted {
-  wv_em_plan plans[EM_GROUP];  /* per group (a region's loads, at most EM_GROUP groups of them: more at their place) */
+  wv_em_plan *plans;           /* per group */
   wv_em_chunk *chunks;
   uint32_t nplans, nchunks;
   uint32_t *chunk_at;          /* per instruction: 1 + the chunk made at it, 0: none */
@@ -500,6 +506,7 @@ int wv_em_hoisted(const em *e, uint32_t k) { return e->hl && e->hl->member[k]; }
 
 void wv_em_hoist_free(em *e) {
   if (!e->hl) return;
+  free(e->hl->plans);
   free(e->hl->chunks);
   free(e->hl->chunk_at);
   free(e->hl->member);
@@ -520,20 +527,20 @@ static void make_chunk(em *e, const wv_em_chunk *c) {
   for (uint32_t j = 0; j < c->n; j++) e->hoist[c->ks[j]] = val[j][0];
 }
 
-void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *hoist) {
+void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len) {
   uint8_t *ok = calloc(len + 1, 1); /* per instruction: 1 may be made at the entry, 2 in a group already */
   struct wv_em_hoisted *hl = calloc(1, sizeof *hl);
   const wv_jop *ops = e->ops;
-  if (hl) hl->chunk_at = calloc(len + 1, sizeof *hl->chunk_at), hl->member = calloc(len + 1, 1),
-          hl->chunks = malloc((len / 2 + 1) * sizeof *hl->chunks);
-  if (!ok || !hl || !hl->chunk_at || !hl->member || !hl->chunks) { /* (out of memory: each load is made at its place) */
+  if (hl) /* (a group holds two loads or more, a chunk one or more of a group's: at most len / 2 of each) */
+    hl->chunk_at = calloc(len + 1, sizeof *hl->chunk_at), hl->member = calloc(len + 1, 1),
+    hl->plans = malloc((len / 2 + 1) * sizeof *hl->plans), hl->chunks = malloc((len / 2 + 1) * sizeof *hl->chunks);
+  if (!ok || !hl || !hl->chunk_at || !hl->member || !hl->plans || !hl->chunks) { /* (out of memory: each load is made at its place) */
     free(ok);
     e->hl = hl;
     wv_em_hoist_free(e);
     return;
   }
   e->hl = hl;
-  e->hoist = hoist;
   int stop = 0;
   uint32_t straight = len; /* the first branch of the region */
   for (uint32_t k = 0; k < len && !stop; k++) {
@@ -549,7 +556,7 @@ void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len, LLVMValueRef *h
         stop = ops[i].kind != WV_JK_NONE && shared_store(&code[i], &ops[i]);
   }
   LLVMValueRef mv = wv_em_lanes(e, e->mask);
-  for (uint32_t k = 0; k < len && hl->nplans < EM_GROUP; k++) {
+  for (uint32_t k = 0; k < len; k++) {
     if (ok[k] != 1) continue;
     uint32_t ks[EM_GROUP], n = 0;
     for (uint32_t i = k; i < len && n < EM_GROUP; i++)
