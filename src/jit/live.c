@@ -13,15 +13,25 @@
 #include <stdlib.h>
 #include <string.h>
 
+#include "exec/handlers.h"
 #include "exec/warp.h"
 #include "jit/jit.h"
+
+/* Whether `in` is an instruction the JIT leaves to the interpreter whose register reads are exactly its source
+ * slots and which writes no register: cp.async's copy (a: the shared address, b: the global one, c: src-size),
+ * commit_group, wait_group and wait_all. Otherwise every register would be live before each of them, and a
+ * region ending there would store back all it wrote (async_copy's four tile regions stored 8 dead registers). */
+static int reads_sources_only(const wv_insn *in) {
+  return in->op == WV_OP_CP && (in->mode == WV_CP_COPY || in->mode == WV_CP_COMMIT || in->mode == WV_CP_WAIT_GROUP ||
+                                in->mode == WV_CP_WAIT_ALL);
+}
 
 /* Registers instruction `in` may read (1: every register) and those it surely overwrites. */
 static int effects(const wv_insn *in, uint32_t *use, uint32_t *nuse, uint32_t *kill, uint32_t *nkill) {
   wv_jop o;
   *nuse = *nkill = 0;
-  int known = wv_jit_select(in, &o);
-  if (!known && !(in->ctl == WV_CTL_BRA || in->ctl == WV_CTL_RET || in->ctl == WV_CTL_EXIT || in->ctl == WV_CTL_BAR))
+  int known = wv_jit_select(in, &o), exact = !known && reads_sources_only(in);
+  if (!known && !exact && !(in->ctl == WV_CTL_BRA || in->ctl == WV_CTL_RET || in->ctl == WV_CTL_EXIT || in->ctl == WV_CTL_BAR))
     return 1;
   if (in->ctl == WV_CTL_BAR && in->mode != WV_BAR_SYNC && in->mode != WV_BAR_ARRIVE) return 1;
   /* every source field, over-approximated: a predicate index there reads as some register, which only keeps

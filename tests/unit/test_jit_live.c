@@ -2,7 +2,8 @@
  * test_jit_live.c — the JIT's register liveness (src/jit/live.c), which decides which registers a compiled
  * region stores back: a register some later instruction may read is live (around a loop's back edge too),
  * one every path overwrites first is dead, a guarded write kills nothing (the guard's other lanes keep the old
- * value), and an instruction whose operands the JIT does not model reads every register. A register wrongly
+ * value), and an instruction whose operands the JIT does not model reads every register, except cp.async's copy,
+ * commit and waits, which read their source operands only. A register wrongly
  * found dead would be a silent wrong result under --engine jit; this checks each rule on a decoded kernel.
  */
 #include "wv_test.h"
@@ -49,6 +50,30 @@ static const char *PTX = WVT_HDR
     "  mov.u32 %r1, 5;\n"                              /* 3: ... so overwriting it does not make it dead */
     "  st.global.u32 [%rd1], %r2;\n"                   /* 4 */
     "  ret;\n"                                         /* 5 */
+    "}\n"
+    ".visible .entry k4(.param .u64 p) {\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  .shared .align 16 .b8 buf[512];\n"
+    "  ld.param.u64 %rd1, [p];\n"                      /* 0 */
+    "  mov.u32 %r1, %tid.x;\n"                         /* 1 */
+    "  shl.b32 %r2, %r1, 4;\n"                         /* 2: r2, rd2: cp.async's addresses */
+    "  mul.wide.u32 %rd2, %r1, 16;\n"                  /* 3 */
+    "  add.s64 %rd2, %rd1, %rd2;\n"                    /* 4 */
+    "  add.s32 %r3, %r1, 7;\n"                         /* 5: r3 is never read */
+    "  mov.u32 %r4, 16;\n"                             /* 6: r4: the src-size */
+    "  cp.async.ca.shared.global [%r2], [%rd2], 16, %r4;\n" /* 7 */
+    "  cp.async.commit_group;\n"                       /* 8 */
+    "  cp.async.wait_group 0;\n"                       /* 9 */
+    "  cp.async.wait_all;\n"                           /* 10 */
+    "  ret;\n"                                         /* 11 */
+    "}\n"
+    ".visible .entry k5() {\n"
+    "  .reg .b32 %r<8>;\n"
+    "  .shared .align 8 .b64 bar;\n"
+    "  mov.u32 %r1, %tid.x;\n"                         /* 0: r1 is never read ... */
+    "  cp.async.mbarrier.arrive.shared.b64 [bar];\n"   /* 1: ... but this reads every register */
+    "  ret;\n"                                         /* 2 */
     "}\n";
 
 static int live(const uint64_t *t, uint32_t words, uint32_t pc, uint32_t slot) {
@@ -110,6 +135,27 @@ static void rules(void **state) {
   for (uint32_t pc = 0; pc <= f->ncode; pc++) assert_true(live(t, words, pc, k3r1));
   assert_true(live(t, words, 4, k3r2));
   assert_false(live(t, words, 5, k3r2) || live(t, words, 2, k3r2));
+  free(t);
+
+  /* cp.async reads its addresses and src-size, commit_group and the waits read no register; the rest (here
+   * cp.async.mbarrier.arrive) every register */
+  f = func(m, "k4");
+  assert_int_equal(f->code[7].op, WV_OP_CP);
+  uint32_t k4r1 = f->code[1].d[0], k4r2 = f->code[2].d[0], k4rd2 = f->code[4].d[0], k4r3 = f->code[5].d[0];
+  uint32_t k4r4 = f->code[6].d[0];
+  t = wv_jit_live(f, &words);
+  assert_non_null(t);
+  assert_true(live(t, words, 7, k4r2) && live(t, words, 7, k4rd2) && live(t, words, 7, k4r4));
+  for (uint32_t pc = 0; pc <= f->ncode; pc++) assert_false(live(t, words, pc, k4r3));
+  for (uint32_t pc = 8; pc <= f->ncode; pc++)
+    assert_false(live(t, words, pc, k4r1) || live(t, words, pc, k4r2) || live(t, words, pc, k4rd2) || live(t, words, pc, k4r4));
+  free(t);
+  f = func(m, "k5");
+  assert_int_equal(f->code[1].op, WV_OP_CP);
+  uint32_t k5r1 = f->code[0].d[0];
+  t = wv_jit_live(f, &words);
+  assert_non_null(t);
+  assert_true(live(t, words, 1, k5r1));
   free(t);
   wv_module_unload(m);
 }
