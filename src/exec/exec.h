@@ -92,7 +92,7 @@ typedef struct wv_warp {
                                WV_GPU_LOCAL_TOP) at local + l * local_cap (wv_local_at) */
   uint32_t local_cap;
   uint32_t local_low;       /* the lowest local address a frame has held (the same for all lanes of a chain) */
-  struct wv_aq *aq;         /* per-lane queues of cp.async operations not yet delivered (async.c) */
+  struct wv_aqs *aq;        /* per-lane queues of cp.async operations not yet delivered (async.c) */
   struct wv_abq *abq;       /* cp.async copies of several lanes issued together, not yet delivered (async.c) */
   uint32_t cl_arrived;      /* barrier.cluster: lanes that arrived and have not waited yet (cluster.c) */
   uint32_t cl_parity;       /* ... and the parity of the cluster barrier's phase each arrived in */

@@ -207,6 +207,58 @@ static void test_wait_group_of_warps(void **state) {
   }
 }
 
+/* Copies of 16 bytes whose lanes are rows with holes (async.c lands a row's runs of lanes with one memcpy each):
+ * thread t fills s[t] and r[t] (uint4) with a marker, then where t % 7 != 3 and t != 32 (lane 0 of warp 1) copies
+ * g[t] to s[t], and where t % 5 != 1 g[t ^ 1] to r[t] (not a row), waits, and writes s[t] to out[t] and r[t] to
+ * out[64 + t]. A lane that copies nothing keeps its marker. */
+static const char HOLES[] = HDR
+    ".visible .entry holes(.param .u64 g, .param .u64 o)\n{\n"
+    ".reg .b32 %r<16>; .reg .b64 %rd<12>; .reg .pred %p<4>;\n"
+    ".shared .align 16 .b8 s[1024];\n"
+    ".shared .align 16 .b8 r[1024];\n"
+    "ld.param.u64 %rd1, [g]; ld.param.u64 %rd2, [o];\n"
+    "mov.u32 %r1, %tid.x; shl.b32 %r2, %r1, 4;\n"
+    "mov.u32 %r3, s; add.u32 %r4, %r3, %r2; mov.u32 %r5, r; add.u32 %r6, %r5, %r2;\n"
+    "mov.u32 %r7, 0xdeadbeef;\n"
+    "st.shared.v4.u32 [%r4], {%r7, %r7, %r7, %r7}; st.shared.v4.u32 [%r6], {%r7, %r7, %r7, %r7};\n"
+    "bar.sync 0;\n"
+    "mul.wide.u32 %rd3, %r1, 16; add.s64 %rd4, %rd1, %rd3;\n"
+    "xor.b32 %r8, %r1, 1; mul.wide.u32 %rd5, %r8, 16; add.s64 %rd6, %rd1, %rd5;\n"
+    "rem.u32 %r9, %r1, 7; setp.ne.u32 %p1, %r9, 3; setp.ne.u32 %p2, %r1, 32; and.pred %p1, %p1, %p2;\n"
+    "rem.u32 %r10, %r1, 5; setp.ne.u32 %p3, %r10, 1;\n"
+    "@%p1 cp.async.cg.shared.global [%r4], [%rd4], 16;\n"
+    "@%p3 cp.async.cg.shared.global [%r6], [%rd6], 16;\n"
+    "cp.async.wait_all;\n"
+    "ld.shared.v4.u32 {%r11, %r12, %r13, %r14}, [%r4];\n"
+    "add.s64 %rd7, %rd2, %rd3; st.global.v4.u32 [%rd7], {%r11, %r12, %r13, %r14};\n"
+    "ld.shared.v4.u32 {%r11, %r12, %r13, %r14}, [%r6];\n"
+    "st.global.v4.u32 [%rd7+1024], {%r11, %r12, %r13, %r14};\n"
+    "ret;\n}\n";
+
+static void test_rows_with_holes(void **state) {
+  (void)state;
+  static const char *const modes[] = {"at-wait", "eager", "random:7"};
+  for (int jit = 0; jit <= wv_has_jit(); jit++)
+    for (int md = 0; md < 3; md++) {
+      wv_config cfg = {.engine = jit ? "jit" : "interp", .async_delivery = modes[md]};
+      wv_vm *vm = wv_create(&cfg);
+      assert_non_null(vm);
+      const wv_kernel *k = wvt_kernel(vm, HOLES, "holes");
+      uint32_t g[256], out[512];
+      for (int i = 0; i < 256; i++) g[i] = 0x1000u + (uint32_t)i;
+      memset(out, 0, sizeof out);
+      wvt_buf b[2] = {{g, sizeof g}, {out, sizeof out}};
+      wvt_run_ok(vm, k, 1, 64, 2, b);
+      for (int t = 0; t < 64; t++)
+        for (int w = 0; w < 4; w++) {
+          int s_copied = t % 7 != 3 && t != 32, r_copied = t % 5 != 1;
+          assert_int_equal(out[t * 4 + w], s_copied ? g[t * 4 + w] : 0xdeadbeefu);
+          assert_int_equal(out[256 + t * 4 + w], r_copied ? g[(t ^ 1) * 4 + w] : 0xdeadbeefu);
+        }
+      wv_destroy(vm);
+    }
+}
+
 /* A thread that never waits: each of 32 threads issues 20,000 copies of 4 bytes into its word s[t], copy i from
  * g[i % 64 * 32 + t] (in the order issued, so the last one's value stays), commits once and waits at the end:
  * out[t] = g[(20000 - 1) % 64 * 32 + t]. A GPU runs it; warpvm keeps at most 1024 operations a lane and 4096
@@ -391,6 +443,7 @@ int main(void) {
     cmocka_unit_test_setup_teardown(test_groups_and_zero_fill, wvt_setup, wvt_teardown),
     cmocka_unit_test(test_zero_fill_reads_nothing),
     cmocka_unit_test(test_wait_group_of_warps),
+    cmocka_unit_test(test_rows_with_holes),
     cmocka_unit_test(test_copies_never_waited_for),
     cmocka_unit_test(test_reads_beside_copies_in_flight),
     cmocka_unit_test_setup_teardown(test_late_fault_names_the_copy, wvt_setup, wvt_teardown),
