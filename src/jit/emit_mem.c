@@ -153,10 +153,14 @@ static void scatter(em *e, LLVMValueRef v, LLVMValueRef p, LLVMValueRef mh, unsi
   call_rt(e, "wv_jit_scatter", LLVMVoidTypeInContext(e->c), pt, 4, (LLVMValueRef[]){pa, va, m, cint(e->i32, size)});
 }
 
-/* access()'s choice for each half-warp, made once for loads made in parts (wv_em_hoist_loads): whether its lanes'
- * addresses are a row, or one element for all, and where that row or element starts. */
+/* access()'s choice for a half-warp, made once for loads made in parts (wv_em_hoist_loads): whether its lanes'
+ * addresses are a row, a row in descending order (rev), or one element for all (one), and lane 0's place in the
+ * row (dlo, rlo) or its element (blo). */
+typedef struct half_plan {
+  LLVMValueRef row, rev, one, dlo, rlo, blo;
+} half_plan;
 typedef struct wv_em_plan {
-  LLVMValueRef row[2], one[2], dlo[2], blo[2];
+  half_plan h[2];
 } wv_em_plan;
 /* <0, bytes, 2 * bytes, ...> of type t: lane l's place in a row of a half-warp's accesses of bytes each. */
 static LLVMValueRef row_steps(LLVMTypeRef t, unsigned bytes) {
@@ -166,25 +170,69 @@ static LLVMValueRef row_steps(LLVMTypeRef t, unsigned bytes) {
 }
 /* The choice for a half-warp of base bh, lanes mh (access(): unit, where not NULL, that the stride is 0; bc, that a
  * broadcast is a path). */
-static void plan_half(em *e, LLVMValueRef bh, LLVMValueRef mh, LLVMValueRef steps, LLVMValueRef unit, int bc, LLVMValueRef *row,
-                      LLVMValueRef *one, LLVMValueRef *dlo, LLVMValueRef *blo) {
-  *row = same(e, LLVMBuildSub(e->b, bh, steps, ""), mh, dlo);
-  *one = bc ? same(e, bh, mh, blo) : NULL;
+static void plan_half(em *e, LLVMValueRef bh, LLVMValueRef mh, LLVMValueRef steps, LLVMValueRef unit, int bc, half_plan *p) {
+  p->row = same(e, LLVMBuildSub(e->b, bh, steps, ""), mh, &p->dlo);
+  p->rev = same(e, LLVMBuildAdd(e->b, bh, steps, ""), mh, &p->rlo);
+  p->one = bc ? same(e, bh, mh, &p->blo) : NULL;
   if (unit) {
-    *row = LLVMBuildAnd(e->b, *row, unit, "");
-    if (*one) *one = LLVMBuildAnd(e->b, *one, unit, "");
+    p->row = LLVMBuildAnd(e->b, p->row, unit, "");
+    p->rev = LLVMBuildAnd(e->b, p->rev, unit, "");
+    if (p->one) p->one = LLVMBuildAnd(e->b, p->one, unit, "");
+  }
+}
+
+/* access()'s row path, in the current block: the n accesses of a half-warp (lanes mh; a store's values svh) as
+ * masked loads or stores of its nr = 16 * nv elements from host + first + off[j], lane l's nv elements at place
+ * l (rev: 15 - l, the lanes' addresses descending) of the row; a load's lane values to vv. */
+static void row_path(em *e, const wv_jop *o, unsigned n, const uint64_t *off, LLVMValueRef first, LLVMValueRef host,
+                     LLVMValueRef mh, const LLVMValueRef *svh, LLVMValueRef (*vv)[4], int rev) {
+  unsigned size = o->bits / 8, nv = o->vec > 1 ? o->vec : 1, nr = HALF * nv;
+  LLVMTypeRef rt = LLVMVectorType(ity(e, o->bits), nr);
+  LLVMTypeRef tv[] = {rt, e->ptr};
+  LLVMValueRef size32 = cint(e->i32, size);
+  /* element j of the row: lane lane_of(j)'s element j % nv */
+  unsigned rep[4 * HALF], inter[4 * HALF];
+  for (unsigned j = 0; j < nr; j++) {
+    unsigned l = rev ? HALF - 1 - j / nv : j / nv;
+    rep[j] = l, inter[j] = (j % nv) * HALF + l;
+  }
+  LLVMValueRef mr = nv > 1 || rev ? pick(e, mh, NULL, rep, nr) : mh;
+  for (unsigned j = 0; j < n; j++) {
+    LLVMValueRef at = LLVMBuildAdd(e->b, first, cint(e->i64, off[j]), "");
+    LLVMValueRef p0 = LLVMBuildGEP2(e->b, e->i8, host, &at, 1, ""); /* the row's first element */
+    if (o->kind == WV_JK_ST) { /* the elements interleaved: lane 0's, lane 1's, ... (rev: lane 15's first) */
+      LLVMValueRef all = svh[0];
+      if (nv > 1) {
+        unsigned cat[4 * HALF];
+        for (unsigned q = 0; q < 4 * HALF; q++) cat[q] = q;
+        all = pick(e, svh[0], svh[1], cat, 2 * HALF);
+        if (nv == 4) all = pick(e, all, pick(e, svh[2], svh[3], cat, 2 * HALF), cat, 4 * HALF);
+      }
+      if (nv > 1 || rev) all = pick(e, all, NULL, inter, nr);
+      wv_em_intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){all, p0, size32, mr}, 4);
+    } else {
+      LLVMValueRef all = wv_em_intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p0, size32, mr, LLVMConstNull(rt)}, 4);
+      for (unsigned i = 0; i < nv; i++) {
+        unsigned idx[HALF];
+        for (unsigned l = 0; l < HALF; l++) idx[l] = (rev ? HALF - 1 - l : l) * nv + i;
+        vv[j][i] = nv > 1 || rev ? pick(e, all, NULL, idx, HALF) : all;
+      }
+    }
   }
 }
 
 /* The lanes' accesses at ptrs (for .shared, <32 x i32> offsets from host) of nv elements each (a vector ld/st:
  * element i at + i * size), a half-warp (16 lanes) at a time, lanes in order: where the half's active lanes'
- * accesses are consecutive (a row) one masked vector load or store of them all (a vector's elements interleaved);
- * a load where they all read the same bytes (a broadcast), one load of each element; else a gather or scatter of
+ * accesses are consecutive (a row) one masked vector load or store of them all (a vector's elements interleaved),
+ * and so where they are consecutive from the half's last lane down (a reversed row: a tile read backwards, as
+ * bench/kernels/async_copy.cu does, whose 8 gathers per half took longer than the rest of its region); a load
+ * where they all read the same bytes (a broadcast), one load of each element; else a gather or scatter of
  * each element (of two stores to one address the higher lane's stays, as in the interpreter's lane loop: a
  * vector's accesses are aligned to its size, so two lanes' are the same bytes or apart). Masked-off lanes touch no
  * memory. The tests are on the address register itself (lane l's address is base[l] + off + l * stride, off and
  * stride the same for all lanes), so accesses through one register share them: a row when base[l] - (l % 16) *
- * bytes is the same for the half's active lanes and stride is 0, its first element at that + off; a broadcast
+ * bytes is the same for the half's active lanes and stride is 0, its first element at that + off (reversed: base[l]
+ * + (l % 16) * bytes, its first element 15 * bytes below that + off); a broadcast
  * when base[l] is (same(): the row is tested first, and holds where no lane of the half is active). n accesses
  * through the one register at offsets off[j] (loads of one element each, or one access) take the same path, each
  * in it: a load's elements are val[j][i] (<32 x iN>). */
@@ -193,64 +241,48 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
                    LLVMValueRef base, LLVMValueRef stride, LLVMValueRef host, const LLVMValueRef *sv,
                    LLVMValueRef (*val)[4], const wv_em_plan *pl) {
   int st = o->kind == WV_JK_ST, w32 = LLVMGetElementType(LLVMTypeOf(base)) == e->i32, g32 = LLVMGetElementType(LLVMTypeOf(ptrs[0])) == e->i32;
-  unsigned size = o->bits / 8, nv = o->vec > 1 ? o->vec : 1, bytes = size * nv, nr = HALF * nv;
-  LLVMTypeRef el = ity(e, o->bits), et = LLVMVectorType(el, HALF), rt = LLVMVectorType(el, nr), bt = w32 ? e->i32 : e->i64;
+  unsigned size = o->bits / 8, nv = o->vec > 1 ? o->vec : 1, bytes = size * nv;
+  LLVMTypeRef el = ity(e, o->bits), et = LLVMVectorType(el, HALF), bt = w32 ? e->i32 : e->i64;
   LLVMTypeRef hvp = LLVMVectorType(e->ptr, HALF);
   LLVMValueRef steps = row_steps(bt, bytes), size32 = cint(e->i32, size);
   LLVMValueRef part[EM_GROUP][2][4]; /* per access, half and element */
-  unsigned rep[4 * HALF], inter[4 * HALF]; /* a row's element j: lane j / nv's (its mask); element j % nv of it */
-  for (unsigned j = 0; j < nr; j++) rep[j] = j / nv, inter[j] = (j % nv) * HALF + j / nv;
   int bc = !st && nv == 1; /* (a vector's broadcast takes the gather: a path fewer to compile) */
   LLVMValueRef unit = stride ? LLVMBuildICmp(e->b, LLVMIntEQ, stride, cint(e->i64, 0), "") : NULL;
   for (unsigned h = 0; h < 2; h++) {
     LLVMValueRef bh = lanes(e, base, h * HALF, HALF), mh = lanes(e, mv, h * HALF, HALF);
-    LLVMValueRef svh[4] = {NULL}, dlo, blo;
+    LLVMValueRef svh[4] = {NULL};
     for (unsigned i = 0; st && i < nv; i++) svh[i] = lanes(e, sv[i], h * HALF, HALF);
-    LLVMValueRef row, one;
-    if (pl) row = pl->row[h], one = pl->one[h], dlo = pl->dlo[h], blo = pl->blo[h];
-    else plan_half(e, bh, mh, steps, unit, bc, &row, &one, &dlo, &blo);
-    /* (32 bits: base[l] is below 2^31, so base[l] - (l % 16) * bytes is exact as a signed number, negative where
+    half_plan hp;
+    if (pl) hp = pl->h[h];
+    else plan_half(e, bh, mh, steps, unit, bc, &hp);
+    /* (32 bits: base[l] is below 2^31, so base[l] -+ (l % 16) * bytes is exact as a signed number, negative where
      * the row starts below the half's first lane's place) */
-    LLVMValueRef dfirst = w32 ? LLVMBuildSExt(e->b, dlo, e->i64, "") : dlo;
+    LLVMValueRef dfirst = w32 ? LLVMBuildSExt(e->b, hp.dlo, e->i64, "") : hp.dlo;
+    LLVMValueRef rfirst = LLVMBuildSub(e->b, w32 ? LLVMBuildSExt(e->b, hp.rlo, e->i64, "") : hp.rlo,
+                                       cint(e->i64, (uint64_t)(HALF - 1) * bytes), "");
     LLVMBasicBlockRef bv = LLVMAppendBasicBlockInContext(e->c, e->fn, "row"), bg = LLVMAppendBasicBlockInContext(e->c, e->fn, "lanes");
+    LLVMBasicBlockRef brt = LLVMAppendBasicBlockInContext(e->c, e->fn, "notrow"), br = LLVMAppendBasicBlockInContext(e->c, e->fn, "rev");
     LLVMBasicBlockRef bb = bc ? LLVMAppendBasicBlockInContext(e->c, e->fn, "one") : NULL, bt2 = bc ? LLVMAppendBasicBlockInContext(e->c, e->fn, "other") : NULL;
     LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "done");
-    LLVMBuildCondBr(e->b, row, bv, bc ? bt2 : bg);
+    LLVMBuildCondBr(e->b, hp.row, bv, brt);
+    LLVMPositionBuilderAtEnd(e->b, brt);
+    LLVMBuildCondBr(e->b, hp.rev, br, bc ? bt2 : bg);
     if (bc) {
       LLVMPositionBuilderAtEnd(e->b, bt2);
-      LLVMBuildCondBr(e->b, one, bb, bg);
+      LLVMBuildCondBr(e->b, hp.one, bb, bg);
     }
-    LLVMValueRef vv[EM_GROUP][4] = {{NULL}}, vg[EM_GROUP][4] = {{NULL}}, vb[EM_GROUP][4] = {{NULL}};
-    LLVMTypeRef tv[] = {rt, e->ptr}, tg[] = {et, hvp};
+    LLVMValueRef vv[EM_GROUP][4] = {{NULL}}, vr[EM_GROUP][4] = {{NULL}}, vg[EM_GROUP][4] = {{NULL}}, vb[EM_GROUP][4] = {{NULL}};
+    LLVMTypeRef tg[] = {et, hvp};
     LLVMPositionBuilderAtEnd(e->b, bv);
-    LLVMValueRef mr = nv > 1 ? pick(e, mh, NULL, rep, nr) : mh;
-    for (unsigned j = 0; j < n; j++) {
-      LLVMValueRef first = LLVMBuildAdd(e->b, dfirst, cint(e->i64, off[j]), "");
-      LLVMValueRef p0 = LLVMBuildGEP2(e->b, e->i8, host, &first, 1, ""); /* the half's first lane's element of the row */
-      if (st) { /* the elements interleaved: lane 0's, lane 1's, ... */
-        LLVMValueRef all = svh[0];
-        if (nv > 1) {
-          unsigned cat[4 * HALF];
-          for (unsigned q = 0; q < 4 * HALF; q++) cat[q] = q;
-          all = pick(e, svh[0], svh[1], cat, 2 * HALF);
-          if (nv == 4) all = pick(e, all, pick(e, svh[2], svh[3], cat, 2 * HALF), cat, 4 * HALF);
-          all = pick(e, all, NULL, inter, nr);
-        }
-        wv_em_intrinsic(e, "llvm.masked.store", tv, 2, (LLVMValueRef[]){all, p0, size32, mr}, 4);
-      } else {
-        LLVMValueRef all = wv_em_intrinsic(e, "llvm.masked.load", tv, 2, (LLVMValueRef[]){p0, size32, mr, LLVMConstNull(rt)}, 4);
-        for (unsigned i = 0; i < nv; i++) {
-          unsigned idx[HALF];
-          for (unsigned l = 0; l < HALF; l++) idx[l] = l * nv + i;
-          vv[j][i] = nv > 1 ? pick(e, all, NULL, idx, HALF) : all;
-        }
-      }
-    }
+    row_path(e, o, n, off, dfirst, host, mh, svh, vv, 0);
+    LLVMBuildBr(e->b, bj);
+    LLVMPositionBuilderAtEnd(e->b, br);
+    row_path(e, o, n, off, rfirst, host, mh, svh, vr, 1);
     LLVMBuildBr(e->b, bj);
     if (bc) { /* one element for all: lanes that are not active take it too, and select() drops it */
       LLVMPositionBuilderAtEnd(e->b, bb);
       for (unsigned j = 0; j < n; j++) {
-        LLVMValueRef at = LLVMBuildAdd(e->b, w32 ? LLVMBuildZExt(e->b, blo, e->i64, "") : blo, cint(e->i64, off[j]), "");
+        LLVMValueRef at = LLVMBuildAdd(e->b, w32 ? LLVMBuildZExt(e->b, hp.blo, e->i64, "") : hp.blo, cint(e->i64, off[j]), "");
         LLVMValueRef x = LLVMBuildLoad2(e->b, el, LLVMBuildGEP2(e->b, e->i8, host, &at, 1, ""), "");
         LLVMSetAlignment(x, size);
         vb[j][0] = lanes(e, broadcast(e, x), 0, HALF);
@@ -279,9 +311,9 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
     for (unsigned j = 0; !st && j < n; j++)
       for (unsigned i = 0; i < nv; i++) {
         part[j][h][i] = LLVMBuildPhi(e->b, et, "");
-        LLVMValueRef inv[] = {vv[j][i], vg[j][i], vb[j][0]};
-        LLVMBasicBlockRef inb[] = {bv, bg, bb};
-        LLVMAddIncoming(part[j][h][i], inv, inb, bc ? 3 : 2);
+        LLVMValueRef inv[] = {vv[j][i], vr[j][i], vg[j][i], vb[j][0]};
+        LLVMBasicBlockRef inb[] = {bv, br, bg, bb};
+        LLVMAddIncoming(part[j][h][i], inv, inb, bc ? 4 : 3);
       }
   }
   unsigned idx[WV_WARP];
@@ -293,9 +325,7 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
 /* access()'s choice for loads of kind o through base (<32 x i32>, .shared) for lanes mv. */
 static void plan(em *e, const wv_jop *o, LLVMValueRef mv, LLVMValueRef base, wv_em_plan *pl) {
   LLVMValueRef steps = row_steps(e->i32, o->bits / 8);
-  for (unsigned h = 0; h < 2; h++)
-    plan_half(e, lanes(e, base, h * HALF, HALF), lanes(e, mv, h * HALF, HALF), steps, NULL, 1, &pl->row[h], &pl->one[h],
-              &pl->dlo[h], &pl->blo[h]);
+  for (unsigned h = 0; h < 2; h++) plan_half(e, lanes(e, base, h * HALF, HALF), lanes(e, mv, h * HALF, HALF), steps, NULL, 1, &pl->h[h]);
 }
 
 /* Whether an access may go through its site's window (window()): one with 64-bit addresses that may be global

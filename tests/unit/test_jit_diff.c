@@ -851,6 +851,67 @@ static void test_shared_load_chunks(void **state) {
       }
 }
 
+/* Shared loads and stores whose lanes' addresses descend (emit_mem.c access(): a reversed row, one masked access and
+ * a shuffle per half-warp): u32, v2 and v4 loads with the whole warp reversed (address R - tid * bytes), with each
+ * half reversed on its own (mode 1: (15 - tid % 16) * bytes + tid / 16 * 16 * bytes), guarded loads (holes in the
+ * row), and v2 stores reversed then read back in order; on full and partial warps, two warps: each engine's
+ * status, counters and output. */
+static void test_reversed_rows(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  static const char ptx[] = WVT_HDR
+      ".visible .entry k(.param .u64 pin, .param .u64 pout, .param .u32 mode)\n{\n"
+      ".shared .align 16 .b8 sm[4096];\n.shared .align 16 .b8 sr[1024];\n"
+      ".reg .b32 %r<64>; .reg .b64 %rd<8>; .reg .pred %p<4>;\n"
+      "ld.param.u64 %rd0, [pin];\nld.param.u64 %rd1, [pout];\nld.param.u32 %r0, [mode];\n"
+      "mov.u32 %r1, %tid.x;\nmov.u32 %r2, sm;\nmul.wide.u32 %rd2, %r1, 64;\nadd.s64 %rd3, %rd0, %rd2;\n"
+      "shl.b32 %r3, %r1, 6;\nadd.u32 %r3, %r3, %r2;\n"
+      "ld.global.v4.u32 {%r40, %r41, %r42, %r43}, [%rd3];\nst.shared.v4.u32 [%r3], {%r40, %r41, %r42, %r43};\n"
+      "ld.global.v4.u32 {%r40, %r41, %r42, %r43}, [%rd3+16];\nst.shared.v4.u32 [%r3+16], {%r40, %r41, %r42, %r43};\n"
+      "ld.global.v4.u32 {%r40, %r41, %r42, %r43}, [%rd3+32];\nst.shared.v4.u32 [%r3+32], {%r40, %r41, %r42, %r43};\n"
+      "ld.global.v4.u32 {%r40, %r41, %r42, %r43}, [%rd3+48];\nst.shared.v4.u32 [%r3+48], {%r40, %r41, %r42, %r43};\n"
+      "bar.sync 0;\n"
+      /* the lane's place p: 63 - tid (the warp reversed), or mode 1: (15 - tid % 16) + tid / 16 * 16 */
+      "and.b32 %r4, %r1, 15;\nsub.u32 %r5, %r1, %r4;\nsub.u32 %r6, 15, %r4;\nadd.u32 %r6, %r6, %r5;\n"
+      "sub.u32 %r7, 63, %r1;\nsetp.ne.u32 %p1, %r0, 0;\nselp.u32 %r8, %r6, %r7, %p1;\n"
+      "rem.u32 %r9, %r1, 7;\nsetp.ne.u32 %p2, %r9, 4;\n"
+      "shl.b32 %r10, %r8, 2;\nadd.u32 %r10, %r10, %r2;\n"
+      "shl.b32 %r11, %r8, 3;\nadd.u32 %r11, %r11, %r2;\n"
+      "shl.b32 %r12, %r8, 4;\nadd.u32 %r12, %r12, %r2;\n"
+      "mov.u32 %r30, 1;\nmov.u32 %r31, 2;\nmov.u32 %r32, 3;\n"
+      "ld.shared.u32 %r20, [%r10];\nmad.lo.u32 %r30, %r30, 3, %r20;\n"
+      "ld.shared.u32 %r20, [%r10+256];\nmad.lo.u32 %r30, %r30, 3, %r20;\n"
+      "ld.shared.v2.u32 {%r20, %r21}, [%r11+512];\nmad.lo.u32 %r31, %r31, 5, %r20;\nmad.lo.u32 %r31, %r31, 5, %r21;\n"
+      "ld.shared.v4.u32 {%r20, %r21, %r22, %r23}, [%r12+1024];\nmad.lo.u32 %r32, %r32, 7, %r20;\n"
+      "mad.lo.u32 %r32, %r32, 7, %r21;\nmad.lo.u32 %r32, %r32, 7, %r22;\nmad.lo.u32 %r32, %r32, 7, %r23;\n"
+      "mov.u32 %r24, 9;\n@%p2 ld.shared.u32 %r24, [%r10+128];\nmad.lo.u32 %r30, %r30, 3, %r24;\n"
+      "mov.u32 %r25, 9;\nmov.u32 %r26, 8;\n@%p2 ld.shared.v2.u32 {%r25, %r26}, [%r11+8];\n"
+      "mad.lo.u32 %r31, %r31, 5, %r25;\nmad.lo.u32 %r31, %r31, 5, %r26;\n"
+      /* reversed v2 stores into sr, then each lane reads its own place's neighbour in order */
+      "mov.u32 %r13, sr;\nshl.b32 %r14, %r8, 3;\nadd.u32 %r14, %r14, %r13;\n"
+      "st.shared.v2.u32 [%r14], {%r30, %r31};\n@%p2 st.shared.u32 [%r14+512], %r32;\n"
+      "bar.sync 0;\n"
+      "xor.b32 %r15, %r1, 1;\nshl.b32 %r15, %r15, 3;\nadd.u32 %r15, %r15, %r13;\n"
+      "ld.shared.v2.u32 {%r33, %r34}, [%r15];\nld.shared.u32 %r35, [%r15+512];\n"
+      "mul.wide.u32 %rd4, %r1, 16;\nadd.s64 %rd5, %rd1, %rd4;\n"
+      "st.global.v4.u32 [%rd5], {%r33, %r34, %r35, %r32};\nret;\n}\n";
+  static const uint32_t blocks[] = {32, 27, 64, 50};
+  for (uint32_t mode = 0; mode < 2; mode++)
+    for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++) {
+      static uint32_t in[2][1024], out[2][256];
+      for (uint32_t i = 0; i < 1024; i++) in[0][i] = in[1][i] = i * 2654435761u ^ mode;
+      memset(out, 0, sizeof out);
+      wvt_buf bufs[2][3] = {{{in[0], sizeof in[0]}, {out[0], sizeof out[0]}}, {{in[1], sizeof in[1]}, {out[1], sizeof out[1]}}};
+      outcome r[2];
+      int same = both_engines(ptx, blocks[b], 2, bufs, &mode, r);
+      for (int i = 0; !same && i < 256; i++)
+        if (out[0][i] != out[1][i]) fail_msg("mode %u block %u word %d: interp %u jit %u", mode, blocks[b], i, out[0][i], out[1][i]);
+      assert_true(same);
+      assert_int_equal(r[0].st, WV_OK);
+      assert_int_not_equal(out[0][3], 0);
+    }
+}
+
 int main(void) {
 #if defined(__x86_64__)
   if (getenv("WARPVM_JIT_CPU") && !__builtin_cpu_supports("avx2")) return 77; /* (the AVX2 run: this CPU has none) */
@@ -867,6 +928,7 @@ int main(void) {
       cmocka_unit_test(test_f32_chains),
       cmocka_unit_test(test_barrier_order),
       cmocka_unit_test(test_shared_load_chunks),
+      cmocka_unit_test(test_reversed_rows),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
