@@ -851,11 +851,11 @@ static void test_shared_load_chunks(void **state) {
       }
 }
 
-/* Shared loads and stores whose lanes' addresses descend (emit_mem.c access(): a reversed row, one masked access and
- * a shuffle per half-warp): u32, v2 and v4 loads with the whole warp reversed (address R - tid * bytes), with each
- * half reversed on its own (mode 1: (15 - tid % 16) * bytes + tid / 16 * 16 * bytes), guarded loads (holes in the
- * row), and v2 stores reversed then read back in order; on full and partial warps, two warps: each engine's
- * status, counters and output. */
+/* Shared and global loads and stores whose lanes' addresses descend (emit_mem.c access(): a reversed row, one
+ * masked access and a shuffle per half-warp): u32, v2 and v4 loads with the whole warp reversed (address R - tid *
+ * bytes), with each half reversed on its own (mode 1: (15 - tid % 16) * bytes + tid / 16 * 16 * bytes), guarded
+ * loads (holes in the row), v2 stores reversed then read back in order, and a global v4 load and v2 store
+ * reversed; on full and partial warps, two warps: each engine's status, counters and output. */
 static void test_reversed_rows(void **state) {
   (void)state;
   if (!wv_has_jit()) return;
@@ -894,17 +894,20 @@ static void test_reversed_rows(void **state) {
       "xor.b32 %r15, %r1, 1;\nshl.b32 %r15, %r15, 3;\nadd.u32 %r15, %r15, %r13;\n"
       "ld.shared.v2.u32 {%r33, %r34}, [%r15];\nld.shared.u32 %r35, [%r15+512];\n"
       "mul.wide.u32 %rd4, %r1, 16;\nadd.s64 %rd5, %rd1, %rd4;\n"
+      "mul.wide.u32 %rd6, %r8, 16;\nadd.s64 %rd7, %rd0, %rd6;\nld.global.v4.u32 {%r20, %r21, %r22, %r23}, [%rd7];\n"
+      "xor.b32 %r35, %r35, %r20;\nadd.u32 %r33, %r33, %r21;\nxor.b32 %r34, %r34, %r22;\nadd.u32 %r32, %r32, %r23;\n"
+      "mul.wide.u32 %rd6, %r8, 8;\nadd.s64 %rd7, %rd1, %rd6;\n@%p2 st.global.v2.u32 [%rd7+1024], {%r33, %r1};\n"
       "st.global.v4.u32 [%rd5], {%r33, %r34, %r35, %r32};\nret;\n}\n";
   static const uint32_t blocks[] = {32, 27, 64, 50};
   for (uint32_t mode = 0; mode < 2; mode++)
     for (size_t b = 0; b < sizeof blocks / sizeof *blocks; b++) {
-      static uint32_t in[2][1024], out[2][256];
+      static uint32_t in[2][1024], out[2][512];
       for (uint32_t i = 0; i < 1024; i++) in[0][i] = in[1][i] = i * 2654435761u ^ mode;
       memset(out, 0, sizeof out);
       wvt_buf bufs[2][3] = {{{in[0], sizeof in[0]}, {out[0], sizeof out[0]}}, {{in[1], sizeof in[1]}, {out[1], sizeof out[1]}}};
       outcome r[2];
       int same = both_engines(ptx, blocks[b], 2, bufs, &mode, r);
-      for (int i = 0; !same && i < 256; i++)
+      for (int i = 0; !same && i < 512; i++)
         if (out[0][i] != out[1][i]) fail_msg("mode %u block %u word %d: interp %u jit %u", mode, blocks[b], i, out[0][i], out[1][i]);
       assert_true(same);
       assert_int_equal(r[0].st, WV_OK);
