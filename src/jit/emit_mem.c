@@ -190,7 +190,7 @@ static void row_path(em *e, const wv_jop *o, unsigned n, const uint64_t *off, LL
   LLVMTypeRef rt = LLVMVectorType(ity(e, o->bits), nr);
   LLVMTypeRef tv[] = {rt, e->ptr};
   LLVMValueRef size32 = cint(e->i32, size);
-  /* element j of the row: lane lane_of(j)'s element j % nv */
+  /* element j of the row is element j % nv of lane l (rep[j]; inter[j]: its place among the store's values) */
   unsigned rep[4 * HALF], inter[4 * HALF];
   for (unsigned j = 0; j < nr; j++) {
     unsigned l = rev ? HALF - 1 - j / nv : j / nv;
@@ -255,8 +255,8 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
     half_plan hp;
     if (pl) hp = pl->h[h];
     else plan_half(e, bh, mh, steps, unit, bc, &hp);
-    /* (32 bits: base[l] is below 2^31, so base[l] -+ (l % 16) * bytes is exact as a signed number, negative where
-     * the row starts below the half's first lane's place) */
+    /* (32 bits: base[l] is below 2^31, so base[l] - (l % 16) * bytes, and a reversed row's start, are exact as
+     * signed numbers, negative where the row starts below the half's first lane's place) */
     LLVMValueRef dfirst = w32 ? LLVMBuildSExt(e->b, hp.dlo, e->i64, "") : hp.dlo;
     LLVMValueRef rfirst = LLVMBuildSub(e->b, w32 ? LLVMBuildSExt(e->b, hp.rlo, e->i64, "") : hp.rlo,
                                        cint(e->i64, (uint64_t)(HALF - 1) * bytes), "");
