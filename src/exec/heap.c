@@ -81,13 +81,19 @@ void *wv_zalloc_aligned(size_t n, size_t align) {
  * device memory) spent 40% of its time in the kernel's page faults and clearing. */
 #define HUGE_MIN (8u << 20)
 #define HUGE_PAGE ((size_t)2 << 20)
-/* A mapped block of up to POPULATE_MAX bytes has its pages made (zeroed, writable) when it is allocated, as a GPU's
- * cudaMalloc commits its memory: the program's first copy to the device then runs at memcpy's speed instead of
- * taking the kernel's faults and clearing (bench/omp's programs start their timers after cudaMalloc, before the
- * first copy; nw's 16 MB score matrix cost 17% of its samples there). Larger blocks, which a program may touch
- * only in part, keep the kernel's zeroing at first touch. (Advice only: a kernel before Linux 5.14 ignores it.) */
-#define POPULATE_MAX ((size_t)1 << 30)
-static uint8_t *host_zalloc(uint64_t size) {
+/* A mapped block has its pages made (zeroed, writable) when it is allocated, as a GPU's cudaMalloc commits its
+ * memory: the program's first copy to the device then runs at memcpy's speed instead of taking the kernel's faults
+ * and clearing (bench/omp's programs start their timers after cudaMalloc, before the first copy; nw's 16 MB score
+ * matrix cost 17% of its samples there). Not a block larger than POPULATE_MAX, which a program may touch only in
+ * part, nor one past a quarter of the host's memory in live allocations: those get their pages at first touch, so
+ * that allocating more than the host holds, and using little of it, still works. (Advice only: a kernel before
+ * Linux 5.14 ignores it.) */
+#define POPULATE_MAX ((uint64_t)1 << 30)
+static int populate_ok(const wv_heap *h, uint64_t size) {
+  long pages = sysconf(_SC_PHYS_PAGES), psz = sysconf(_SC_PAGESIZE);
+  return size <= POPULATE_MAX && pages > 0 && psz > 0 && h->bytes_live + size <= (uint64_t)pages * (uint64_t)psz / 4;
+}
+static uint8_t *host_zalloc(const wv_heap *h, uint64_t size) {
   if (size < HOST_MAPPED) return wv_zalloc_aligned((size_t)size, WV_GPU_ALLOC_GRAIN);
   size_t extra = size >= HUGE_MIN ? HUGE_PAGE : 0; /* (room to move the start to a 2 MiB boundary) */
   size_t n = (size_t)round_up(size, (uint64_t)sysconf(_SC_PAGESIZE)), span = n + extra;
@@ -100,7 +106,9 @@ static uint8_t *host_zalloc(uint64_t size) {
   if (extra) madvise(p + head, n, MADV_HUGEPAGE); /* (advice only: where it fails, the block is the same, in small pages) */
 #endif
 #ifdef MADV_POPULATE_WRITE
-  if (n <= POPULATE_MAX) madvise(p + head, n, MADV_POPULATE_WRITE);
+  if (populate_ok(h, n)) madvise(p + head, n, MADV_POPULATE_WRITE);
+#else
+  (void)h;
 #endif
   return p + head;
 }
@@ -221,7 +229,7 @@ static wv_chunk *chunk_new(wv_heap *h) {
     h->chunks = n;
     h->chunkcap = nc;
   }
-  uint8_t *mem = host_zalloc(WV_GPU_CHUNK);
+  uint8_t *mem = host_zalloc(h, WV_GPU_CHUNK);
   if (!mem) return NULL;
   if (base != WV_GPU_HOME && span_add(h, base, WV_GPU_CHUNK)) {
     host_free(mem, WV_GPU_CHUNK);
@@ -283,7 +291,7 @@ static uint64_t device_place(wv_heap *h, uint64_t size, uint64_t align, uint8_t 
     return small_alloc(h, size, align, host);
   }
   uint64_t len = round_up(size, WV_GPU_PAGE), base = pages_fit(h, len, align > WV_GPU_PAGE ? align : WV_GPU_PAGE);
-  if (!base || !(*host = host_zalloc(size))) return 0;
+  if (!base || !(*host = host_zalloc(h, size))) return 0;
   if (span_add(h, base, len)) {
     host_free(*host, size);
     return 0;
@@ -327,7 +335,7 @@ int wv_heap_alloc_kind(wv_heap *h, uint64_t size, uint32_t align, wv_alloc_kind 
   if (kind == WV_ALLOC_DEVICE) {
     base = device_place(h, size, align, &host, &chunked);
   } else {
-    if (!(host = host_zalloc(size))) return -1;
+    if (!(host = host_zalloc(h, size))) return -1;
     if (!(base = arena_place(h, size, align))) host_free(host, size);
   }
   if (!base) return -1;

@@ -492,10 +492,11 @@ static void scale(wv_vm *vm, const wv_kernel *k, void *p, uint32_t n, uint32_t t
 }
 
 /* An allocation's pages are made when it is (heap.c host_zalloc: up to 1 GiB, as a GPU's cudaMalloc commits its
- * memory), so the program's first copy to it runs without the kernel's page faults: 4 MiB (small pages) and 16
- * MiB (huge pages where the system gives them) took 1024 and 8 faults or more in their first copy before. Skipped
- * where the kernel cannot make pages on request (MADV_POPULATE_WRITE, Linux 5.14) and under AddressSanitizer,
- * whose shadow of the copied bytes faults in at the copy. */
+ * memory, while the live allocations stay within a quarter of the host's), so the program's first copy to it
+ * runs without the kernel's page faults: 4 MiB (small pages) and 16 MiB (huge pages where the system gives them)
+ * took 1024 and 8 faults or more in their first copy before. Skipped where the kernel cannot make pages on request
+ * (MADV_POPULATE_WRITE, Linux 5.14) and under AddressSanitizer, whose shadow of the copied bytes faults in at the
+ * copy. */
 static void test_alloc_committed(void **state) {
   wv_vm *vm = *state;
 #if defined(__SANITIZE_ADDRESS__)
