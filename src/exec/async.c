@@ -1018,7 +1018,7 @@ void wv_async_warp_reset(wv_warp *w) {
   if (!w->aq) return;
   for (int l = 0; l < WV_WARP; l++) {
     wv_aq *q = &w->aq->lane[l];
-    for (uint32_t i = q->head; i < q->n; i++) entry_free(&q->v[i]);
+    for (uint32_t i = q->head; w->aq->queued && i < q->n; i++) entry_free(&q->v[i]); /* (none queued: none to free) */
     q->head = q->n = q->bgroup = w->aq->group[l] = 0;
   }
   w->aq->queued = 0;
