@@ -182,12 +182,18 @@ static const char WGROUPS[] = HDR
     "st.global.u32 [%rd5+512], %r7;\n"
     "ret;\n}\n";
 
+/* A vm of the interpreter (jit 0) or the JIT engine, delivering cp.async as mode says (NULL: at the wait). */
+static wv_vm *vm_for(int jit, const char *mode) {
+  wv_config cfg = {.engine = jit ? "jit" : "interp", .async_delivery = mode};
+  wv_vm *vm = wv_create(&cfg);
+  assert_non_null(vm);
+  return vm;
+}
+
 static void test_wait_group_of_warps(void **state) {
   (void)state;
   for (int jit = 0; jit <= wv_has_jit(); jit++) {
-    wv_config cfg = {.engine = jit ? "jit" : "interp"};
-    wv_vm *vm = wv_create(&cfg);
-    assert_non_null(vm);
+    wv_vm *vm = vm_for(jit, NULL);
     const wv_kernel *k = wvt_kernel(vm, WGROUPS, "wgroups");
     uint32_t g[128], out[192];
     for (int i = 0; i < 128; i++) g[i] = 5000u + (uint32_t)i;
@@ -240,9 +246,7 @@ static void test_rows_with_holes(void **state) {
   static const char *const modes[] = {"at-wait", "eager", "random:7"};
   for (int jit = 0; jit <= wv_has_jit(); jit++)
     for (int md = 0; md < 3; md++) {
-      wv_config cfg = {.engine = jit ? "jit" : "interp", .async_delivery = modes[md]};
-      wv_vm *vm = wv_create(&cfg);
-      assert_non_null(vm);
+      wv_vm *vm = vm_for(jit, modes[md]);
       const wv_kernel *k = wvt_kernel(vm, HOLES, "holes");
       uint32_t g[256], out[512];
       for (int i = 0; i < 256; i++) g[i] = 0x1000u + (uint32_t)i;
