@@ -88,17 +88,24 @@ static const wv_func *func(wv_module *m, const char *name) {
   return NULL;
 }
 
+/* Function name of m (*f) and its liveness table (*words words per instruction), which the caller frees. */
+static uint64_t *table(wv_module *m, const char *name, const wv_func **f, uint32_t *words) {
+  *f = func(m, name);
+  uint64_t *t = wv_jit_live(*f, words);
+  assert_non_null(t);
+  return t;
+}
+
 static void rules(void **state) {
   wv_vm *vm = *state;
   wv_module *m = wvt_load(vm, PTX);
-  const wv_func *f = func(m, "k");
+  const wv_func *f;
+  uint32_t words = 0;
+  uint64_t *t = table(m, "k", &f, &words);
   assert_int_equal(f->ncode, 13);
   assert_int_equal(f->code[7].op, WV_OP_BRA);
   uint32_t rd1 = f->code[0].d[0], r1 = f->code[1].d[0], r2 = f->code[2].d[0], r3 = f->code[4].d[0];
   uint32_t r4 = f->code[5].d[0], r5 = f->code[8].d[0];
-  uint32_t words = 0;
-  uint64_t *t = wv_jit_live(f, &words);
-  assert_non_null(t);
   /* around the loop: r1 and r2 are read again after the back edge; rd1 after the loop */
   assert_true(live(t, words, 7, r1) && live(t, words, 7, r2) && live(t, words, 3, r2) && live(t, words, 3, r1));
   assert_true(live(t, words, 1, rd1) && live(t, words, 7, rd1) && live(t, words, 4, rd1));
@@ -116,22 +123,18 @@ static void rules(void **state) {
   free(t);
 
   /* an instruction the JIT does not model reads every register */
-  f = func(m, "k2");
+  t = table(m, "k2", &f, &words);
   assert_int_equal(f->code[3].op, WV_OP_BFE);
   uint32_t k2r2 = f->code[2].d[0];
-  t = wv_jit_live(f, &words);
-  assert_non_null(t);
   assert_true(live(t, words, 3, k2r2));
   assert_false(live(t, words, 4, k2r2) || live(t, words, 2, k2r2));
   free(t);
 
   /* a collective's source is live everywhere: a shfl.sync whose membermask names lanes that are elsewhere reads
    * what their registers hold there (the interpreter's undefined-collective result, which the JIT must match) */
-  f = func(m, "k3");
+  t = table(m, "k3", &f, &words);
   assert_int_equal(f->code[2].op, WV_OP_SHFL);
   uint32_t k3r1 = f->code[1].d[0], k3r2 = f->code[2].d[0];
-  t = wv_jit_live(f, &words);
-  assert_non_null(t);
   for (uint32_t pc = 0; pc <= f->ncode; pc++) assert_true(live(t, words, pc, k3r1));
   assert_true(live(t, words, 4, k3r2));
   assert_false(live(t, words, 5, k3r2) || live(t, words, 2, k3r2));
@@ -139,22 +142,18 @@ static void rules(void **state) {
 
   /* cp.async reads its addresses and src-size, commit_group and the waits read no register; the rest (here
    * cp.async.mbarrier.arrive) every register */
-  f = func(m, "k4");
+  t = table(m, "k4", &f, &words);
   assert_int_equal(f->code[7].op, WV_OP_CP);
   uint32_t k4r1 = f->code[1].d[0], k4r2 = f->code[2].d[0], k4rd2 = f->code[4].d[0], k4r3 = f->code[5].d[0];
   uint32_t k4r4 = f->code[6].d[0];
-  t = wv_jit_live(f, &words);
-  assert_non_null(t);
   assert_true(live(t, words, 7, k4r2) && live(t, words, 7, k4rd2) && live(t, words, 7, k4r4));
   for (uint32_t pc = 0; pc <= f->ncode; pc++) assert_false(live(t, words, pc, k4r3));
   for (uint32_t pc = 8; pc <= f->ncode; pc++)
     assert_false(live(t, words, pc, k4r1) || live(t, words, pc, k4r2) || live(t, words, pc, k4rd2) || live(t, words, pc, k4r4));
   free(t);
-  f = func(m, "k5");
+  t = table(m, "k5", &f, &words);
   assert_int_equal(f->code[1].op, WV_OP_CP);
   uint32_t k5r1 = f->code[0].d[0];
-  t = wv_jit_live(f, &words);
-  assert_non_null(t);
   assert_true(live(t, words, 1, k5r1));
   free(t);
   wv_module_unload(m);
