@@ -724,6 +724,17 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
   return br.join - e->pc;
 }
 
+/* A guard at k (select.c wv_jit_guard): where a lane of the group takes it, the region stops before it and the
+ * interpreter runs it (the lanes that go on start the next region); where none does, it is an instruction the
+ * group went past, as the interpreter counts it. */
+static uint32_t emit_guard(em *e, const wv_insn *in, uint32_t k) {
+  LLVMValueRef p = pred(e, (uint32_t)in->guard);
+  if (in->guard_neg) p = LLVMBuildNot(e->b, p, "");
+  LLVMValueRef taken = LLVMBuildAnd(e->b, e->mask, p, "");
+  bail_cold(e, LLVMBuildICmp(e->b, LLVMIntNE, taken, cint(e->i32, 0), ""), k); /* (the way on is the hot one) */
+  return k + 1;
+}
+
 static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
   LLVMValueRef m32 = e->pmask;
   /* on a branch's path, the other lanes keep their value of the destination only where some may read it: not
@@ -1152,8 +1163,8 @@ LLVMValueRef wv_jit_emit_region(LLVMContextRef c, LLVMModuleRef mod, const char 
   int fetched = 0; /* prefetch_ahead made the prefetches of the straight run since the last branch */
   for (uint32_t k = 0; k < len;) {
     const wv_jop *o = &e.ops[k];
-    if (f->code[pc + k].ctl == WV_CTL_BRA) { /* (select.c: a branch it holds) */
-      k = emit_branch(&e, &f->code[pc + k], k);
+    if (f->code[pc + k].ctl == WV_CTL_BRA) { /* (select.c: a branch it holds, or a guard) */
+      k = wv_jit_guard(f, pc, pc + k) ? emit_guard(&e, &f->code[pc + k], k) : emit_branch(&e, &f->code[pc + k], k);
       fetched = 0;
       continue;
     }

@@ -23,6 +23,7 @@ typedef struct rval {
   int dirty;
 } rval;
 
+#define EARLY_PARAM 3 /* em.early: an ld.param [p+imm] that is inside the parameters (tested once at the entry) */
 #define EM_SLOTS 8 /* register fields an instruction names at most: a, b, c, e and a vector's d[0 .. 3] */
 #define NCOUNTERS 8 /* wv_em_counters: the memory counters (counter()), then collectives and atomics */
 #define C_COLL 6
@@ -47,7 +48,8 @@ typedef struct em {
   const uint64_t *consts; /* the function's immediates (the constant bank's lanes all hold them): folded in */
   uint32_t nconsts;
   uint32_t words;
-  const uint8_t *early; /* per instruction of the region: an access or shfl checked at the entry (1, 2: and at its branch; wv_em_checked_early) */
+  const uint8_t *early; /* per instruction of the region: an access or shfl checked at the entry (1, 2: and at its
+                         * branch, EARLY_PARAM: an ld.param; wv_em_checked_early) */
   LLVMValueRef *hoist;  /* per instruction of the region: its load's value, made at the entry or with others of its
                          * group (wv_em_hoist_loads), or NULL */
   struct wv_em_hoisted *hl; /* the groups of those loads (emit_mem.c) */

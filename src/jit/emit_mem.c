@@ -428,6 +428,13 @@ static LLVMValueRef set_bad(em *e, const early_set *a, LLVMValueRef mv) {
   return LLVMBuildOr(e->b, LLVMBuildNot(e->b, all, ""), neg, "");
 }
 
+/* ld.param [p+imm] of one element (the same bytes of the parameter buffer for every lane), which wv_em_mem loads as
+ * itself. */
+static int param_load(const wv_insn *in, const wv_jop *o) {
+  return in->space == WV_SPACE_KPARAM && o->kind == WV_JK_LD && in->a == WV_NOSLOT && o->vec <= 1 && in->imm >= 0 &&
+         in->imm < (1 << 30) && !(in->imm % wv_em_bytes(o));
+}
+
 /* The .shared accesses of the region checked at its entry, at once, instead of each before itself: those with
  * no guard (their active lanes are all of the region's) through an address register no earlier instruction of
  * the region writes — so the entry sees the addresses they will use; and unguarded shuffles (the region's
@@ -442,6 +449,7 @@ static LLVMValueRef set_bad(em *e, const early_set *a, LLVMValueRef mv) {
 void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *early) {
   LLVMValueRef bad = LLVMBuildICmp(e->b, LLVMIntEQ, e->mask, cint(e->i32, 0), ""), mv = wv_em_lanes(e, e->mask);
   int any = 0;
+  uint64_t pend = 0; /* the end of the furthest parameter an EARLY_PARAM load reads */
   uint8_t *written = malloc(len + 1); /* per instruction: 1 where it writes registers (wv_jit_writes: which) */
   uint8_t *onpath = calloc(len + 1, 1); /* per instruction: on a path of a branch the region holds */
   early_set *set = calloc(len + 1, sizeof *set);
@@ -463,6 +471,13 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     int sel = o.kind != WV_JK_NONE;
     written[k] = sel && wv_jop_dreg(&o);
     if (!sel || in->guard >= 0) continue;
+    if (param_load(in, &o)) { /* (EARLY_PARAM: inside the parameters, as any such load of the region) */
+      uint64_t end = (uint64_t)in->imm + wv_em_bytes(&o);
+      pend = end > pend ? end : pend;
+      early[k] = EARLY_PARAM;
+      any = 1;
+      continue;
+    }
     if (o.kind == WV_JK_SHFL) { /* a converged warp: the whole warp */
       bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntNE, e->mask, cint(e->i32, 0xffffffffu), ""), "");
       early[k] = 1;
@@ -476,6 +491,10 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     early[k] = onpath[k] && o.kind == WV_JK_LD ? 2 : 1;
     set_add(set, &nset, in, wv_em_bytes(&o), o.kind == WV_JK_ST, early[k] == 2 ? 0 : (int64_t)WV_SHARED_BASE);
     any = 1;
+  }
+  if (pend) {
+    LLVMValueRef size = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, kparam_size)), "");
+    bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntULT, LLVMBuildZExt(e->b, size, e->i64, ""), cint(e->i64, pend), ""), "");
   }
   int loads = 0;
   for (uint32_t i = 0; i < nset; i++) { /* (matmul's 32 loads through two registers: two tests) */
@@ -577,7 +596,7 @@ void wv_em_hoist_loads(em *e, const wv_insn *code, uint32_t len) {
     const wv_jop *o = &ops[k];
     int sel = o->kind != WV_JK_NONE;
     if (sel && shared_store(&code[k], o)) break; /* (nothing after it) */
-    ok[k] = sel && e->early[k] && o->kind == WV_JK_LD && o->vec <= 1;
+    ok[k] = sel && e->early[k] && e->early[k] != EARLY_PARAM && o->kind == WV_JK_LD && o->vec <= 1;
     if (code[k].ctl == WV_CTL_BRA && straight == len) straight = k;
     /* a branch the region holds runs its fall-through path first, which may come after the other in the code
      * (nvcc's if/else with both sides through a bra): a store on either path stops it all at the branch */
@@ -761,12 +780,13 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
   LLVMValueRef base, a = lane_addrs(e, in, &base);
   LLVMValueRef sv[4] = {NULL}, val[4] = {NULL}; /* (a store's elements, loaded before the branches) */
   unsigned nv = o->vec > 1 ? o->vec : 1;
-  if (in->space == WV_SPACE_KPARAM && !st && in->a == WV_NOSLOT && nv == 1 && in->imm >= 0 && in->imm < (1 << 30) &&
-      !(in->imm % bytes)) { /* ld.param [p+imm]: the same bytes of the parameter buffer for every lane, checked as
-                             * wv_warp_region_at checks them (inside kparam_size), where exec's check was a call */
-    LLVMValueRef size = LLVMBuildZExt(e->b, LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, kparam_size)), ""), e->i64, "");
-    LLVMValueRef out = LLVMBuildICmp(e->b, LLVMIntULT, size, cint(e->i64, (uint64_t)in->imm + bytes), "");
-    wv_em_bail(e, LLVMBuildOr(e->b, none, out, ""), k);
+  if (param_load(in, o)) { /* ld.param [p+imm]: checked as wv_warp_region_at checks it (inside kparam_size), where
+                            * exec's check was a call; at the entry where it has no guard (EARLY_PARAM) */
+    if (e->early[k] != EARLY_PARAM) {
+      LLVMValueRef size = LLVMBuildZExt(e->b, LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, kparam_size)), ""), e->i64, "");
+      LLVMValueRef out = LLVMBuildICmp(e->b, LLVMIntULT, size, cint(e->i64, (uint64_t)in->imm + bytes), "");
+      wv_em_bail(e, LLVMBuildOr(e->b, none, out, ""), k);
+    }
     LLVMValueRef at = cint(e->i64, (uint64_t)in->imm), kp = LLVMBuildLoad2(e->b, e->ptr, field(e, offsetof(wv_exec, kparams)), "");
     LLVMValueRef v = LLVMBuildLoad2(e->b, ity(e, o->bits), LLVMBuildGEP2(e->b, e->i8, kp, &at, 1, ""), "");
     LLVMSetAlignment(v, 1);

@@ -115,6 +115,12 @@ typedef struct wv_jbranch {
  * any unguarded .shared access with an inline check is taken as one (the region's maker asked). */
 int wv_jit_branch(const wv_func *f, uint32_t start, uint32_t pc, const uint8_t *wreg, wv_jbranch *b);
 
+/* Whether the instruction at pc of f is a guard a region starting at `start` goes on through where no lane takes it:
+ * `@p bra T` to an unguarded ret or exit (`if (i >= n) return;`), not a branch it holds (wv_jit_branch). A region
+ * goes through one guard at most, and the next region starts after it (where the guard splits a warp, the lanes
+ * that go on start there). */
+int wv_jit_guard(const wv_func *f, uint32_t start, uint32_t pc);
+
 /* Regions of f: len[pc] (the length of the region starting at pc, 0: none), each a run of at least min
  * instructions that compile, inside one basic block but for the forward branches above it holds (wv_jit_branch:
  * none of their places reached by another branch). Returns their number. */

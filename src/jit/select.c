@@ -333,6 +333,15 @@ int wv_jit_branch(const wv_func *f, uint32_t start, uint32_t pc, const uint8_t *
   return b->n[0] + b->n[1] == j - pc - 1;
 }
 
+/* (jit.h) */
+int wv_jit_guard(const wv_func *f, uint32_t start, uint32_t pc) {
+  const wv_insn *in = &f->code[pc];
+  wv_jbranch b;
+  if (in->ctl != WV_CTL_BRA || in->guard < 0 || in->target >= f->ncode || pc + 1 >= f->ncode) return 0;
+  const wv_insn *t = &f->code[in->target];
+  return (t->ctl == WV_CTL_RET || t->ctl == WV_CTL_EXIT) && t->guard < 0 && !wv_jit_branch(f, start, pc, NULL, &b);
+}
+
 /* Whether the branch at e holds in a region (wv_jit_branch): no other branch reaches a place between it and its
  * join, and none meets there (ntgt: the branches that reach each place, nrpc: the branches that meet there).
  * *through: whether the region may go on at the join too (only the branch's own paths reach it, and only it
@@ -379,12 +388,17 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
   }
   for (uint32_t pc = 0; pc < n;) {
     if (!in_run(f, ok, pc, pc)) { pc++; continue; }
-    uint32_t e = pc + 1, through = n;
+    uint32_t e = pc + 1, through = n, again = 0; /* again: past a guard, where the next region starts */
     for (;;) {
       while (e < n && (!lead[e] || e == through) && e - pc < 512 && in_run(f, ok, pc, e)) e++;
       wv_jbranch b;
       int on;
-      if (e >= n || (lead[e] && e != through) || !holds(f, ntgt, nrpc, wreg, pc, e, &b, &on) || b.join - pc >= 512) break;
+      if (e >= n || (lead[e] && e != through)) break;
+      if (!again && !nrpc[e + 1] && e + 1 - pc < 512 && wv_jit_guard(f, pc, e) && in_run(f, ok, pc, e + 1)) {
+        again = through = ++e; /* (the way on only: where a lane takes it, the region stops before it) */
+        continue;
+      }
+      if (!holds(f, ntgt, nrpc, wreg, pc, e, &b, &on) || b.join - pc >= 512) break;
       e = b.join;
       if (!on) break;
       through = e;
@@ -395,7 +409,7 @@ uint32_t wv_jit_regions(const wv_func *f, uint32_t min, uint16_t *len) {
       len[pc] = (uint16_t)(e - pc);
       count++;
     }
-    pc = e;
+    pc = again ? again : e; /* (the lanes that go on where the guard split a warp start there) */
   }
   free(lead);
   free(ok);

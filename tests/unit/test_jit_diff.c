@@ -576,8 +576,9 @@ static void test_const_window(void **state) {
 }
 
 /* ld.param at a fixed offset (emit_mem.c: one load for the warp from the parameter buffer, widened as its type
- * says): a .u32 parameter's bytes read as TYPE at +OFF, the last ones past the buffer's 12 bytes (a fault); each
- * engine's status, message and output. */
+ * says; tested at the region's entry with the region's other ld.params, wv_em_checked_early): a .u32 parameter's
+ * bytes read as TYPE at +OFF, the last ones past the buffer's 12 bytes (a fault); each engine's status, message
+ * and output. */
 static void test_param_bounds(void **state) {
   (void)state;
   if (!wv_has_jit()) return;
@@ -599,6 +600,38 @@ static void test_param_bounds(void **state) {
                out[0][31], wv_status_name(r[1].st), r[1].msg, out[1][31]);
     assert_int_equal(r[0].st == WV_OK, c[i].ok);
   }
+}
+
+/* `if (tid >= n) return;` and a second guard after it (select.c wv_jit_guard): a region goes on through a guard
+ * where no lane of the warp takes it, stops before it where one does (the lanes that go on start the next region,
+ * which goes on through the second guard), and the interpreter runs the warps that all return. Three warps
+ * against thresholds that make each warp go on whole, return whole or split, with thread 37 (the second guard) in
+ * the middle warp; the guard as `@p` and as `@!p`. Each engine's output and counters. */
+static void test_guard(void **state) {
+  (void)state;
+  if (!wv_has_jit()) return;
+  static const char fmt[] = WVT_HDR
+      ".visible .entry k(.param .u64 pout, .param .u32 n)\n{\n.reg .b32 %%r<8>; .reg .b64 %%rd<4>; .reg .pred %%p<3>;\n"
+      "ld.param.u64 %%rd1, [pout];\nld.param.u32 %%r7, [n];\nmov.u32 %%r5, %%tid.x;\nmul.lo.u32 %%r3, %%r5, 3;\n"
+      "setp.%s.u32 %%p1, %%r5, %%r7;\n@%s%%p1 bra X;\nadd.u32 %%r3, %%r3, %%r7;\nmul.wide.u32 %%rd2, %%r5, 4;\n"
+      "add.s64 %%rd3, %%rd1, %%rd2;\nsetp.eq.u32 %%p2, %%r5, 37;\n@%%p2 bra X;\nxor.b32 %%r3, %%r3, 1;\n"
+      "st.global.u32 [%%rd3], %%r3;\nX:\nret;\n}\n";
+  char ptx[2][1024];
+  snprintf(ptx[0], sizeof ptx[0], fmt, "ge", "");
+  snprintf(ptx[1], sizeof ptx[1], fmt, "lt", "!");
+  static const uint32_t n[] = {0, 20, 32, 37, 38, 64, 90, 96, 200};
+  for (int kernel = 0; kernel < 2; kernel++)
+    for (size_t i = 0; i < sizeof n / sizeof *n; i++) {
+      uint32_t out[2][96] = {{0}}, v = n[i];
+      wvt_buf bufs[2][3] = {{{out[0], sizeof out[0]}}, {{out[1], sizeof out[1]}}};
+      outcome r[2];
+      if (!both_engines(ptx[kernel], 96, 1, bufs, &v, r))
+        fail_msg("kernel %d, n %u: interp %s \"%s\", jit %s \"%s\"", kernel, n[i], wv_status_name(r[0].st), r[0].msg,
+                 wv_status_name(r[1].st), r[1].msg);
+      assert_int_equal(r[0].st, WV_OK);
+      for (uint32_t t = 0; t < 96; t++)
+        assert_int_equal(out[0][t], t < n[i] && t != 37 ? (3 * t + n[i]) ^ 1 : 0);
+    }
 }
 
 /* A .shared load on one path of a branch a region holds, through the region's address register (emit_mem.c
@@ -928,6 +961,7 @@ int main(void) {
       cmocka_unit_test(test_shared_on_path),
       cmocka_unit_test(test_global_on_path),
       cmocka_unit_test(test_param_bounds),
+      cmocka_unit_test(test_guard),
       cmocka_unit_test(test_f32_chains),
       cmocka_unit_test(test_barrier_order),
       cmocka_unit_test(test_shared_load_chunks),
