@@ -77,6 +77,14 @@ static rval *add(em *e, uint32_t slot) {
   *r = (rval){.slot = slot};
   return r;
 }
+/* A special register whose row holds one value in all 32 lanes (sched.c warp_init, cluster.c wv_cluster_specials:
+ * the launch's, the CTA's or the warp's, and the kernel's offsets of relocated .shared variables past WV_SP_COUNT);
+ * %tid, %laneid and the lane masks differ between lanes. */
+static int uniform_special(uint32_t slot) {
+  uint32_t k = WV_SLOT_INDEX(slot);
+  return WV_SLOT_BANK(slot) == WV_SLOT_SPECIAL && k > WV_SP_TID_Z && k != WV_SP_LANEID &&
+         !(k >= WV_SP_LANEMASK_EQ && k <= WV_SP_LANEMASK_GE);
+}
 LLVMValueRef wv_em_reg(em *e, uint32_t slot) {
   rval *r = find(e, slot);
   if (r) return r->v ? r->v : (r->v = widen(e, r->v32, 32, r->ext == 2)); /* (made here: at the use) */
@@ -84,8 +92,15 @@ LLVMValueRef wv_em_reg(em *e, uint32_t slot) {
     return (add(e, slot)->v = splat(e, e->i64, e->consts[WV_SLOT_INDEX(slot)]));
   LLVMValueRef idx = cint(e->i64, (uint64_t)WV_SLOT_INDEX(slot) * WV_WARP);
   LLVMValueRef p = LLVMBuildGEP2(e->b, e->i64, e->bank[WV_SLOT_BANK(slot)], &idx, 1, "");
-  LLVMValueRef v = LLVMBuildLoad2(e->b, e->v64, p, "");
-  LLVMSetAlignment(v, 8);
+  LLVMValueRef v;
+  if (uniform_special(slot)) { /* lane 0's, in every lane: one load, not four lines */
+    LLVMValueRef s = LLVMBuildLoad2(e->b, e->i64, p, "");
+    LLVMSetAlignment(s, 8);
+    v = broadcast(e, s);
+  } else {
+    v = LLVMBuildLoad2(e->b, e->v64, p, "");
+    LLVMSetAlignment(v, 8);
+  }
   add(e, slot)->v = v;
   return v;
 }
