@@ -760,11 +760,24 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
  * waited at the join, where they met again as a new group (control, diverge_cbar, split, cbar_release_arrived:
  * three new sequence numbers, the last the merged group's, which as the warp's only group comes last in its
  * list, as this one is). */
+/* n instructions of a group of popc lanes counted. Two 8-byte updates on purpose (COUNTER_APART): gcc made the pair
+ * one 16-byte read-modify-write, and jit_branches's thread_insns and divergent another at 8 bytes past it; a read of
+ * 16 bytes that a store of other bytes or size wrote last waits for it to reach the cache (no store forwarding): 18%
+ * of wv_cta_turn's perf samples in bench/omp's gaussian sat on that one instruction. */
+#define COUNTER_APART() __asm__ volatile("" ::: "memory")
+static inline void count(sched *s, int64_t n, uint32_t popc) {
+  s->warp_insns += (uint64_t)n;
+  COUNTER_APART();
+  s->thread_insns += (uint64_t)n * popc;
+}
+
 static void jit_branches(sched *s, wv_group *g, int64_t *n) {
   wv_exec *x = &s->x;
   *n += (int64_t)x->jit_extra - x->jit_skipped;
   s->thread_insns -= x->jit_tless;
+  COUNTER_APART();
   s->divergent += x->jit_split;
+  COUNTER_APART(); /* (control() counts each alone) */
   s->reconv += x->jit_split;
   if (x->jit_split) g->seq = s->seq += 3ull * x->jit_split;
   x->jit_skipped = x->jit_split = x->jit_extra = 0;
@@ -799,16 +812,14 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
     const wv_insn *in;
     for (;;) {
       if (pc == stop) {
-        s->warp_insns += (uint64_t)n;
-        s->thread_insns += (uint64_t)n * popc;
+        count(s, n, popc);
         *budget -= n;
         g->pc = pc;
         arrive_cbar(s, w, g);
         return R_BLOCKED;
       }
       if (n >= *budget) {
-        s->warp_insns += (uint64_t)n;
-        s->thread_insns += (uint64_t)n * popc;
+        count(s, n, popc);
         *budget = 0;
         g->pc = pc;
         return R_SLICE;
@@ -838,8 +849,7 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
       if (in->ctl == WV_CTL_NONE) {
         x->cur_pc = pc;
         if (m && in->fn(x, in, m)) {
-          s->warp_insns += (uint64_t)n;
-          s->thread_insns += (uint64_t)n * popc;
+          count(s, n, popc);
           g->pc = pc;
           return R_FAULT;
         }
@@ -857,8 +867,7 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
         continue;
       }
       /* control: leave the fast loop */
-      s->warp_insns += (uint64_t)n;
-      s->thread_insns += (uint64_t)n * popc;
+      count(s, n, popc);
       *budget -= n;
       g->pc = pc;
       x->cur_pc = pc;
@@ -927,11 +936,6 @@ static int run_warp_from(sched *s, wv_warp *w, int64_t budget, int progressed, i
 }
 
 /* n instructions of a group of lanes `mask` in the counts (as group_loop adds them where it leaves its loop). */
-static inline void count(sched *s, int64_t n, uint32_t mask) {
-  s->warp_insns += (uint64_t)n;
-  s->thread_insns += (uint64_t)n * (uint32_t)__builtin_popcount(mask);
-}
-
 /* The most common turn of a barrier-phased kernel under the JIT: a converged warp outside any divergence runs
  * compiled regions, joined by branches all its lanes take the same way and by instructions no region holds (their
  * handlers: a cp.async, a lone setp), up to a bar.sync (or bar.red) of all its lanes, or the kernel's end. It
@@ -973,7 +977,7 @@ static int quick_turn(sched *s, wv_warp *w) {
     const wv_insn *in = &code[pc];
     if (in->ctl == WV_CTL_BAR && in->guard < 0 && (in->mode == WV_BAR_SYNC || in->mode == WV_BAR_RED)) {
       n++;
-      count(s, n, mask);
+      count(s, n, (uint32_t)__builtin_popcount(mask));
       g->pc = x->cur_pc = pc;
       bar_arrive(s, w, g, in, mask); /* (R_BLOCKED; one group, its lanes the same: nothing to compact) */
       if (g->state != WV_G_RUN) return turn_end(s, 1);
@@ -987,7 +991,7 @@ static int quick_turn(sched *s, wv_warp *w) {
     }
     if ((in->ctl == WV_CTL_EXIT || (in->ctl == WV_CTL_RET && !g->frame->parent)) && in->guard < 0) {
       n++; /* the group's threads exit (control) */
-      count(s, n, mask);
+      count(s, n, (uint32_t)__builtin_popcount(mask));
       g->pc = x->cur_pc = pc;
       threads_exit(s, w, g, mask);
       if (s->x.fault.status) return -1;
@@ -1000,7 +1004,7 @@ static int quick_turn(sched *s, wv_warp *w) {
       uint32_t m = guarded(x, in, mask);
       x->cur_pc = pc;
       if (m && in->fn(x, in, m)) {
-        count(s, n, mask);
+        count(s, n, (uint32_t)__builtin_popcount(mask));
         g->pc = pc;
         return -1;
       }
@@ -1014,7 +1018,7 @@ static int quick_turn(sched *s, wv_warp *w) {
     pc = m ? in->target : pc + 1;
   }
   /* the rest of the turn: as group_loop would go on at pc */
-  count(s, n, mask);
+  count(s, n, (uint32_t)__builtin_popcount(mask));
   g->pc = pc;
   return run_warp_from(s, w, budget - n, n != 0 || budget < s->slice, budget < s->slice);
 }
