@@ -754,12 +754,6 @@ static int control(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_
   }
 }
 
-/* What compiled branches did (jit_hook.h), counted as the interpreter counts it: the turns of a loop a region is the
- * body of ran its instructions and the branch back each time, for all the group's lanes; a path no lane took ran
- * no instructions; where the lanes parted, each path ran for its lanes, the not-taken first while the others
- * waited at the join, where they met again as a new group (control, diverge_cbar, split, cbar_release_arrived:
- * three new sequence numbers, the last the merged group's, which as the warp's only group comes last in its
- * list, as this one is). */
 /* n instructions of a group of popc lanes counted. Two 8-byte updates on purpose (COUNTER_APART): gcc made the pair
  * one 16-byte read-modify-write, and jit_branches's thread_insns and divergent another at 8 bytes past it; a read of
  * 16 bytes that a store of other bytes or size wrote last waits for it to reach the cache (no store forwarding): 18%
@@ -771,6 +765,12 @@ static inline void count(sched *s, int64_t n, uint32_t popc) {
   s->thread_insns += (uint64_t)n * popc;
 }
 
+/* What compiled branches did (jit_hook.h), counted as the interpreter counts it: the turns of a loop a region is the
+ * body of ran its instructions and the branch back each time, for all the group's lanes; a path no lane took ran
+ * no instructions; where the lanes parted, each path ran for its lanes, the not-taken first while the others
+ * waited at the join, where they met again as a new group (control, diverge_cbar, split, cbar_release_arrived:
+ * three new sequence numbers, the last the merged group's, which as the warp's only group comes last in its
+ * list, as this one is). */
 static void jit_branches(sched *s, wv_group *g, int64_t *n) {
   wv_exec *x = &s->x;
   *n += (int64_t)x->jit_extra - x->jit_skipped;
@@ -935,7 +935,6 @@ static int run_warp_from(sched *s, wv_warp *w, int64_t budget, int progressed, i
   return turn_end(s, progressed);
 }
 
-/* n instructions of a group of lanes `mask` in the counts (as group_loop adds them where it leaves its loop). */
 /* The most common turn of a barrier-phased kernel under the JIT: a converged warp outside any divergence runs
  * compiled regions, joined by branches all its lanes take the same way and by instructions no region holds (their
  * handlers: a cp.async, a lone setp), up to a bar.sync (or bar.red) of all its lanes, or the kernel's end. It
