@@ -3,9 +3,9 @@
  * straight-line code that have compiled code. A region starts at instruction pc and covers len[pc]
  * instructions, none of them control but forward branches whose two paths meet again inside it
  * (jit.h wv_jit_branch) and a guard to the kernel's end (wv_jit_guard: it stops before the guard where a lane
- * takes it, and another region starts after it); entry[pc](x, mask) runs them for the group's lanes `mask`, each on its active lanes
- * as the interpreter would, and returns how many it went past: fewer than len[pc] only before any effect of
- * the next one, which the interpreter then runs (sched.c group_loop). The loop says where the group must stop
+ * takes it, and another region starts after it); entry[pc](x, mask) runs them for the group's lanes `mask`,
+ * each on its active lanes as the interpreter would, and returns how many it went past: fewer than len[pc] only
+ * before any effect of the next one, which the interpreter then runs (sched.c group_loop). The loop says where the group must stop
  * (x->jit_stop, its reconvergence point) and whether it is the warp's only group (x->jit_alone): a branch
  * whose lanes part runs compiled only then, and never where the group must stop at its join. Where a path no
  * lane takes was passed over, or the lanes parted, the region adds to x->jit_skipped, jit_split and jit_tless

@@ -102,7 +102,7 @@ int wv_jit_available(void) { return !wv_llvm_load(NULL, 0); } /* (wv_llvm_load: 
 /* LLVM for the process, once: the host's target, and options of its code generator (LLVM keeps them in globals; a
  * second setting of one is an error that exits). The scheduler's alias map of a basic block is cut down past 100
  * memory operations, not 1000: building it is quadratic in them, and a long region with many checks has thousands
- * (its stores before each bail-out). The corpus's tiles_partition took 17.7 s to compile on one thread, 8.0-9.7 s
+ * (its stores before each bail-out). The corpus's tiles_partition took 17.7 s to compile on one thread, 7.2-9.7 s
  * with this (11.0 against 4.8 s on two); hotspot and the benchmark's kernels ran as fast either way. */
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static int init_ok;
