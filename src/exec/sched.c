@@ -953,7 +953,7 @@ static int quick_turn(sched *s, wv_warp *w) {
   if (!jc || g->state != WV_G_RUN || g->cbar || !jc->len[g->pc]) return NOT_QUICK;
   wv_exec *x = &s->x;
   const wv_insn *code = g->frame->fn->code;
-  uint32_t pc = g->pc, mask = g->mask;
+  uint32_t pc = g->pc, mask = g->mask, popc = (uint32_t)__builtin_popcount(mask); /* (fixed for the turn) */
   int64_t budget = s->slice, n = 0; /* (n < budget at each step's start) */
   x->warp = w;
   wv_warp_bind(x, w, g->frame);
@@ -976,7 +976,7 @@ static int quick_turn(sched *s, wv_warp *w) {
     const wv_insn *in = &code[pc];
     if (in->ctl == WV_CTL_BAR && in->guard < 0 && (in->mode == WV_BAR_SYNC || in->mode == WV_BAR_RED)) {
       n++;
-      count(s, n, (uint32_t)__builtin_popcount(mask));
+      count(s, n, popc);
       g->pc = x->cur_pc = pc;
       bar_arrive(s, w, g, in, mask); /* (R_BLOCKED; one group, its lanes the same: nothing to compact) */
       if (g->state != WV_G_RUN) return turn_end(s, 1);
@@ -990,7 +990,7 @@ static int quick_turn(sched *s, wv_warp *w) {
     }
     if ((in->ctl == WV_CTL_EXIT || (in->ctl == WV_CTL_RET && !g->frame->parent)) && in->guard < 0) {
       n++; /* the group's threads exit (control) */
-      count(s, n, (uint32_t)__builtin_popcount(mask));
+      count(s, n, popc);
       g->pc = x->cur_pc = pc;
       threads_exit(s, w, g, mask);
       if (s->x.fault.status) return -1;
@@ -1003,7 +1003,7 @@ static int quick_turn(sched *s, wv_warp *w) {
       uint32_t m = guarded(x, in, mask);
       x->cur_pc = pc;
       if (m && in->fn(x, in, m)) {
-        count(s, n, (uint32_t)__builtin_popcount(mask));
+        count(s, n, popc);
         g->pc = pc;
         return -1;
       }
@@ -1017,7 +1017,7 @@ static int quick_turn(sched *s, wv_warp *w) {
     pc = m ? in->target : pc + 1;
   }
   /* the rest of the turn: as group_loop would go on at pc */
-  count(s, n, (uint32_t)__builtin_popcount(mask));
+  count(s, n, popc);
   g->pc = pc;
   return run_warp_from(s, w, budget - n, n != 0 || budget < s->slice, budget < s->slice);
 }

@@ -175,6 +175,12 @@ static LLVMValueRef pred(em *e, uint32_t i) {
   }
   return e->pv[i];
 }
+/* Lanes m32 (i32) where instruction in's guard holds (all of them where it has none). */
+static LLVMValueRef guard_holds(em *e, const wv_insn *in, LLVMValueRef m32) {
+  if (in->guard < 0) return m32;
+  LLVMValueRef p = pred(e, (uint32_t)in->guard);
+  return LLVMBuildAnd(e->b, m32, in->guard_neg ? LLVMBuildNot(e->b, p, "") : p, "");
+}
 static void setpred(em *e, uint32_t i, LLVMValueRef m32, LLVMValueRef t) { /* P = (P & ~m) | (t & m) */
   LLVMValueRef old = pred(e, i);
   LLVMValueRef keep = LLVMBuildAnd(e->b, old, LLVMBuildNot(e->b, m32, ""), "");
@@ -743,9 +749,7 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
  * interpreter runs it (the lanes that go on start the next region); where none does, it is an instruction the
  * group went past, as the interpreter counts it. */
 static uint32_t emit_guard(em *e, const wv_insn *in, uint32_t k) {
-  LLVMValueRef p = pred(e, (uint32_t)in->guard);
-  if (in->guard_neg) p = LLVMBuildNot(e->b, p, "");
-  LLVMValueRef taken = LLVMBuildAnd(e->b, e->mask, p, "");
+  LLVMValueRef taken = guard_holds(e, in, e->mask);
   bail_cold(e, LLVMBuildICmp(e->b, LLVMIntNE, taken, cint(e->i32, 0), ""), k); /* (the way on is the hot one) */
   return k + 1;
 }
@@ -761,10 +765,7 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
     for (uint32_t i = 0; i < e->nother; i++) keep |= e->other[i] == in->d[0];
   }
   e->guarded = in->guard >= 0 || keep;
-  if (in->guard >= 0) {
-    LLVMValueRef p = pred(e, (uint32_t)in->guard);
-    m32 = LLVMBuildAnd(e->b, m32, in->guard_neg ? LLVMBuildNot(e->b, p, "") : p, "");
-  }
+  m32 = guard_holds(e, in, m32);
   LLVMValueRef mv = wv_em_lanes(e, m32);
   LLVMValueRef r = NULL, raw = NULL;
   switch (o->kind) {
@@ -960,11 +961,7 @@ static uint32_t carry_in(em *e, const wv_func *f, uint32_t pc, uint32_t len, LLV
  * predicates and counters are stored. */
 static void emit_back(em *e, const wv_insn *in, LLVMBasicBlockRef top, uint32_t len, LLVMValueRef *phi, const uint8_t *pext,
                       uint32_t ncarry) {
-  LLVMValueRef t = e->mask;
-  if (in->guard >= 0) {
-    LLVMValueRef p = pred(e, (uint32_t)in->guard);
-    t = LLVMBuildAnd(e->b, t, in->guard_neg ? LLVMBuildNot(e->b, p, "") : p, "");
-  }
+  LLVMValueRef t = guard_holds(e, in, e->mask);
   LLVMValueRef room = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_room)), "");
   LLVMValueRef xp = field(e, offsetof(wv_exec, jit_extra)), stop = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, jit_stop)), "");
   LLVMValueRef used = LLVMBuildAdd(e->b, LLVMBuildLoad2(e->b, e->i32, xp, ""), cint(e->i32, len + 1), ""); /* (with the branch) */

@@ -435,6 +435,13 @@ static int param_load(const wv_insn *in, const wv_jop *o) {
          in->imm < (1 << 30) && !(in->imm % wv_em_bytes(o));
 }
 
+/* Whether the launch's parameter buffer ends before byte `end` (an ld.param up to there would fail
+ * wv_warp_region_at's test, which exec's check makes). */
+static LLVMValueRef params_short(em *e, uint64_t end) {
+  LLVMValueRef size = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, kparam_size)), "");
+  return LLVMBuildICmp(e->b, LLVMIntULT, LLVMBuildZExt(e->b, size, e->i64, ""), cint(e->i64, end), "");
+}
+
 /* The .shared accesses of the region checked at its entry, at once, instead of each before itself: those with
  * no guard (their active lanes are all of the region's) through an address register no earlier instruction of
  * the region writes — so the entry sees the addresses they will use; and unguarded shuffles (the region's
@@ -492,10 +499,7 @@ void wv_em_checked_early(em *e, const wv_insn *code, uint32_t len, uint8_t *earl
     set_add(set, &nset, in, wv_em_bytes(&o), o.kind == WV_JK_ST, early[k] == 2 ? 0 : (int64_t)WV_SHARED_BASE);
     any = 1;
   }
-  if (pend) {
-    LLVMValueRef size = LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, kparam_size)), "");
-    bad = LLVMBuildOr(e->b, bad, LLVMBuildICmp(e->b, LLVMIntULT, LLVMBuildZExt(e->b, size, e->i64, ""), cint(e->i64, pend), ""), "");
-  }
+  if (pend) bad = LLVMBuildOr(e->b, bad, params_short(e, pend), "");
   int loads = 0;
   for (uint32_t i = 0; i < nset; i++) { /* (matmul's 32 loads through two registers: two tests) */
     bad = LLVMBuildOr(e->b, bad, set_bad(e, &set[i], mv), "");
@@ -782,11 +786,7 @@ void wv_em_mem(em *e, const wv_insn *in, const wv_jop *o, LLVMValueRef m32, LLVM
   unsigned nv = o->vec > 1 ? o->vec : 1;
   if (param_load(in, o)) { /* ld.param [p+imm]: checked as wv_warp_region_at checks it (inside kparam_size), where
                             * exec's check was a call; at the entry where it has no guard (EARLY_PARAM) */
-    if (e->early[k] != EARLY_PARAM) {
-      LLVMValueRef size = LLVMBuildZExt(e->b, LLVMBuildLoad2(e->b, e->i32, field(e, offsetof(wv_exec, kparam_size)), ""), e->i64, "");
-      LLVMValueRef out = LLVMBuildICmp(e->b, LLVMIntULT, size, cint(e->i64, (uint64_t)in->imm + bytes), "");
-      wv_em_bail(e, LLVMBuildOr(e->b, none, out, ""), k);
-    }
+    if (e->early[k] != EARLY_PARAM) wv_em_bail(e, LLVMBuildOr(e->b, none, params_short(e, (uint64_t)in->imm + bytes), ""), k);
     LLVMValueRef at = cint(e->i64, (uint64_t)in->imm), kp = LLVMBuildLoad2(e->b, e->ptr, field(e, offsetof(wv_exec, kparams)), "");
     LLVMValueRef v = LLVMBuildLoad2(e->b, ity(e, o->bits), LLVMBuildGEP2(e->b, e->i8, kp, &at, 1, ""), "");
     LLVMSetAlignment(v, 1);
