@@ -332,12 +332,14 @@ wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, con
     return wv_seterr(vm, WV_ERR_NOMEM, "out of memory for the device runtime's launch slots");
   }
   if (vm->cfg.profile) wv_prof_launch_begin(vm, &L);
-  L.jit = wv_engine_prepare(vm, mod, kfn, L.nctas * L.nthreads); /* compiled code (engine.c), NULL: interpret */
+  L.jit = wv_engine_prepare(vm, mod, kfn, L.nctas * L.nthreads, &L.jit_late); /* compiled code (engine.c), NULL: interpret */
   double t0 = wv_now();
   L.deadline = vm->devrt.deadline; /* the host launch's, for every grid it leads to */
   if (coop || vm->sched_mode != WV_SCHED_SERIAL) st = run_turns(&L, coop);
   else st = wv_run_grid(&L, grid_workers(vm, &L, reach));
-  vm->stats.kernel_seconds += wv_now() - t0;
+  double took = wv_now() - t0;
+  vm->stats.kernel_seconds += took;
+  wv_engine_end(vm, mod, kfn, L.jit ? 0 : took);
   if (vm->cfg.profile) wv_prof_launch_end(vm, &L, wv_now() - t0, st);
   vm->stats.launches++;
   if (L.grid_ws) wv_heap_free(&vm->heap, L.grid_ws);

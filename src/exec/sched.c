@@ -63,6 +63,12 @@ static const uint64_t *const_bank(sched *s, const wv_func *fn, uint32_t fi) {
   return s->consts[fi];
 }
 
+/* Function fi's compiled code in this launch, NULL: none (yet: engine auto publishes it from its compiling thread,
+ * engine.c, after everything it points to). */
+static const wv_jit_code *code_of(const sched *s, uint32_t fi) {
+  return s->jit ? __atomic_load_n(&s->jit[fi], __ATOMIC_ACQUIRE) : NULL;
+}
+
 static wv_frame *frame_new(sched *s, const wv_func *fn) {
   uint32_t fi = fn_index(s, fn);
   const uint64_t *consts = const_bank(s, fn, fi);
@@ -87,7 +93,7 @@ static wv_frame *frame_new(sched *s, const wv_func *fn) {
   }
   f->fn = fn;
   f->consts = consts;
-  f->jc = s->jit ? s->jit[fi] : NULL; /* (group_loop's profiled copy reads none) */
+  f->jc = code_of(s, fi); /* (group_loop's profiled copy reads none) */
   f->parent = NULL;
   f->refs = 1;
   f->call = NULL;
@@ -1022,8 +1028,19 @@ static int quick_turn(sched *s, wv_warp *w) {
   return run_warp_from(s, w, budget - n, n != 0 || budget < s->slice, budget < s->slice);
 }
 
+/* The code compiled in the background while the launch runs (s->jit_late): a frame of w's groups without code takes
+ * its function's once there is some. Its regions start where the interpreter may stand, as after any region, so
+ * the lanes compute the same either way. */
+static void take_code(sched *s, wv_warp *w) {
+  for (uint32_t i = 0; i < w->ngroups; i++) {
+    wv_frame *f = w->groups[i].mask ? w->groups[i].frame : NULL;
+    if (f && !f->jc) f->jc = code_of(s, fn_index(s, f->fn));
+  }
+}
+
 /* Run a warp for up to s->slice instructions; returns 1 if it made progress, -1 on a fault. */
 static int run_warp(sched *s, wv_warp *w) {
+  if (s->jit_late) take_code(s, w);
   int r = quick_turn(s, w);
   if (r != NOT_QUICK) return r; /* (a fault too: -1, the warp stopped at it) */
   s->x.warp = w;
@@ -1351,6 +1368,7 @@ sched *wv_sched_new(const wv_launch_desc *L) {
   x->rng = vm->async_seed ? vm->async_seed : 1;
   if (vm->cfg.profile) s->prof = wv_prof_new(L->mod, (vm->cfg.profile & WV_PROFILE_TRACE) != 0);
   s->jit = L->jit;
+  s->jit_late = L->jit_late;
   if (!s->free_frames || !s->consts || !x->kparams_mem || (vm->weak && !x->mm) || (vm->cfg.profile && !s->prof)) {
     wv_sched_free(s);
     return NULL;

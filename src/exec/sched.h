@@ -33,6 +33,7 @@ typedef struct wv_launch_desc {
   int explicit_cluster;       /* launched with a cluster shape (%is_explicit_cluster) */
   double deadline;            /* wall-clock watchdog: CLOCK_MONOTONIC seconds, 0 = none */
   const wv_jit_code *const *jit; /* the JIT engine's code per function index (NULL entries: none), NULL: interpret */
+  int jit_late;               /* its entries may appear while the launch runs (compiled in the background) */
 } wv_launch_desc;
 
 typedef struct sched {
@@ -63,6 +64,7 @@ typedef struct sched {
   char msg[2048];             /* the report of the fault that ended the last CTA (wv_cta_turn) */
   struct wv_prof *prof;       /* --profile: this worker's counts (profile.h), NULL when off */
   const wv_jit_code *const *jit; /* the launch's compiled regions (jit_hook.h), NULL: interpret only */
+  int jit_late;               /* L->jit_late: a frame without code looks for it again at each turn of its warp */
 } sched;
 
 /* A worker's executor for the launch L (its own kernel-parameter copy, frames, counters); NULL if out

@@ -44,6 +44,12 @@ static void file_of(const char *dir, const uint64_t key[2], char *buf, size_t ca
 
 #define MAGIC "wvjitobj"
 
+int wv_jit_cache_has(const char *dir, const uint64_t key[2]) {
+  char path[4200];
+  file_of(dir, key, path, sizeof path);
+  return !access(path, R_OK);
+}
+
 void *wv_jit_cache_get(const char *dir, const uint64_t key[2], size_t *size, unsigned *n, unsigned max) {
   char path[4200];
   file_of(dir, key, path, sizeof path);

@@ -29,6 +29,7 @@ int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, cha
   return -1;
 }
 int wv_jit_compiled(const wv_jit_mod *jm, uint32_t fi) { (void)jm, (void)fi; return 0; }
+double wv_jit_cost(wv_jit *j, const wv_jit_mod *jm, uint32_t fi) { (void)j, (void)jm, (void)fi; return 0; }
 const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm) { (void)jm; return NULL; }
 #else
 #include <pthread.h>
@@ -535,6 +536,26 @@ static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, cons
   return freeslot;
 }
 
+double wv_jit_cost(wv_jit *j, const wv_jit_mod *jm, uint32_t fi) {
+  const wv_func *f = &jm->m->funcs[fi];
+  if (jm->done[fi] || !f->defined || !f->code) return 0;
+  uint16_t *len = calloc(f->ncode + 1, sizeof *len);
+  if (!len) return 0;
+  uint64_t quarters = 0, key[2];
+  if (wv_jit_regions(f, MIN_REGION, len)) {
+    uint32_t words = 0;
+    uint64_t *live = wv_jit_live(f, &words);
+    key_of(j, f, len, live, words, key);
+    free(live);
+    int made = j->cache && wv_jit_cache_has(j->cache, key);
+    for (uint32_t i = 0; !made && i < j->nobjs; i++) made = j->objs[i].rt && j->objs[i].key[0] == key[0] && j->objs[i].key[1] == key[1];
+    for (uint32_t pc = 0; !made && pc < f->ncode; pc++)
+      if (len[pc]) quarters += region_cost(f, pc, len[pc]);
+  }
+  free(len);
+  return (double)quarters * 0.25e-3;
+}
+
 /* WARPVM_JIT_PERFMAP=1: each region's code named in /tmp/perf-PID.map, which `perf report` reads to name
  * samples in JIT code ("FUNCTION:PTXLINE"); a region's size is taken to its next one's start (at most 64 KiB). */
 static void perf_map(const wv_func *f, const jfunc *jf) {
@@ -600,7 +621,7 @@ int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, cha
   }
   jf->obj = o;
   jf->code = (wv_jit_code){.ncode = n, .len = jf->len, .entry = jf->entry};
-  jm->table[fi] = &jf->code;
+  __atomic_store_n(&jm->table[fi], &jf->code, __ATOMIC_RELEASE); /* (launches may be running: engine.c) */
   st->regions += nreg;
   st->insns += insns;
   return 0;

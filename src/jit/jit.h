@@ -154,6 +154,9 @@ void wv_jit_mod_free(wv_jit *j, wv_jit_mod *jm);
 /* Compile function fi of the module if it is not yet (counting in st); 0, or -1 with the reason in err. */
 int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, char *err, size_t errlen);
 int wv_jit_compiled(const wv_jit_mod *jm, uint32_t fi);
+/* What compiling function fi would take, in seconds on one thread (an estimate): 0 where there is nothing to compile
+ * or its code is made (linked for another module, or in the disk cache). */
+double wv_jit_cost(wv_jit *j, const wv_jit_mod *jm, uint32_t fi);
 /* Per function index: its code (NULL: none), for sched.h's wv_launch_desc.jit. */
 const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm);
 

@@ -28,6 +28,7 @@ struct wv_module {
   uint32_t nkernels;
   uint32_t *reach;           /* per function: the builtins' flags it reaches, | WV_REACH_KNOWN (launch.c) */
   struct wv_jit_mod *jit;    /* the JIT engine's code for its functions (engine.c), NULL: none yet */
+  struct wv_auto *autos;     /* per function: engine auto's counts (engine.c), NULL: none yet */
   struct wv_module *next;
 };
 
@@ -78,6 +79,7 @@ struct wv_vm {
   struct wv_prof *prof_acc;         /* --profile: the running launch's counts (exec/profile.h) */
   struct wv_prof_log *prof_log;     /* --profile: the records of profiled launches (profile_report.c) */
   struct wv_jit *jit;               /* the JIT engine (src/jit), made by the first launch that compiles */
+  struct wv_engine_bg *bg;          /* engine auto: the running launch's compiling thread (engine.c), NULL: none */
   int engine;                       /* WV_ENGINE_* (engine.c) */
   char err[2048];
 };
@@ -129,9 +131,15 @@ void wv_amd_fini(wv_vm *vm);
 enum { WV_ENGINE_AUTO = 0, WV_ENGINE_INTERP, WV_ENGINE_JIT };
 int wv_engine_parse(const char *name); /* -1: unknown */
 /* The compiled code a launch of kfn with `threads` threads in all runs with (sched.h wv_launch_desc.jit), NULL:
- * interpret. Compiles kfn and the functions it calls at the first launch that uses them. */
+ * interpret. Compiles kfn and the functions it calls at the first launch that uses them (engine jit), or has a
+ * thread compile them while the launch runs (auto: *late = 1, the table's entries may appear meanwhile; the launch
+ * ends with wv_engine_end). */
 struct wv_jit_code;
-const struct wv_jit_code *const *wv_engine_prepare(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, uint64_t threads);
+const struct wv_jit_code *const *wv_engine_prepare(wv_vm *vm, struct wv_module *mod, const wv_func *kfn,
+                                                   uint64_t threads, int *late);
+/* The end of a launch of kfn that ran `interpreted` seconds without compiled code: waits for the compiling thread
+ * wv_engine_prepare started for it, if any. */
+void wv_engine_end(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, double interpreted);
 void wv_engine_forget(wv_vm *vm, struct wv_module *mod);
 void wv_engine_fini(wv_vm *vm);
 

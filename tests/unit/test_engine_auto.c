@@ -1,0 +1,126 @@
+/*
+ * test_engine_auto.c — engine auto (src/rt/engine.c, README "Engines"): a kernel is compiled at a launch of 65536
+ * threads or more, or once its launches have run in the interpreter as long as compiling it would take (the JIT's
+ * estimate: a few ms for this kernel), on a thread of its own while that launch runs in the interpreter; the
+ * launch's warps take the code at their next turn once it is there (sched.c take_code), and the launch waits for
+ * the compilation at its end. Checked here: short small launches compile
+ * nothing, the compilation is counted (wv_stats) when the launch that started it returns, and every launch's
+ * results are the host model's, where the code arrives between CTAs and where it arrives in the middle of the one
+ * CTA of a launch (its warps leave the interpreter inside a loop).
+ */
+#include "wv_test.h"
+
+static const char *PTX = WVT_HDR
+    ".visible .entry spin(.param .u64 out, .param .u32 n)\n"
+    "{\n"
+    "  .reg .pred %p<2>;\n"
+    "  .reg .b32 %r<10>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  ld.param.u32 %r1, [n];\n"
+    "  mov.u32 %r2, %ctaid.x;\n"
+    "  mov.u32 %r3, %ntid.x;\n"
+    "  mov.u32 %r4, %tid.x;\n"
+    "  mad.lo.s32 %r5, %r2, %r3, %r4;\n"
+    "  mov.u32 %r6, %r5;\n"
+    "  mov.u32 %r7, 0;\n"
+    "$L_turn:\n"
+    "  mad.lo.s32 %r6, %r6, 1664525, 1013904223;\n"
+    "  shr.u32 %r8, %r6, 13;\n"
+    "  xor.b32 %r6, %r6, %r8;\n"
+    "  add.s32 %r7, %r7, 1;\n"
+    "  setp.lt.u32 %p1, %r7, %r1;\n"
+    "  @%p1 bra $L_turn;\n"
+    "  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  mul.wide.u32 %rd3, %r5, 4;\n"
+    "  add.s64 %rd2, %rd2, %rd3;\n"
+    "  st.global.u32 [%rd2], %r6;\n"
+    "  ret;\n"
+    "}\n";
+
+/* What thread i of spin computes (n >= 1 turns). */
+static uint32_t model(uint32_t i, uint32_t n) {
+  uint32_t x = i;
+  for (uint32_t k = 0; k < n; k++) {
+    x = x * 1664525u + 1013904223u;
+    x ^= x >> 13;
+  }
+  return x;
+}
+
+typedef struct fix {
+  wv_vm *vm;
+  const wv_kernel *k;
+  wv_devptr out;
+  uint32_t *host;
+} fix;
+
+static int setup(void **state) {
+  if (!wv_has_jit()) return 0; /* (each test skips) */
+  fix *f = calloc(1, sizeof *f);
+  wv_config cfg = {0};
+  cfg.engine = "auto";
+  cfg.threads = 1;
+  cfg.no_jit_cache = 1; /* (compiled, not loaded: the counts below are of a compilation) */
+  if (!f || !(f->vm = wv_create(&cfg))) return -1;
+  f->k = wvt_kernel(f->vm, PTX, "spin");
+  f->host = malloc(65536 * sizeof *f->host);
+  if (!f->host || wv_malloc(f->vm, 65536 * sizeof *f->host, &f->out)) return -1;
+  *state = f;
+  return 0;
+}
+
+static int teardown(void **state) {
+  fix *f = *state;
+  if (!f) return 0;
+  wv_destroy(f->vm);
+  free(f->host);
+  free(f);
+  return 0;
+}
+
+/* One launch of grid x block threads, n turns each; its results against the model; the functions compiled so far. */
+static uint64_t launch(fix *f, uint32_t grid, uint32_t block, uint32_t n) {
+  void *args[] = {&f->out, &n};
+  wvt_expect_ok(f->vm, wv_launch(f->vm, f->k, wvt_dim(grid, 1, 1), wvt_dim(block, 1, 1), 0, args));
+  size_t threads = (size_t)grid * block;
+  assert_int_equal(wv_memcpy_dtoh(f->vm, f->host, f->out, threads * sizeof *f->host), WV_OK);
+  for (uint32_t i = 0; i < threads; i++)
+    if (f->host[i] != model(i, n)) fail_msg("grid %u x %u, %u turns: thread %u has %#x, the model %#x", grid, block, n, i, f->host[i], model(i, n));
+  wv_stats s;
+  wv_get_stats(f->vm, &s);
+  return s.jit_functions;
+}
+
+/* Small launches do not compile; one of 65536 threads starts the compilation and returns with the kernel compiled
+ * (its warps took the code between its CTAs); the next runs compiled. */
+static void a_large_launch_compiles(void **state) {
+  fix *f = *state;
+  if (!f) skip();
+  for (int i = 0; i < 3; i++) assert_int_equal(launch(f, 16, 256, 4), 0); /* 4096 threads, 0.1 M instructions */
+  assert_int_equal(launch(f, 256, 256, 2000), 1);
+  wv_stats s;
+  wv_get_stats(f->vm, &s);
+  assert_true(s.jit_regions >= 1);
+  assert_int_equal(launch(f, 256, 256, 500), 1); /* (compiled before it: nothing new) */
+}
+
+/* Launches of one CTA (1024 threads) that each run long in the interpreter (0.1 s or more): the first does not
+ * compile, a later one starts the compilation, and its warps take the code inside their loop. */
+static void long_small_launches_compile(void **state) {
+  fix *f = *state;
+  if (!f) skip();
+  assert_int_equal(launch(f, 1, 1024, 40000), 0);
+  int i = 1;
+  while (i < 40 && !launch(f, 1, 1024, 40000)) i++;
+  if (i == 40) fail_msg("40 launches of 40000 turns each (4 s or more in the interpreter) compiled nothing");
+  assert_int_equal(launch(f, 4, 1024, 3), 1);
+}
+
+int main(void) {
+  const struct CMUnitTest tests[] = {
+      cmocka_unit_test_setup_teardown(a_large_launch_compiles, setup, teardown),
+      cmocka_unit_test_setup_teardown(long_small_launches_compile, setup, teardown),
+  };
+  return cmocka_run_group_tests(tests, NULL, NULL);
+}
