@@ -154,8 +154,8 @@ static void scatter(em *e, LLVMValueRef v, LLVMValueRef p, LLVMValueRef mh, unsi
 }
 
 /* access()'s choice for a half-warp, made once for loads made in parts (wv_em_hoist_loads): whether its lanes'
- * addresses are a row, a row in descending order (rev), or one element for all (one), and lane 0's place in the
- * row (dlo, rlo) or its element (blo). */
+ * addresses are a row, a row in descending order (rev; NULL: not asked, the access is not a vector's), or one
+ * element for all (one), and lane 0's place in the row (dlo, rlo) or its element (blo). */
 typedef struct half_plan {
   LLVMValueRef row, rev, one, dlo, rlo, blo;
 } half_plan;
@@ -170,13 +170,14 @@ static LLVMValueRef row_steps(LLVMTypeRef t, unsigned bytes) {
 }
 /* The choice for a half-warp of base bh, lanes mh (access(): unit, where not NULL, that the stride is 0; bc, that a
  * broadcast is a path). */
-static void plan_half(em *e, LLVMValueRef bh, LLVMValueRef mh, LLVMValueRef steps, LLVMValueRef unit, int bc, half_plan *p) {
+static void plan_half(em *e, LLVMValueRef bh, LLVMValueRef mh, LLVMValueRef steps, LLVMValueRef unit, int bc, int rv,
+                      half_plan *p) {
   p->row = same(e, LLVMBuildSub(e->b, bh, steps, ""), mh, &p->dlo);
-  p->rev = same(e, LLVMBuildAdd(e->b, bh, steps, ""), mh, &p->rlo);
+  p->rev = rv ? same(e, LLVMBuildAdd(e->b, bh, steps, ""), mh, &p->rlo) : NULL;
   p->one = bc ? same(e, bh, mh, &p->blo) : NULL;
   if (unit) {
     p->row = LLVMBuildAnd(e->b, p->row, unit, "");
-    p->rev = LLVMBuildAnd(e->b, p->rev, unit, "");
+    if (p->rev) p->rev = LLVMBuildAnd(e->b, p->rev, unit, "");
     if (p->one) p->one = LLVMBuildAnd(e->b, p->one, unit, "");
   }
 }
@@ -224,8 +225,9 @@ static void row_path(em *e, const wv_jop *o, unsigned n, const uint64_t *off, LL
 /* The lanes' accesses at ptrs (for .shared, <32 x i32> offsets from host) of nv elements each (a vector ld/st:
  * element i at + i * size), a half-warp (16 lanes) at a time, lanes in order: where the half's active lanes'
  * accesses are consecutive (a row) one masked vector load or store of them all (a vector's elements interleaved),
- * and so where they are consecutive from the half's last lane down (a reversed row: a tile read backwards, as
- * bench/kernels/async_copy.cu does, whose 8 gathers per half took longer than the rest of its region); a load
+ * and for a vector ld/st so where they are consecutive from the half's last lane down (a reversed row: a tile read
+ * backwards, as bench/kernels/async_copy.cu does, whose 8 gathers per half took longer than the rest of its region;
+ * a reversed row of single elements is one gather, and its path cost every access's compile more); a load
  * where they all read the same bytes (a broadcast), one load of each element; else a gather or scatter of
  * each element (of two stores to one address the higher lane's stays, as in the interpreter's lane loop: a
  * vector's accesses are aligned to its size, so two lanes' are the same bytes or apart). Masked-off lanes touch no
@@ -247,6 +249,7 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
   LLVMValueRef steps = row_steps(bt, bytes), size32 = cint(e->i32, size);
   LLVMValueRef part[EM_GROUP][2][4]; /* per access, half and element */
   int bc = !st && nv == 1; /* (a vector's broadcast takes the gather: a path fewer to compile) */
+  int rv = nv > 1;         /* (so does a reversed row of single elements: see above) */
   LLVMValueRef unit = stride ? LLVMBuildICmp(e->b, LLVMIntEQ, stride, cint(e->i64, 0), "") : NULL;
   for (unsigned h = 0; h < 2; h++) {
     LLVMValueRef bh = lanes(e, base, h * HALF, HALF), mh = lanes(e, mv, h * HALF, HALF);
@@ -254,19 +257,22 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
     for (unsigned i = 0; st && i < nv; i++) svh[i] = lanes(e, sv[i], h * HALF, HALF);
     half_plan hp;
     if (pl) hp = pl->h[h];
-    else plan_half(e, bh, mh, steps, unit, bc, &hp);
+    else plan_half(e, bh, mh, steps, unit, bc, rv, &hp);
     /* (32 bits: base[l] is below 2^31, so base[l] - (l % 16) * bytes, and a reversed row's start, are exact as
      * signed numbers, negative where the row starts below the half's first lane's place) */
     LLVMValueRef dfirst = w32 ? LLVMBuildSExt(e->b, hp.dlo, e->i64, "") : hp.dlo;
-    LLVMValueRef rfirst = LLVMBuildSub(e->b, w32 ? LLVMBuildSExt(e->b, hp.rlo, e->i64, "") : hp.rlo,
-                                       cint(e->i64, (uint64_t)(HALF - 1) * bytes), "");
+    LLVMValueRef rfirst = rv ? LLVMBuildSub(e->b, w32 ? LLVMBuildSExt(e->b, hp.rlo, e->i64, "") : hp.rlo,
+                                            cint(e->i64, (uint64_t)(HALF - 1) * bytes), "") : NULL;
     LLVMBasicBlockRef bv = LLVMAppendBasicBlockInContext(e->c, e->fn, "row"), bg = LLVMAppendBasicBlockInContext(e->c, e->fn, "lanes");
-    LLVMBasicBlockRef brt = LLVMAppendBasicBlockInContext(e->c, e->fn, "notrow"), br = LLVMAppendBasicBlockInContext(e->c, e->fn, "rev");
+    LLVMBasicBlockRef brt = rv ? LLVMAppendBasicBlockInContext(e->c, e->fn, "notrow") : NULL;
+    LLVMBasicBlockRef br = rv ? LLVMAppendBasicBlockInContext(e->c, e->fn, "rev") : NULL;
     LLVMBasicBlockRef bb = bc ? LLVMAppendBasicBlockInContext(e->c, e->fn, "one") : NULL, bt2 = bc ? LLVMAppendBasicBlockInContext(e->c, e->fn, "other") : NULL;
     LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "done");
-    LLVMBuildCondBr(e->b, hp.row, bv, brt);
-    LLVMPositionBuilderAtEnd(e->b, brt);
-    LLVMBuildCondBr(e->b, hp.rev, br, bc ? bt2 : bg);
+    LLVMBuildCondBr(e->b, hp.row, bv, rv ? brt : bc ? bt2 : bg);
+    if (rv) {
+      LLVMPositionBuilderAtEnd(e->b, brt);
+      LLVMBuildCondBr(e->b, hp.rev, br, bc ? bt2 : bg);
+    }
     if (bc) {
       LLVMPositionBuilderAtEnd(e->b, bt2);
       LLVMBuildCondBr(e->b, hp.one, bb, bg);
@@ -276,9 +282,11 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
     LLVMPositionBuilderAtEnd(e->b, bv);
     row_path(e, o, n, off, dfirst, host, mh, svh, vv, 0);
     LLVMBuildBr(e->b, bj);
-    LLVMPositionBuilderAtEnd(e->b, br);
-    row_path(e, o, n, off, rfirst, host, mh, svh, vr, 1);
-    LLVMBuildBr(e->b, bj);
+    if (rv) {
+      LLVMPositionBuilderAtEnd(e->b, br);
+      row_path(e, o, n, off, rfirst, host, mh, svh, vr, 1);
+      LLVMBuildBr(e->b, bj);
+    }
     if (bc) { /* one element for all: lanes that are not active take it too, and select() drops it */
       LLVMPositionBuilderAtEnd(e->b, bb);
       for (unsigned j = 0; j < n; j++) {
@@ -311,9 +319,12 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
     for (unsigned j = 0; !st && j < n; j++)
       for (unsigned i = 0; i < nv; i++) {
         part[j][h][i] = LLVMBuildPhi(e->b, et, "");
-        LLVMValueRef inv[] = {vv[j][i], vr[j][i], vg[j][i], vb[j][0]};
-        LLVMBasicBlockRef inb[] = {bv, br, bg, bb};
-        LLVMAddIncoming(part[j][h][i], inv, inb, bc ? 4 : 3);
+        LLVMValueRef inv[4] = {vv[j][i], vg[j][i]};
+        LLVMBasicBlockRef inb[4] = {bv, bg};
+        unsigned k = 2;
+        if (rv) inv[k] = vr[j][i], inb[k++] = br;
+        if (bc) inv[k] = vb[j][0], inb[k++] = bb;
+        LLVMAddIncoming(part[j][h][i], inv, inb, k);
       }
   }
   unsigned idx[WV_WARP];
@@ -325,7 +336,7 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
 /* access()'s choice for loads of kind o through base (<32 x i32>, .shared) for lanes mv. */
 static void plan(em *e, const wv_jop *o, LLVMValueRef mv, LLVMValueRef base, wv_em_plan *pl) {
   LLVMValueRef steps = row_steps(e->i32, o->bits / 8);
-  for (unsigned h = 0; h < 2; h++) plan_half(e, lanes(e, base, h * HALF, HALF), lanes(e, mv, h * HALF, HALF), steps, NULL, 1, &pl->h[h]);
+  for (unsigned h = 0; h < 2; h++) plan_half(e, lanes(e, base, h * HALF, HALF), lanes(e, mv, h * HALF, HALF), steps, NULL, 1, o->vec > 1, &pl->h[h]);
 }
 
 /* Whether an access may go through its site's window (window()): one with 64-bit addresses that may be global

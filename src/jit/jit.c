@@ -395,8 +395,8 @@ static void *compile_part(void *arg) {
 }
 
 /* What a region costs to compile, in quarter milliseconds of this machine's code generation (measured per region
- * on the benchmark's kernels): about 4 ms a region, 0.25 ms an instruction, 7 ms a memory access (its check and
- * its row, broadcast and gather paths; a vector's half as much again) but 1 ms a .shared load through a register
+ * on the benchmark's kernels): about 4 ms a region, 0.25 ms an instruction, 5.5 ms a memory access (its check and
+ * its row, broadcast and gather paths; a vector's 10.5 ms, with its reversed row) but 1 ms a .shared load through a register
  * an earlier one of the region used (wv_em_hoist_loads makes them together). Compiling threads share regions by it. */
 static uint32_t region_cost(const wv_func *f, uint32_t pc, uint32_t len) {
   uint32_t c = 16, base[8], nbase = 0;
@@ -413,7 +413,7 @@ static uint32_t region_cost(const wv_func *f, uint32_t pc, uint32_t len) {
       continue;
     }
     if (o.kind == WV_JK_LD && in->space == WV_SPACE_SHARED && b == nbase && nbase < 8) base[nbase++] = in->a;
-    c += o.vec > 1 ? 42 : 28;
+    c += o.vec > 1 ? 42 : 22;
   }
   return c;
 }
