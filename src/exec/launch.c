@@ -339,7 +339,7 @@ wv_status wv_exec_grid(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, con
   else st = wv_run_grid(&L, grid_workers(vm, &L, reach));
   double took = wv_now() - t0;
   vm->stats.kernel_seconds += took;
-  wv_engine_end(vm, mod, kfn, L.jit ? 0 : took);
+  wv_engine_end(vm, mod, kfn, took, !L.jit);
   if (vm->cfg.profile) wv_prof_launch_end(vm, &L, wv_now() - t0, st);
   vm->stats.launches++;
   if (L.grid_ws) wv_heap_free(&vm->heap, L.grid_ws);

@@ -79,7 +79,7 @@ struct wv_vm {
   struct wv_prof *prof_acc;         /* --profile: the running launch's counts (exec/profile.h) */
   struct wv_prof_log *prof_log;     /* --profile: the records of profiled launches (profile_report.c) */
   struct wv_jit *jit;               /* the JIT engine (src/jit), made by the first launch that compiles */
-  struct wv_engine_bg *bg;          /* engine auto: the running launch's compiling thread (engine.c), NULL: none */
+  struct wv_engine_bg *bg;          /* engine auto: the thread beside the running launch (engine.c), NULL: none */
   int engine;                       /* WV_ENGINE_* (engine.c) */
   char err[2048];
 };
@@ -137,9 +137,9 @@ int wv_engine_parse(const char *name); /* -1: unknown */
 struct wv_jit_code;
 const struct wv_jit_code *const *wv_engine_prepare(wv_vm *vm, struct wv_module *mod, const wv_func *kfn,
                                                    uint64_t threads, int *late);
-/* The end of a launch of kfn that ran `interpreted` seconds without compiled code: waits for the compiling thread
- * wv_engine_prepare started for it, if any. */
-void wv_engine_end(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, double interpreted);
+/* The end of a launch of kfn that took `seconds` (interpreted: it ran without compiled code): stops the thread
+ * wv_engine_prepare started beside it, or waits for its compilation. */
+void wv_engine_end(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, double seconds, int interpreted);
 void wv_engine_forget(wv_vm *vm, struct wv_module *mod);
 void wv_engine_fini(wv_vm *vm);
 
