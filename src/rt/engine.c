@@ -87,7 +87,8 @@ static wv_jit *jit_of(wv_vm *vm) {
 
 /* ---- engine auto's thread ----
  * A launch of a kernel not compiled yet, of AUTO_THREADS threads or more or of a kernel whose launches have run
- * AUTO_LOOK in the interpreter, starts in the interpreter with a thread beside it. The thread waits until the
+ * AUTO_LOOK in the interpreter (and, where the estimate is made, as long as it), starts in the interpreter with a
+ * thread beside it. The thread waits until the
  * kernel's launches, this one included, have run AUTO_LOOK; then it opens LLVM and estimates the compilation
  * (struct wv_auto); once they have run that long too, it compiles the kernel and what it calls. The launch's warps
  * take the code as it appears (sched.c take_code). At its end the launch stops the thread where it has not begun to
@@ -197,7 +198,11 @@ const struct wv_jit_code *const *wv_engine_prepare(wv_vm *vm, struct wv_module *
       for (uint32_t i = 0; i <= mod->ir.nfuncs; i++) mod->autos[i].cost = -1;
     }
     const struct wv_auto *a = &mod->autos[fi];
-    if (a->cost == HUGE_VAL || (threads < AUTO_THREADS && a->seconds < AUTO_LOOK)) return NULL;
+    /* (a small launch has no thread while the estimate is known and not reached: a program of many launches of a
+     * few microseconds would pay for a thread at each) */
+    if (a->cost == HUGE_VAL ||
+        (threads < AUTO_THREADS && (a->seconds < AUTO_LOOK || (a->cost >= 0 && a->seconds < a->cost))))
+      return NULL;
     /* (the module's table without LLVM: wv_jit_mod_new needs none, and vm->jit may be made by the thread) */
     if (!mod->jit && !(mod->jit = wv_jit_mod_new(vm->jit, &mod->ir))) return NULL;
     if (bg_start(vm, mod, fi)) return NULL;
