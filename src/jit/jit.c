@@ -479,18 +479,24 @@ static int compile_objects(wv_jit *j, const wv_func *f, const uint16_t *len, con
   return failed >= 0 ? -1 : 0;
 }
 
+/* The linked jobj of key, -1: none. */
+static int32_t linked(const wv_jit *j, const uint64_t key[2]) {
+  for (uint32_t i = 0; i < j->nobjs; i++)
+    if (j->objs[i].rt && j->objs[i].key[0] == key[0] && j->objs[i].key[1] == key[1]) return (int32_t)i;
+  return -1;
+}
+
 /* The jobj of key: linked already, else from the disk cache, else compiled now (and kept on disk); -1 on a
  * failure (err). */
 static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t *live, uint32_t words,
                           const uint64_t key[2], wv_jit_stats *st, char *err, size_t errlen) {
-  int32_t freeslot = -1;
-  for (uint32_t i = 0; i < j->nobjs; i++) {
-    if (j->objs[i].rt && j->objs[i].key[0] == key[0] && j->objs[i].key[1] == key[1]) {
-      j->objs[i].refs++;
-      return (int32_t)i;
-    }
-    if (!j->objs[i].rt && freeslot < 0) freeslot = (int32_t)i;
+  int32_t freeslot = linked(j, key);
+  if (freeslot >= 0) {
+    j->objs[freeslot].refs++;
+    return freeslot;
   }
+  for (uint32_t i = 0; i < j->nobjs && freeslot < 0; i++)
+    if (!j->objs[i].rt) freeslot = (int32_t)i;
   LLVMMemoryBufferRef obj[WV_JIT_MAX_THREADS];
   unsigned nobj = 0;
   size_t size[WV_JIT_MAX_THREADS];
@@ -547,8 +553,7 @@ double wv_jit_cost(wv_jit *j, const wv_jit_mod *jm, uint32_t fi) {
     uint64_t *live = wv_jit_live(f, &words);
     key_of(j, f, len, live, words, key);
     free(live);
-    int made = j->cache && wv_jit_cache_has(j->cache, key);
-    for (uint32_t i = 0; !made && i < j->nobjs; i++) made = j->objs[i].rt && j->objs[i].key[0] == key[0] && j->objs[i].key[1] == key[1];
+    int made = linked(j, key) >= 0 || (j->cache && wv_jit_cache_has(j->cache, key));
     for (uint32_t pc = 0; !made && pc < f->ncode; pc++)
       if (len[pc]) quarters += region_cost(f, pc, len[pc]);
   }

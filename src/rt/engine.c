@@ -147,26 +147,28 @@ static void *bg_main(void *arg) {
   return NULL;
 }
 
-/* The end of the launch of engine auto's thread (took: its seconds): the thread stops, or finishes compiling. */
-static void settle(wv_vm *vm, double took) {
+/* The end of the launch of engine auto's thread: the thread stops, or finishes compiling. 1: there was one, and it
+ * did not compile (the launch ran in the interpreter only). */
+static int settle(wv_vm *vm) {
   struct wv_engine_bg *b = vm->bg;
-  if (!b) return;
+  if (!b) return 0;
   pthread_mutex_lock(&b->mu);
   b->ended = 1;
   pthread_cond_signal(&b->cv);
   pthread_mutex_unlock(&b->mu);
   pthread_join(b->th, NULL);
   add_stats(&vm->stats, &b->st);
-  if (!b->compiled) b->mod->autos[b->fi].seconds += took;
+  int interpreted = !b->compiled;
   pthread_cond_destroy(&b->cv);
   pthread_mutex_destroy(&b->mu);
   free(b);
   vm->bg = NULL;
+  return interpreted;
 }
 
 void wv_engine_end(wv_vm *vm, struct wv_module *mod, const wv_func *kfn, double seconds, int interpreted) {
-  if (vm->bg) settle(vm, seconds);
-  else if (interpreted && mod->autos) mod->autos[kfn - mod->ir.funcs].seconds += seconds;
+  if (vm->bg) interpreted = settle(vm); /* (the thread was this launch's) */
+  if (interpreted && mod->autos) mod->autos[kfn - mod->ir.funcs].seconds += seconds;
 }
 
 /* engine auto's thread for a launch of kernel fi of mod (vm->bg); -1: none could be started. */
@@ -189,7 +191,7 @@ static int bg_start(wv_vm *vm, struct wv_module *mod, uint32_t fi) {
 const struct wv_jit_code *const *wv_engine_prepare(wv_vm *vm, struct wv_module *mod, const wv_func *kfn,
                                                    uint64_t threads, int *late) {
   *late = 0;
-  settle(vm, 0); /* (a grid of a grid: its parent's launch has ended) */
+  settle(vm); /* (a grid of a grid: its parent's launch has ended) */
   if (vm->engine == WV_ENGINE_INTERP || vm->cfg.profile || vm->amd) return NULL;
   uint32_t fi = (uint32_t)(kfn - mod->ir.funcs);
   if (vm->engine == WV_ENGINE_AUTO && !(mod->jit && wv_jit_compiled(mod->jit, fi))) {
@@ -221,7 +223,7 @@ const struct wv_jit_code *const *wv_engine_prepare(wv_vm *vm, struct wv_module *
 }
 
 void wv_engine_forget(wv_vm *vm, struct wv_module *mod) {
-  settle(vm, 0);
+  settle(vm);
   if (mod->jit) wv_jit_mod_free(vm->jit, mod->jit);
   mod->jit = NULL;
   free(mod->autos);
@@ -229,7 +231,7 @@ void wv_engine_forget(wv_vm *vm, struct wv_module *mod) {
 }
 
 void wv_engine_fini(wv_vm *vm) {
-  settle(vm, 0);
+  settle(vm);
   wv_jit_free(vm->jit);
   vm->jit = NULL;
 }
