@@ -247,11 +247,30 @@ static void check_cbars(sched *s, wv_warp *w) {
   }
 }
 
+/* g arrives at its convergence barrier. While others are still to come, the lanes waiting at one reconvergence
+ * point are one group, at the lowest place of those that arrived (the place by which check_cbars, yield_stale and
+ * the deadlock report meet the barrier, and the lanes that cbar_release_arrived merges, are those of separate
+ * groups): a loop whose lanes leave it one turn after another (a divergent while) would otherwise add a group at
+ * each exit, which every pick, compaction and release then walks. Not for a function's end (WV_RPC_EXIT), where
+ * the returning groups' places differ. */
 static void arrive_cbar(sched *s, wv_warp *w, wv_group *g) {
+  wv_cbar *cb = g->cbar;
   g->state = WV_G_CBAR;
-  g->cbar->arrived |= g->mask;
-  g->cbar->stamp = cta_clock(s);
-  cbar_release_arrived(s, w, g->cbar, 0);
+  cb->arrived |= g->mask;
+  cb->stamp = cta_clock(s);
+  if (cb->rpc != WV_RPC_EXIT && (cb->members & ~w->exited & ~cb->arrived)) {
+    for (uint32_t i = 0; i < w->ngroups; i++) {
+      wv_group *o = &w->groups[i];
+      if (o != g && o->mask && o->state == WV_G_CBAR && o->cbar == cb) {
+        wv_group *keep = o < g ? o : g, *gone = o < g ? g : o;
+        keep->mask |= gone->mask;
+        group_drop(s, gone); /* (a hole the caller's return compacts) */
+        return;
+      }
+    }
+    return;
+  }
+  cbar_release_arrived(s, w, cb, 0);
 }
 
 /* ---------------- CTA barriers ---------------- */
@@ -797,11 +816,38 @@ static inline uint32_t guarded(const wv_exec *x, const wv_insn *in, uint32_t mas
   return mask & (in->guard_neg ? ~p : p);
 }
 
+static wv_group *pick(wv_warp *w) {
+  if (w->ngroups == 1) return w->groups[0].mask && w->groups[0].state == WV_G_RUN ? &w->groups[0] : NULL;
+  wv_group *best = NULL;
+  for (uint32_t i = 0; i < w->ngroups; i++) {
+    wv_group *g = &w->groups[i];
+    if (g->mask && g->state == WV_G_RUN && (!best || g->seq > best->seq)) best = g;
+  }
+  return best;
+}
+
+/* A loop's exit where the group's other lanes go round again: branch `in`, taken by lanes m of g, falls through to
+ * g's reconvergence point (its stop, the branch's own). What control() does with it, and then the group loop (the
+ * lanes that leave arrive at the stop: R_BLOCKED) and run_warp_from (compact, pick the next group), without leaving
+ * the loop: returns the group run_warp_from would run next, or NULL where it would end the turn or find none.
+ * A divergent while (collatz) leaves its loop this way once for each lane, or each set of lanes, that finishes. */
+static wv_group *exit_loop(sched *s, wv_warp *w, wv_group *g, const wv_insn *in, uint32_t m) {
+  s->divergent++; /* (diverge_cbar: g's barrier is the branch's) */
+  split(s, w, g, m, in->target);
+  g->pc++;
+  g->seq = ++s->seq; /* the fall-through path runs first: it is at its stop */
+  arrive_cbar(s, w, g);
+  warp_compact(w);
+  if (w->ngroups == 1 && w->groups[0].state != WV_G_RUN) return NULL;
+  return pick(w);
+}
+
 /* The group loop; `prof` is a constant of each of its two copies (run_group), so the run without --profile
  * carries no test for it. */
-static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w, wv_group *g, int64_t *budget,
+static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w, wv_group **gp, int64_t *budget,
                                                             const int prof) {
   wv_exec *x = &s->x;
+  wv_group *g = *gp;
   for (;;) {
     wv_warp_bind(x, w, g->frame);
     const wv_insn *code = g->frame->fn->code;
@@ -877,6 +923,10 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
       *budget -= n;
       g->pc = pc;
       x->cur_pc = pc;
+      if (in->ctl == WV_CTL_BRA && pc + 1 == stop && in->rpc == stop && m && *budget > 0) { /* (m != mask: above) */
+        if (!(g = *gp = exit_loop(s, w, g, in, m))) return R_BLOCKED;
+        break;
+      }
       int r = control(s, w, g, in, m);
       if (r) return r;
       if (!g->mask || g->state != WV_G_RUN) return R_BLOCKED; /* merged into another group */
@@ -886,7 +936,7 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
   }
 }
 
-static int run_group(sched *s, wv_warp *w, wv_group *g, int64_t *budget) {
+static int run_group(sched *s, wv_warp *w, wv_group **g, int64_t *budget) {
   return s->prof ? group_loop(s, w, g, budget, 1) : group_loop(s, w, g, budget, 0);
 }
 
@@ -902,16 +952,6 @@ static void yield_stale(sched *s, wv_warp *w) {
   }
 }
 
-static wv_group *pick(wv_warp *w) {
-  if (w->ngroups == 1) return w->groups[0].mask && w->groups[0].state == WV_G_RUN ? &w->groups[0] : NULL;
-  wv_group *best = NULL;
-  for (uint32_t i = 0; i < w->ngroups; i++) {
-    wv_group *g = &w->groups[i];
-    if (g->mask && g->state == WV_G_RUN && (!best || g->seq > best->seq)) best = g;
-  }
-  return best;
-}
-
 /* The end of a warp's turn: pending stores become visible at random (the weak memory model); returns r. */
 static inline int turn_end(sched *s, int r) {
   if (s->x.mm) wv_mm_tick(&s->x);
@@ -925,7 +965,7 @@ static int run_warp_from(sched *s, wv_warp *w, int64_t budget, int progressed, i
     wv_group *g = pick(w);
     if (!g) break;
     int64_t before = budget;
-    int r = run_group(s, w, g, &budget);
+    int r = run_group(s, w, &g, &budget); /* (g: the group it ran last) */
     if (budget != before) progressed = 1;
     if (r == R_FAULT || s->x.fault.status) return -1;
     if (r == R_BLOCKED || r == R_DONE) progressed = 1;

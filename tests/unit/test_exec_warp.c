@@ -897,6 +897,44 @@ static void test_divergence_stats(void **state) {
   assert_true(s.thread_instructions > s.warp_instructions);
 }
 
+/* A divergent while loop whose lanes leave one turn after another (lane l runs l + 1 turns): the lanes still in it
+ * run together (activemask at each lane's last turn: lanes l..31), each exit but the last lane's splits the warp
+ * (31 divergent branches: the loop's back edge), and all meet once after it. The exits after the first find the
+ * others waiting at the join (sched.c exit_loop); 32 of them in one warp, with time slices of 1024 instructions. */
+static const char LEAVE_PTX[] = WVT_HDR
+    ".visible .entry leave(.param .u64 pout)\n"
+    "{\n"
+    ".reg .b32 %r<8>; .reg .b64 %rd<4>; .reg .pred %p<2>;\n"
+    "ld.param.u64 %rd1, [pout];\n"
+    "mov.u32 %r1, %laneid;\n"
+    "mov.u32 %r2, 0;\n"
+    "LOOP:\n"
+    "activemask.b32 %r3;\n"
+    "add.u32 %r2, %r2, 1;\n"
+    "setp.le.u32 %p1, %r2, %r1;\n"
+    "@%p1 bra LOOP;\n"
+    "mov.u32 %r4, %ctaid.x;\n"
+    "mad.lo.u32 %r5, %r4, 32, %r1;\n"
+    "mul.wide.u32 %rd2, %r5, 4;\n"
+    "add.s64 %rd3, %rd1, %rd2;\n"
+    "st.global.u32 [%rd3], %r3;\n"
+    "ret;\n"
+    "}\n";
+
+static void test_loop_exits(void **state) {
+  wv_vm *vm = *state;
+  const wv_kernel *k = wvt_kernel(vm, LEAVE_PTX, "leave");
+  static uint32_t out[32 * 4];
+  wvt_buf b[1] = {{out, sizeof out}};
+  wv_stats_reset(vm);
+  wvt_run_ok(vm, k, 4, 32, 1, b); /* (four CTAs: each warp's exits from the start) */
+  for (uint32_t t = 0; t < 32 * 4; t++) assert_int_equal(out[t], 0xffffffffu << (t % 32));
+  wv_stats s;
+  wv_get_stats(vm, &s);
+  assert_int_equal(s.divergent_branches, 4 * 31);
+  assert_int_equal(s.reconvergences, 4);
+}
+
 /* elect.sync d|p, membermask (sm_90): the leader is the lowest member; p is true on it alone. */
 static const char ELECT_PTX[] =
     ".version 8.0\n.target sm_90\n.address_size 64\n"
@@ -957,6 +995,7 @@ int main(void) {
       cmocka_unit_test_setup_teardown(test_bar_red, warp_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_shfl_after_exit, warp_setup, wvt_teardown),
       cmocka_unit_test_setup_teardown(test_divergence_stats, warp_setup, wvt_teardown),
+      cmocka_unit_test_setup_teardown(test_loop_exits, warp_setup, wvt_teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
