@@ -722,7 +722,7 @@ static uint32_t emit_branch(em *e, const wv_insn *in, uint32_t k) {
   e->bpc = e->pc + k;
   for (int i = 0; i < 2; i++) {
     e->other = writes[1 - i];
-    e->nother = nw[1 - i];
+    e->nother = i ? nw[0] : 0; /* (emit_insn: the lanes of the path run second write what they keep of it) */
     e->pmask = lanes[i];
     path_skip skip = {0};
     if (pself[i]) skip_open(e, &skip, writes[i], nw[i], none[i]);
@@ -758,7 +758,9 @@ static void emit_insn(em *e, const wv_insn *in, const wv_jop *o, uint32_t k) {
   LLVMValueRef m32 = e->pmask;
   /* on a branch's path, the other lanes keep their value of the destination only where some may read it: not
    * where it is not live at the branch (each of them writes it before reading it, and no lane reads another's)
-   * and the other path does not write it (its lanes' values stay) */
+   * and the path that ran first does not write it (its lanes' values stay). On the path that runs first, the
+   * lanes of the second write such a register before they read it, and the group's others are never stored: a
+   * register both paths write (collatz's step count) is the second path's select of the first's, no old value. */
   int keep = e->pmask != e->mask;
   if (keep && in->d[0] != WV_NOSLOT && !live_at(e, e->bpc, in->d[0])) {
     keep = 0;
