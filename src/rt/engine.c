@@ -38,31 +38,61 @@ int wv_engine_parse(const char *name) {
   return -1;
 }
 
-/* Compile f and every function its calls may enter (depth first, each once), adding to st; loud: say where the
- * JIT failed (the interpreter runs what it did not compile). */
-static int compile_reach(wv_jit *j, wv_jit_mod *jm, const wv_irmod *m, uint32_t fi, uint8_t *seen, wv_jit_stats *st,
-                         int loud) {
+/* f and every function its calls may enter (depth first, each once), each visited; a visit's -1 stops the walk. */
+static int reach(const wv_irmod *m, uint32_t fi, uint8_t *seen, int (*visit)(void *, uint32_t), void *arg) {
   if (seen[fi]) return 0;
   seen[fi] = 1;
-  char err[512];
-  if (wv_jit_compile(j, jm, fi, st, err, sizeof err) && loud)
-    fprintf(stderr, "warpvm: %s (the interpreter runs it)\n", err); /* a bug of the JIT: never a wrong result */
+  if (visit(arg, fi)) return -1;
   const wv_func *f = &m->funcs[fi];
   for (uint32_t pc = 0; f->code && pc < f->ncode; pc++) {
     if (f->code[pc].ctl != WV_CTL_CALL) continue;
     uint32_t c;
     for (uint32_t k = 0; wv_call_target(m, &f->code[pc], k, &c); k++)
-      if (compile_reach(j, jm, m, c, seen, st, loud)) return -1;
+      if (reach(m, c, seen, visit, arg)) return -1;
   }
   return 0;
 }
 
-static int compile_all(wv_jit *j, struct wv_module *mod, uint32_t fi, wv_jit_stats *st, int loud) {
+static int walk(struct wv_module *mod, uint32_t fi, int (*visit)(void *, uint32_t), void *arg) {
   uint8_t *seen = calloc(mod->ir.nfuncs + 1, 1);
   if (!seen) return -1;
-  int bad = compile_reach(j, mod->jit, &mod->ir, fi, seen, st, loud);
+  int bad = reach(&mod->ir, fi, seen, visit, arg);
   free(seen);
   return bad;
+}
+
+typedef struct compiling {
+  wv_jit *j;
+  struct wv_module *mod;
+  wv_jit_stats *st;
+  int loud; /* say where the JIT failed (the interpreter runs what it did not compile) */
+  double cost;
+} compiling;
+
+static int compile_one(void *arg, uint32_t fi) {
+  compiling *c = arg;
+  char err[512];
+  if (wv_jit_compile(c->j, c->mod->jit, fi, c->st, err, sizeof err) && c->loud)
+    fprintf(stderr, "warpvm: %s (the interpreter runs it)\n", err); /* a bug of the JIT: never a wrong result */
+  return 0;
+}
+
+/* Compile kernel fi and what it calls, adding to st. */
+static int compile_all(wv_jit *j, struct wv_module *mod, uint32_t fi, wv_jit_stats *st, int loud) {
+  compiling c = {.j = j, .mod = mod, .st = st, .loud = loud};
+  return walk(mod, fi, compile_one, &c);
+}
+
+static int cost_one(void *arg, uint32_t fi) {
+  compiling *c = arg;
+  c->cost += wv_jit_cost(c->j, c->mod->jit, fi);
+  return 0;
+}
+
+/* The estimate of compile_all's time (0: all of it linked or on disk); HUGE_VAL where it cannot be asked. */
+static double cost_all(wv_jit *j, struct wv_module *mod, uint32_t fi) {
+  compiling c = {.j = j, .mod = mod};
+  return walk(mod, fi, cost_one, &c) ? HUGE_VAL : c.cost;
 }
 
 static void add_stats(wv_stats *s, const wv_jit_stats *st) {
@@ -140,7 +170,7 @@ static void *bg_main(void *arg) {
   if (a->cost < 0) {
     if (bg_until(b, AUTO_LOOK)) return NULL;
     wv_jit *j = jit_of(b->vm);
-    a->cost = j ? wv_jit_cost(j, b->mod->jit, b->fi) : HUGE_VAL; /* (HUGE_VAL: never) */
+    a->cost = j ? cost_all(j, b->mod, b->fi) : HUGE_VAL; /* (HUGE_VAL: never) */
   }
   if (a->cost == HUGE_VAL || bg_until(b, a->cost) || bg_begin(b)) return NULL;
   compile_all(b->vm->jit, b->mod, b->fi, &b->st, 0);
@@ -199,17 +229,22 @@ const struct wv_jit_code *const *wv_engine_prepare(wv_vm *vm, struct wv_module *
       if (!(mod->autos = calloc(mod->ir.nfuncs + 1, sizeof *mod->autos))) return NULL;
       for (uint32_t i = 0; i <= mod->ir.nfuncs; i++) mod->autos[i].cost = -1;
     }
-    const struct wv_auto *a = &mod->autos[fi];
-    /* (a small launch has no thread while the estimate is known and not reached: a program of many launches of a
-     * few microseconds would pay for a thread at each) */
-    if (a->cost == HUGE_VAL ||
-        (threads < AUTO_THREADS && (a->seconds < AUTO_LOOK || (a->cost >= 0 && a->seconds < a->cost))))
-      return NULL;
+    struct wv_auto *a = &mod->autos[fi];
     /* (the module's table without LLVM: wv_jit_mod_new needs none, and vm->jit may be made by the thread) */
     if (!mod->jit && !(mod->jit = wv_jit_mod_new(vm->jit, &mod->ir))) return NULL;
-    if (bg_start(vm, mod, fi)) return NULL;
-    *late = 1;
-    return wv_jit_table(mod->jit);
+    /* LLVM open already (a kernel compiled before): the estimate is asked at the kernel's first launch, and code
+     * that is linked or on disk (a program's second run) loads now, below, instead of after 20 ms interpreted */
+    if (a->cost < 0 && vm->jit) a->cost = cost_all(vm->jit, mod, fi);
+    if (a->cost != 0) {
+      /* (a small launch has no thread while the estimate is known and not reached: a program of many launches
+       * of a few microseconds would pay for a thread at each) */
+      if (a->cost == HUGE_VAL ||
+          (threads < AUTO_THREADS && (a->seconds < AUTO_LOOK || (a->cost >= 0 && a->seconds < a->cost))))
+        return NULL;
+      if (bg_start(vm, mod, fi)) return NULL;
+      *late = 1;
+      return wv_jit_table(mod->jit);
+    }
   }
   if (!jit_of(vm)) return NULL;
   if (!mod->jit && !(mod->jit = wv_jit_mod_new(vm->jit, &mod->ir))) return NULL;

@@ -8,6 +8,11 @@
  * returns; every launch's results are the host model's, where the code arrives between CTAs and where it arrives in
  * the middle of the one CTA of a launch (its warps leave the interpreter inside a loop).
  */
+/* (mkdtemp, setenv, nftw: _GNU_SOURCE, as the build defines it) */
+#include <ftw.h>
+#include <stdlib.h>
+#include <unistd.h>
+
 #include "wv_test.h"
 
 static const char *PTX = WVT_HDR
@@ -121,10 +126,77 @@ static void long_small_launches_compile(void **state) {
   assert_int_equal(launch(f, 4, 1024, 3), 1);
 }
 
+/* A second kernel (its own code, so that its object is its own on disk): out[i] = 3 * i + 1. */
+static const char *PTX2 = WVT_HDR
+    ".visible .entry triple(.param .u64 out)\n"
+    "{\n"
+    "  .reg .b32 %r<6>;\n"
+    "  .reg .b64 %rd<4>;\n"
+    "  ld.param.u64 %rd1, [out];\n"
+    "  mov.u32 %r1, %ctaid.x;\n"
+    "  mov.u32 %r2, %ntid.x;\n"
+    "  mov.u32 %r3, %tid.x;\n"
+    "  mad.lo.s32 %r4, %r1, %r2, %r3;\n"
+    "  mad.lo.s32 %r5, %r4, 3, 1;\n"
+    "  cvta.to.global.u64 %rd2, %rd1;\n"
+    "  mul.wide.u32 %rd3, %r4, 4;\n"
+    "  add.s64 %rd2, %rd2, %rd3;\n"
+    "  st.global.u32 [%rd2], %r5;\n"
+    "  ret;\n"
+    "}\n";
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw) {
+  (void)st, (void)flag, (void)ftw;
+  return remove(path);
+}
+
+/* One run of a program of both kernels under `engine`, the JIT's disk cache in XDG_CACHE_HOME: spin's large long
+ * launch (which compiles under auto: LLVM opens), then one short launch of triple, whose results are checked.
+ * Returns the functions whose code came from the disk cache. */
+static uint64_t program(const char *engine) {
+  wv_config cfg = {0};
+  cfg.engine = engine;
+  cfg.threads = 1;
+  fix f = {0};
+  assert_non_null(f.vm = wv_create(&cfg));
+  f.k = wvt_kernel(f.vm, PTX, "spin");
+  f.host = malloc(65536 * sizeof *f.host);
+  assert_non_null(f.host);
+  assert_int_equal(wv_malloc(f.vm, 65536 * sizeof *f.host, &f.out), WV_OK);
+  assert_int_equal(launch(&f, 256, 256, 2000), 1);
+  const wv_kernel *k2 = wvt_kernel(f.vm, PTX2, "triple");
+  void *args[] = {&f.out};
+  wvt_expect_ok(f.vm, wv_launch(f.vm, k2, wvt_dim(1, 1, 1), wvt_dim(64, 1, 1), 0, args));
+  assert_int_equal(wv_memcpy_dtoh(f.vm, f.host, f.out, 64 * sizeof *f.host), WV_OK);
+  for (uint32_t i = 0; i < 64; i++) assert_int_equal(f.host[i], 3 * i + 1);
+  wv_stats s;
+  wv_get_stats(f.vm, &s);
+  wv_destroy(f.vm);
+  free(f.host);
+  return s.jit_cached;
+}
+
+/* A program's second run, its kernels' code on disk: once LLVM is open (spin compiled, from the disk), a kernel's
+ * code loads at its first launch, however short (triple: 64 threads), instead of after 20 ms in the interpreter. */
+static void cached_code_loads_at_once(void **state) {
+  if (!*state) skip();
+  char dir[] = "/tmp/wv_auto_XXXXXX";
+  assert_non_null(mkdtemp(dir));
+  const char *old = getenv("XDG_CACHE_HOME");
+  char *keep = old ? strdup(old) : NULL;
+  setenv("XDG_CACHE_HOME", dir, 1);
+  assert_int_equal(program("jit"), 0);  /* (the first run compiles both, onto the disk) */
+  assert_int_equal(program("auto"), 2); /* spin's code, then triple's at its launch */
+  if (keep) setenv("XDG_CACHE_HOME", keep, 1); else unsetenv("XDG_CACHE_HOME");
+  free(keep);
+  nftw(dir, rm_one, 8, FTW_DEPTH | FTW_PHYS);
+}
+
 int main(void) {
   const struct CMUnitTest tests[] = {
       cmocka_unit_test_setup_teardown(a_large_launch_compiles, setup, teardown),
       cmocka_unit_test_setup_teardown(long_small_launches_compile, setup, teardown),
+      cmocka_unit_test_setup_teardown(cached_code_loads_at_once, setup, teardown),
   };
   return cmocka_run_group_tests(tests, NULL, NULL);
 }
