@@ -268,10 +268,11 @@ static void access(em *e, const wv_jop *o, LLVMValueRef mv, unsigned n, const LL
     LLVMBasicBlockRef br = rv ? LLVMAppendBasicBlockInContext(e->c, e->fn, "rev") : NULL;
     LLVMBasicBlockRef bb = bc ? LLVMAppendBasicBlockInContext(e->c, e->fn, "one") : NULL, bt2 = bc ? LLVMAppendBasicBlockInContext(e->c, e->fn, "other") : NULL;
     LLVMBasicBlockRef bj = LLVMAppendBasicBlockInContext(e->c, e->fn, "done");
-    LLVMBuildCondBr(e->b, hp.row, bv, rv ? brt : bc ? bt2 : bg);
+    LLVMBasicBlockRef not_row = bc ? bt2 : bg; /* (where a half that is no row, read forwards or backwards, goes) */
+    LLVMBuildCondBr(e->b, hp.row, bv, rv ? brt : not_row);
     if (rv) {
       LLVMPositionBuilderAtEnd(e->b, brt);
-      LLVMBuildCondBr(e->b, hp.rev, br, bc ? bt2 : bg);
+      LLVMBuildCondBr(e->b, hp.rev, br, not_row);
     }
     if (bc) {
       LLVMPositionBuilderAtEnd(e->b, bt2);
