@@ -923,7 +923,8 @@ static inline __attribute__((always_inline)) int group_loop(sched *s, wv_warp *w
       *budget -= n;
       g->pc = pc;
       x->cur_pc = pc;
-      if (in->ctl == WV_CTL_BRA && pc + 1 == stop && in->rpc == stop && m && *budget > 0) { /* (m != mask: above) */
+      /* (m != mask: a polling warp's backward branch that all its lanes take comes here too) */
+      if (in->ctl == WV_CTL_BRA && pc + 1 == stop && in->rpc == stop && m && m != mask && *budget > 0) {
         if (!(g = *gp = exit_loop(s, w, g, in, m))) return R_BLOCKED;
         break;
       }

@@ -501,6 +501,14 @@ for sch in interleave random:3; do
   [ "$(grep -c '^1$' "$TMP/out")" = 16 ] || why "not every flag set"
   check "--schedule $sch: resident blocks wait for each other and finish"
 done
+for sch in interleave random:3; do
+  wv run "$K" --kernel wait_in_branch --grid 2 --block 32 --arg buf:260 --print 0:u32 --schedule $sch --max-steps 2000000 --stats
+  want_rc 0
+  [ "$(grep -c '^4294967295$' "$TMP/out")" = 64 ] || why "a lane's activemask where its warp met again is not all 32 lanes"
+  want_err '^divergent_branches: 2$' # (each CTA's one split; a polling loop that all its lanes go round is none)
+  want_err '^reconvergences: 2$'
+  check "--schedule $sch: lanes polling inside a branch, until another block's flag, meet their warp again"
+done
 wv run "$K" --kernel finish_order --grid 8 --block 32 --arg buf:40 --schedule sometimes
 want_rc 1
 want_err 'bad --schedule'
