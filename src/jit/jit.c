@@ -49,6 +49,7 @@ const wv_jit_code *const *wv_jit_table(const wv_jit_mod *jm) { (void)jm; return 
 #include "exec/sched.h"
 #include "jit/cache.h"
 #include "jit/emit.h"
+#include "jit/perfjit.h"
 #include "jit_source.h" /* WV_JIT_SOURCE (generated: cmake/jit_source.cmake) */
 
 #define MIN_REGION 2 /* instructions, but for a lone ld/st (select.c): compiled, one st.shared beats its handler
@@ -81,6 +82,7 @@ struct wv_jit {
   char *cache;             /* cache.c's folder, NULL: none */
   jobj *objs;
   uint32_t nobjs, capobjs;
+  wv_perfjit perf;         /* WARPVM_JIT_PERFMAP=1: the jitdump (perfjit.c) */
 };
 
 typedef struct jfunc {
@@ -204,6 +206,7 @@ wv_jit *wv_jit_new(const char *cache_dir, unsigned threads, char *err, size_t er
 
 void wv_jit_free(wv_jit *j) {
   if (!j) return;
+  wv_perfjit_close(&j->perf);
   if (j->lljit) {
     LLVMErrorRef e = LLVMOrcDisposeLLJIT(j->lljit);
     if (e) LLVMConsumeError(e);
@@ -486,6 +489,15 @@ static int32_t linked(const wv_jit *j, const uint64_t key[2]) {
   return -1;
 }
 
+/* Where the JIT put symbol name (materialising it), 0: nowhere. */
+static uint64_t address_of(void *arg, const char *name) {
+  wv_jit *j = arg;
+  LLVMOrcExecutorAddress a = 0;
+  LLVMErrorRef e = LLVMOrcLLJITLookup(j->lljit, &a, name);
+  if (e) LLVMConsumeError(e);
+  return e ? 0 : a;
+}
+
 /* The jobj of key: linked already, else from the disk cache, else compiled now (and kept on disk); -1 on a
  * failure (err). */
 static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, const uint64_t *live, uint32_t words,
@@ -526,18 +538,24 @@ static int32_t object_for(wv_jit *j, const wv_func *f, const uint16_t *len, cons
     }
     freeslot = (int32_t)j->nobjs++;
   }
+  wv_perfjit_sym *syms = NULL; /* (WARPVM_JIT_PERFMAP=1: the regions' names and sizes, for the jitdump) */
+  uint32_t nsyms = 0;
+  for (unsigned i = 0; i < nobj && wv_perfjit_on(); i++) wv_perfjit_symbols(obj[i], &syms, &nsyms);
   LLVMOrcResourceTrackerRef rt = LLVMOrcJITDylibCreateResourceTracker(LLVMOrcLLJITGetMainJITDylib(j->lljit));
   LLVMErrorRef e = NULL;
   for (unsigned i = 0; i < nobj; i++) /* (each takes its buffer) */
     if (e) LLVMDisposeMemoryBuffer(obj[i]);
     else e = LLVMOrcLLJITAddObjectFileWithRT(j->lljit, rt, obj[i]);
   if (e) {
+    wv_perfjit_free_syms(syms, nsyms);
     take_error(e, err, errlen);
     LLVMErrorRef e2 = LLVMOrcResourceTrackerRemove(rt);
     if (e2) LLVMConsumeError(e2);
     LLVMOrcReleaseResourceTracker(rt);
     return -1;
   }
+  if (nsyms) wv_perfjit_load(&j->perf, f, syms, nsyms, address_of, j);
+  wv_perfjit_free_syms(syms, nsyms);
   j->objs[freeslot] = (jobj){.key = {key[0], key[1]}, .rt = rt, .refs = 1};
   return freeslot;
 }
@@ -559,27 +577,6 @@ double wv_jit_cost(wv_jit *j, const wv_jit_mod *jm, uint32_t fi) {
   }
   free(len);
   return (double)quarters * 0.25e-3;
-}
-
-/* WARPVM_JIT_PERFMAP=1: each region's code named in /tmp/perf-PID.map, which `perf report` reads to name
- * samples in JIT code ("FUNCTION:PTXLINE"); a region's size is taken to its next one's start (at most 64 KiB). */
-static void perf_map(const wv_func *f, const jfunc *jf) {
-  const char *on = getenv("WARPVM_JIT_PERFMAP");
-  if (!on || strcmp(on, "1")) return;
-  char path[64];
-  snprintf(path, sizeof path, "/tmp/perf-%ld.map", (long)getpid());
-  FILE *fp = fopen(path, "a");
-  if (!fp) return;
-  for (uint32_t pc = 0; pc < f->ncode; pc++) {
-    if (!jf->len[pc]) continue;
-    uintptr_t a = (uintptr_t)jf->entry[pc], next = a + 65536;
-    for (uint32_t q = 0; q < f->ncode; q++) {
-      uintptr_t b = jf->len[q] ? (uintptr_t)jf->entry[q] : 0;
-      if (b > a && b < next) next = b;
-    }
-    fprintf(fp, "%lx %lx %s:%u\n", (unsigned long)a, (unsigned long)(next - a), f->name, f->code[pc].line);
-  }
-  fclose(fp);
 }
 
 int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, char *err, size_t errlen) {
@@ -617,7 +614,7 @@ int wv_jit_compile(wv_jit *j, wv_jit_mod *jm, uint32_t fi, wv_jit_stats *st, cha
     insns += jf->len[pc];
   }
   st->seconds += wv_now() - t0;
-  if (o >= 0 && !e) perf_map(f, jf);
+  if (o >= 0 && !e) wv_perfjit_map(f, jf->len, jf->entry);
   if (o < 0 || e) {
     if (e) take_error(e, err, errlen);
     obj_release(j, o);
