@@ -60,27 +60,42 @@ typedef struct fix {
   uint32_t *host;
 } fix;
 
-static int setup(void **state) {
-  if (!wv_has_jit()) return 0; /* (each test skips) */
-  fix *f = calloc(1, sizeof *f);
-  wv_config cfg = {0};
-  cfg.engine = "auto";
-  cfg.threads = 1;
-  cfg.no_jit_cache = 1; /* (compiled, not loaded: the counts below are of a compilation) */
-  if (!f || !(f->vm = wv_create(&cfg))) return -1;
-  f->k = wvt_kernel(f->vm, PTX, "spin");
-  f->host = malloc(65536 * sizeof *f->host);
-  if (!f->host || wv_malloc(f->vm, 65536 * sizeof *f->host, &f->out)) return -1;
-  *state = f;
-  return 0;
-}
-
-static int teardown(void **state) {
-  fix *f = *state;
-  if (!f) return 0;
+static void fix_free(fix *f) {
+  if (!f) return;
   wv_destroy(f->vm);
   free(f->host);
   free(f);
+}
+
+/* A vm of `engine` on one thread with spin loaded and a buffer of 65536 words (no_cache: the JIT's disk cache
+ * off); NULL if out of memory. */
+static fix *fix_new(const char *engine, int no_cache) {
+  fix *f = calloc(1, sizeof *f);
+  wv_config cfg = {0};
+  cfg.engine = engine;
+  cfg.threads = 1;
+  cfg.no_jit_cache = no_cache;
+  if (!f || !(f->vm = wv_create(&cfg))) {
+    free(f);
+    return NULL;
+  }
+  f->k = wvt_kernel(f->vm, PTX, "spin");
+  f->host = malloc(65536 * sizeof *f->host);
+  if (!f->host || wv_malloc(f->vm, 65536 * sizeof *f->host, &f->out)) {
+    fix_free(f);
+    return NULL;
+  }
+  return f;
+}
+
+static int setup(void **state) {
+  if (!wv_has_jit()) return 0; /* (each test skips) */
+  /* (the cache off: compiled, not loaded, so the counts below are of a compilation) */
+  return (*state = fix_new("auto", 1)) ? 0 : -1;
+}
+
+static int teardown(void **state) {
+  fix_free(*state);
   return 0;
 }
 
@@ -154,25 +169,17 @@ static int rm_one(const char *path, const struct stat *st, int flag, struct FTW 
  * launch (which compiles under auto: LLVM opens), then one short launch of triple, whose results are checked.
  * Returns the functions whose code came from the disk cache. */
 static uint64_t program(const char *engine) {
-  wv_config cfg = {0};
-  cfg.engine = engine;
-  cfg.threads = 1;
-  fix f = {0};
-  assert_non_null(f.vm = wv_create(&cfg));
-  f.k = wvt_kernel(f.vm, PTX, "spin");
-  f.host = malloc(65536 * sizeof *f.host);
-  assert_non_null(f.host);
-  assert_int_equal(wv_malloc(f.vm, 65536 * sizeof *f.host, &f.out), WV_OK);
-  assert_int_equal(launch(&f, 256, 256, 2000), 1);
-  const wv_kernel *k2 = wvt_kernel(f.vm, PTX2, "triple");
-  void *args[] = {&f.out};
-  wvt_expect_ok(f.vm, wv_launch(f.vm, k2, wvt_dim(1, 1, 1), wvt_dim(64, 1, 1), 0, args));
-  assert_int_equal(wv_memcpy_dtoh(f.vm, f.host, f.out, 64 * sizeof *f.host), WV_OK);
-  for (uint32_t i = 0; i < 64; i++) assert_int_equal(f.host[i], 3 * i + 1);
+  fix *f = fix_new(engine, 0);
+  assert_non_null(f);
+  assert_int_equal(launch(f, 256, 256, 2000), 1);
+  const wv_kernel *k2 = wvt_kernel(f->vm, PTX2, "triple");
+  void *args[] = {&f->out};
+  wvt_expect_ok(f->vm, wv_launch(f->vm, k2, wvt_dim(1, 1, 1), wvt_dim(64, 1, 1), 0, args));
+  assert_int_equal(wv_memcpy_dtoh(f->vm, f->host, f->out, 64 * sizeof *f->host), WV_OK);
+  for (uint32_t i = 0; i < 64; i++) assert_int_equal(f->host[i], 3 * i + 1);
   wv_stats s;
-  wv_get_stats(f.vm, &s);
-  wv_destroy(f.vm);
-  free(f.host);
+  wv_get_stats(f->vm, &s);
+  fix_free(f);
   return s.jit_cached;
 }
 
